@@ -1,0 +1,60 @@
+/* hgrun: a declarative Hourglass.  The story: parse the command line, load
+ * and check the scenario (load -> check -> resolve), then validate, list,
+ * calibrate or run it. */
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "list.h"
+#include "plan_json.h"
+#include "scenario.h"
+
+static int validate_files(const struct hg_cli *cli)
+{
+	int rc = HG_EXIT_OK;
+	for (int i = 0; i < cli->n_files; i++) {
+		struct hg_diags diags;
+		struct hg_plan *plan = hg_scenario_load(cli->files[i], &diags);
+		if (!plan) {
+			hg_diags_print(&diags, stderr);
+			rc = HG_EXIT_INVALID;
+			continue;
+		}
+		if (cli->resolved) {
+			json_t *j = hg_plan_to_json(plan);
+			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', stdout);
+			json_decref(j);
+		} else {
+			printf("%s: ok (%zu thread%s in %zu set%s, %zu load%s)\n", cli->files[i],
+			       plan->n_threads, plan->n_threads == 1 ? "" : "s",
+			       plan->n_thread_sets, plan->n_thread_sets == 1 ? "" : "s",
+			       plan->n_loads, plan->n_loads == 1 ? "" : "s");
+		}
+		hg_plan_free(plan);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct hg_cli cli;
+	int rc = hg_cli_parse(argc, argv, &cli, stderr);
+	if (rc)
+		return rc;
+	switch (cli.command) {
+	case HG_CMD_HELP:
+		hg_cli_usage(stdout);
+		return HG_EXIT_OK;
+	case HG_CMD_VERSION:
+		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
+		return HG_EXIT_OK;
+	case HG_CMD_VALIDATE:
+		return validate_files(&cli);
+	case HG_CMD_LIST:
+		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
+	default:
+		fprintf(stderr, "hgrun: this build cannot run scenarios yet\n");
+		return HG_EXIT_FAILED;
+	}
+}

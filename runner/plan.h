@@ -1,0 +1,145 @@
+/* The resolved scenario ("plan"): every default filled in, units in ns and
+ * bytes, thread sets expanded into instances.  This is the only thing the
+ * runner sees; it never sees YAML.  Built by resolve.c, echoed as JSON by
+ * plan_json.c, freed with hg_plan_free(). */
+#ifndef HG_PLAN_H
+#define HG_PLAN_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hg_workload_ops;
+struct hg_timer_ops;
+struct hg_load_ops;
+
+enum hg_policy {
+	HG_POLICY_OTHER,
+	HG_POLICY_BATCH,
+	HG_POLICY_IDLE,
+	HG_POLICY_FIFO,
+	HG_POLICY_RR,
+	HG_POLICY_DEADLINE, /* only ever granted, through a reservation */
+};
+
+/* A scheduling request: a named level (RTHIGH, ...) or an explicit form. */
+struct hg_priority {
+	const char *level;    /* "RTHIGH" etc. (static string) or NULL when explicit */
+	enum hg_policy policy;
+	int rt_priority;      /* FIFO/RR: 1..99; otherwise 0 */
+	int nice;             /* OTHER/BATCH: -20..19; otherwise 0 */
+};
+
+enum hg_reservation_mode { HG_RES_HARD, HG_RES_SOFT };
+
+struct hg_reservation {
+	bool enabled;
+	uint64_t budget_ns, period_ns, deadline_ns;
+	enum hg_reservation_mode mode;
+};
+
+enum hg_exec_kind { HG_EXEC_FIXED, HG_EXEC_LIST, HG_EXEC_UNIFORM, HG_EXEC_NORMAL };
+
+/* Per-job execution time of periodic workloads. */
+struct hg_exec {
+	enum hg_exec_kind kind;
+	uint64_t *values_ns;  /* FIXED: 1 value; LIST: n values, cycled */
+	size_t n_values;
+	uint64_t min_ns, max_ns;        /* UNIFORM: [min, max]; NORMAL: clamp */
+	uint64_t mean_ns, stddev_ns;    /* NORMAL */
+	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
+};
+
+enum hg_align { HG_ALIGN_RELATIVE, HG_ALIGN_ABSOLUTE };
+
+struct hg_workload_spec {
+	const struct hg_workload_ops *ops;
+	struct hg_exec exec;            /* periodic, cpu_periodic */
+	uint64_t period_ns;             /* periodic, cpu_periodic, latency */
+	uint64_t working_set_bytes;     /* cpu_scan, cpu_scan_yield */
+	uint64_t yield_after_ns;        /* cpu_yield, cpu_scan_yield */
+	enum hg_align align;            /* latency */
+};
+
+/* One thread instance (a thread set of count N gives N of these). */
+struct hg_thread_plan {
+	char *name;             /* set name, as written: "audio" */
+	char os_name[16];       /* OS thread name: "audio" or "audio.3" (15 chars) */
+	unsigned instance;      /* 0..count-1 */
+	unsigned set_index;     /* index in the scenario's threads: list */
+	bool cpus_all;          /* no affinity given: every online CPU */
+	cpu_set_t cpus;         /* affinity when !cpus_all */
+	int pinned_cpu;         /* per_cpu sets: the CPU of this instance, else -1 */
+	bool priority_explicit; /* priority given (thread or defaults), not the default */
+	struct hg_priority priority;
+	struct hg_reservation reservation;
+	const struct hg_timer_ops *timer;
+	bool timer_explicit;    /* the thread itself names its timer (not defaults) */
+	uint64_t start_ns, finish_ns;
+	struct hg_workload_spec workload;
+};
+
+struct hg_load_plan {
+	char *name;
+	const struct hg_load_ops *ops;
+	uint64_t start_ns, stop_ns;
+	bool priority_given;
+	struct hg_priority priority;
+	bool cpus_all;
+	cpu_set_t cpus;
+	/* type parameters; unused ones are 0/NULL */
+	unsigned workers;        /* cpu (0 = one per online CPU), memory, io */
+	uint64_t size_bytes;     /* memory, io */
+	char *dir;               /* io: NULL = a temporary directory */
+	char *connect;           /* tcp_stream: "host:port" or NULL */
+	unsigned listen_port;    /* tcp_stream: 0 = not listening */
+	char *command;           /* exec */
+};
+
+enum hg_expect_bound { HG_EXPECT_MAX, HG_EXPECT_MIN };
+
+struct hg_expect_plan {
+	char *thread;            /* thread set name */
+	const char *metric;      /* static string from the metric table */
+	enum hg_expect_bound bound;
+	double limit;            /* in the metric's unit: ns for *_ns, ratio, count */
+};
+
+struct hg_sweep_axis {
+	char *path;              /* "threads[audio].workload.exec" */
+	char **values;           /* raw scalar values as written: "2ms" */
+	size_t n_values;
+};
+
+struct hg_sweep_plan {
+	bool present;
+	struct hg_sweep_axis *axes;
+	size_t n_axes;
+	unsigned repeat;
+};
+
+struct hg_plan {
+	char *source_path;
+	char *name;
+	char *description;       /* NULL when absent */
+	uint64_t duration_ns;
+	uint64_t trace_records;  /* per thread */
+	bool gap_auto;
+	uint64_t gap_ns;         /* when !gap_auto */
+	bool lock_memory;
+	struct hg_thread_plan *threads;
+	size_t n_threads;        /* instances */
+	size_t n_thread_sets;
+	struct hg_load_plan *loads;
+	size_t n_loads;
+	struct hg_expect_plan *expects;
+	size_t n_expects;
+	struct hg_sweep_plan sweep;
+};
+
+void hg_plan_free(struct hg_plan *plan);
+
+const char *hg_policy_name(enum hg_policy policy);
+
+#endif

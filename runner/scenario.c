@@ -1,0 +1,34 @@
+/* The loading story: each stage sees only what the one before produced,
+ * and a stage runs only when the one before found no error. */
+#include "check.h"
+#include "rawscenario.h"
+#include "resolve.h"
+#include "scenario.h"
+#include "shape.h"
+#include "yamldoc.h"
+
+struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d)
+{
+	struct hg_yaml y;
+	struct hg_raw_scenario *raw = NULL;
+	struct hg_plan *plan = NULL;
+
+	hg_diags_init(d, path);
+	if (hg_yaml_open(&y, path, d) == 0 &&
+	    hg_shape_check(&y, &hg_raw_scenario_schema, d) == 0 &&
+	    hg_raw_load(y.text, y.len, &raw, d) == 0) {
+		plan = hg_resolve(&y, raw, d);
+		if (plan && d->count == 0)
+			hg_check(&y, plan, d);
+		if (!plan && d->count == 0)
+			hg_diag_add(d, 0, 0, NULL, "out of memory");
+	}
+	hg_raw_free(raw);
+	hg_yaml_close(&y);
+	if (d->count) {
+		hg_plan_free(plan);
+		hg_diags_sort(d);
+		return NULL;
+	}
+	return plan;
+}

@@ -1,0 +1,12 @@
+/* Loading a scenario file, all stages: libyaml syntax, shape check,
+ * libcyaml into structs, resolve, check. */
+#ifndef HG_SCENARIO_H
+#define HG_SCENARIO_H
+
+#include "diag.h"
+#include "plan.h"
+
+/* Returns the plan, or NULL with errors in d (d->file is set to path). */
+struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d);
+
+#endif

@@ -1,0 +1,42 @@
+/* Latency statistics: a fixed-bucket histogram with an explicit overflow
+ * count, plus exact min/mean/max and percentiles from stored samples. */
+#ifndef HG_STATS_H
+#define HG_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hg_histogram {
+	uint64_t bucket_ns;      /* width of each bucket */
+	size_t n_buckets;
+	uint64_t *counts;        /* n_buckets counters, preallocated */
+	uint64_t overflow;       /* samples >= bucket_ns * n_buckets */
+	uint64_t count;
+};
+
+int  hg_histogram_init(struct hg_histogram *h, uint64_t bucket_ns, size_t n_buckets);
+void hg_histogram_free(struct hg_histogram *h);
+/* Allocation-free; safe inside a measuring thread. */
+static inline void hg_histogram_add(struct hg_histogram *h, uint64_t ns)
+{
+	uint64_t b = ns / h->bucket_ns;
+	if (b < h->n_buckets)
+		h->counts[b]++;
+	else
+		h->overflow++;
+	h->count++;
+}
+
+struct hg_summary {
+	uint64_t count;
+	uint64_t min, max;
+	double mean;
+	uint64_t p50, p90, p99, p999;
+};
+
+/* Sorts `values` in place and summarises them. count 0 gives all zeros. */
+void hg_summarise(uint64_t *values, size_t n, struct hg_summary *out);
+/* Nearest-rank percentile (q in [0,1]) of an already sorted array. */
+uint64_t hg_percentile_sorted(const uint64_t *sorted, size_t n, double q);
+
+#endif

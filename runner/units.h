@@ -1,0 +1,27 @@
+/* Strict parsing of user-entered numbers: durations, sizes, integers,
+ * booleans.  No sign where none makes sense, no exponent, no trailing junk.
+ * Each parser returns 0, or -1 with a message for the user in err. */
+#ifndef HG_UNITS_H
+#define HG_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HG_ERRLEN 256
+
+int hg_parse_duration(const char *s, uint64_t *ns, char err[HG_ERRLEN]);
+int hg_parse_size(const char *s, uint64_t *bytes, char err[HG_ERRLEN]);
+int hg_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		  char err[HG_ERRLEN]);
+int hg_parse_int(const char *s, int64_t min, int64_t max, int64_t *out,
+		 char err[HG_ERRLEN]);
+int hg_parse_bool(const char *s, bool *out, char err[HG_ERRLEN]);
+/* A finite decimal number (no exponent, no hex): 0.01, 12, 3.5 */
+int hg_parse_number(const char *s, double *out, char err[HG_ERRLEN]);
+
+/* Shortest exact spelling: 4000000 -> "4ms", 1500000000 -> "1.5s". */
+const char *hg_format_duration(uint64_t ns, char buf[32]);
+const char *hg_format_size(uint64_t bytes, char buf[32]);
+
+#endif
