@@ -381,7 +381,9 @@ static size_t resolve_count(struct hg_resolver *r, size_t ti, const struct hg_th
 	}
 	char err[HG_ERRLEN];
 	if (hg_parse_uint(p.text, 1, MAX_THREADS_PER_SET, &n, err) != 0) {
-		hg_yaml_error(r->y, r->d, p.path, "%s, or per_cpu", err);
+		hg_yaml_error(r->y, r->d, p.path,
+			      "expected a thread count in 1..%d or per_cpu, got '%s'",
+			      MAX_THREADS_PER_SET, p.text);
 		return 0;
 	}
 	return (size_t)n;

@@ -60,32 +60,26 @@ static int split_number(const char *s, struct number_text *t)
 static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *out,
 		       bool *too_fine)
 {
-	uint64_t v = 0;
+	unsigned __int128 num = 0, den = 1;
 	*too_fine = false;
-	for (size_t i = 0; i < t->int_len; i++) {
-		unsigned d = (unsigned)(t->int_start[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (scale && v > UINT64_MAX / scale)
+	if (t->int_len + t->frac_len > 30)
 		return -1;
-	v *= scale;
-	uint64_t frac_scale = scale;
+	for (size_t i = 0; i < t->int_len; i++)
+		num = num * 10 + (unsigned)(t->int_start[i] - '0');
 	for (size_t i = 0; i < t->frac_len; i++) {
-		unsigned d = (unsigned)(t->frac_start[i] - '0');
-		if (frac_scale % 10 != 0) {
-			if (d != 0)
-				*too_fine = true;
-			continue;
-		}
-		frac_scale /= 10;
-		if (v > UINT64_MAX - d * frac_scale)
-			return -1;
-		v += d * frac_scale;
+		num = num * 10 + (unsigned)(t->frac_start[i] - '0');
+		den *= 10;
 	}
-	*out = v;
-	return *too_fine ? -1 : 0;
+	num *= scale;
+	if (num % den != 0) {
+		*too_fine = true;
+		return -1;
+	}
+	num /= den;
+	if (num > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)num;
+	return 0;
 }
 
 static const struct unit *find_unit(const struct unit *units, const char *suffix,
@@ -122,9 +116,9 @@ static int parse_with_units(const char *s, const struct unit *units,
 		return -1;
 	}
 	if (*t.suffix == '\0') {
-		snprintf(err, HG_ERRLEN,
-			 "'%s' needs a unit (%s): write e.g. %s%s", s, unit_list,
-			 s, units == duration_units ? "ms" : "KiB");
+		bool dur = units == duration_units;
+		snprintf(err, HG_ERRLEN, "'%s' needs a unit (%s): write e.g. %s%s or %s%s", s,
+			 unit_list, s, dur ? "ms" : "B", s, dur ? "s" : "KiB");
 		return -1;
 	}
 	const char *suffix = t.suffix;

@@ -43,13 +43,25 @@ static char *read_file(const char *path, size_t *len, char err[256])
 	return buf;
 }
 
+/* A hint for the syntax errors people actually make. */
+static const char *syntax_hint(const yaml_parser_t *p)
+{
+	const char *problem = p->problem ? p->problem : "";
+	if (strstr(problem, "tab"))
+		return ": indent with spaces, not tabs";
+	if (p->context && strstr(p->context, "flow mapping"))
+		return ": inside {...} quote keys and values that hold [ ] { } or ',' "
+		       "(\"threads[rt].timer\": [...]) or write the mapping in block style";
+	return "";
+}
+
 static void syntax_error(const yaml_parser_t *p, struct hg_diags *d)
 {
 	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->mark;
 	if (p->context)
 		hg_diag_add(d, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL,
-			    "YAML syntax: %s %s (started at line %zu)", p->problem,
-			    p->context, p->context_mark.line + 1);
+			    "YAML syntax: %s %s (started at line %zu)%s", p->problem,
+			    p->context, p->context_mark.line + 1, syntax_hint(p));
 	else
 		hg_diag_add(d, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL,
 			    "YAML syntax: %s", p->problem ? p->problem : "invalid document");
