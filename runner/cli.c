@@ -77,7 +77,7 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:hV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hV", options, NULL)) != -1) {
 		switch (c) {
 		case 'o': cli->out_dir = optarg; break;
 		case OPT_DURATION:
