@@ -247,7 +247,7 @@ void hg_resolve_sweep(struct hg_resolver *r)
 	if (!grid || grid->type != YAML_MAPPING_NODE || !grid->data.mapping.pairs.top ||
 	    grid->data.mapping.pairs.top == grid->data.mapping.pairs.start) {
 		hg_yaml_error(r->y, r->d, "sweep.grid",
-			      "expected a mapping of parameter paths to lists of values, e.g. {threads[rt].workload.exec: [2ms, 3ms]}");
+			      "expected a mapping of parameter paths to lists of values, e.g. grid: {\"threads[rt].workload.exec\": [2ms, 3ms]}");
 		return;
 	}
 	size_t n = (size_t)(grid->data.mapping.pairs.top - grid->data.mapping.pairs.start);

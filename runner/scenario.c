@@ -7,24 +7,38 @@
 #include "shape.h"
 #include "yamldoc.h"
 
+static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d);
+
 struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d)
 {
 	struct hg_yaml y;
+	hg_diags_init(d, path);
+	return load(&y, hg_yaml_open(&y, path, d), d);
+}
+
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d)
+{
+	struct hg_yaml y;
+	hg_diags_init(d, name);
+	return load(&y, hg_yaml_open_string(&y, text, d), d);
+}
+
+static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
+{
 	struct hg_raw_scenario *raw = NULL;
 	struct hg_plan *plan = NULL;
 
-	hg_diags_init(d, path);
-	if (hg_yaml_open(&y, path, d) == 0 &&
-	    hg_shape_check(&y, &hg_raw_scenario_schema, d) == 0 &&
-	    hg_raw_load(y.text, y.len, &raw, d) == 0) {
-		plan = hg_resolve(&y, raw, d);
+	if (opened == 0 &&
+	    hg_shape_check(y, &hg_raw_scenario_schema, d) == 0 &&
+	    hg_raw_load(y->text, y->len, &raw, d) == 0) {
+		plan = hg_resolve(y, raw, d);
 		if (plan && d->count == 0)
-			hg_check(&y, plan, d);
+			hg_check(y, plan, d);
 		if (!plan && d->count == 0)
 			hg_diag_add(d, 0, 0, NULL, "out of memory");
 	}
 	hg_raw_free(raw);
-	hg_yaml_close(&y);
+	hg_yaml_close(y);
 	if (d->count) {
 		hg_plan_free(plan);
 		hg_diags_sort(d);

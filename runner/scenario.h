@@ -8,5 +8,7 @@
 
 /* Returns the plan, or NULL with errors in d (d->file is set to path). */
 struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d);
+/* The same from text; `name` stands for the file in messages. */
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d);
 
 #endif

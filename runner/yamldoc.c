@@ -113,6 +113,8 @@ static void check_duplicate_keys(struct hg_yaml *y, yaml_node_t *n, const char *
 	}
 }
 
+static int parse_text(struct hg_yaml *y, struct hg_diags *d);
+
 int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d)
 {
 	char err[256];
@@ -122,6 +124,23 @@ int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d)
 		hg_diag_add(d, 0, 0, NULL, "%s", err);
 		return -1;
 	}
+	return parse_text(y, d);
+}
+
+int hg_yaml_open_string(struct hg_yaml *y, const char *text, struct hg_diags *d)
+{
+	memset(y, 0, sizeof(*y));
+	y->text = strdup(text);
+	if (!y->text) {
+		hg_diag_add(d, 0, 0, NULL, "out of memory");
+		return -1;
+	}
+	y->len = strlen(text);
+	return parse_text(y, d);
+}
+
+static int parse_text(struct hg_yaml *y, struct hg_diags *d)
+{
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser)) {
 		hg_diag_add(d, 0, 0, NULL, "cannot initialise the YAML parser");

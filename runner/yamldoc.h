@@ -19,6 +19,8 @@ struct hg_yaml {
 
 /* Reads and parses `path`.  Returns 0, or -1 with errors added to d. */
 int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d);
+/* The same from text in memory (tests, sweeps). */
+int hg_yaml_open_string(struct hg_yaml *y, const char *text, struct hg_diags *d);
 void hg_yaml_close(struct hg_yaml *y);
 
 yaml_node_t *hg_yaml_root(struct hg_yaml *y);
