@@ -207,6 +207,22 @@ static void check_expects(struct checker *c)
 	}
 }
 
+/* The key node of a sweep.grid entry, for errors on its own line. */
+static yaml_node_t *grid_key(struct checker *c, const char *key)
+{
+	yaml_node_t *grid = hg_yaml_find(c->y, "sweep.grid");
+	if (!grid || grid->type != YAML_MAPPING_NODE)
+		return grid;
+	for (yaml_node_pair_t *p = grid->data.mapping.pairs.start;
+	     p < grid->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&c->y->doc, p->key);
+		const char *text = hg_yaml_scalar(k);
+		if (text && strcmp(text, key) == 0)
+			return k;
+	}
+	return grid;
+}
+
 /* sweep.grid keys: duration, threads[NAME].key..., loads[NAME].key... */
 static void check_sweep(struct checker *c)
 {
@@ -224,9 +240,9 @@ static void check_sweep(struct checker *c)
 		bool loads = open && (size_t)(open - k) == 5 && strncmp(k, "loads", 5) == 0;
 		if ((!threads && !loads) || !close || close[1] != '.' || !close[2] ||
 		    (size_t)(close - open - 1) >= sizeof(name)) {
-			hg_yaml_error(c->y, c->d, path,
-				      "cannot sweep '%s': a swept path is 'duration', 'threads[NAME].key' or 'loads[NAME].key'",
-				      k);
+			hg_yaml_error_at(c->d, grid_key(c, k), path,
+					 "cannot sweep '%s': a swept path is 'duration', 'threads[NAME].key' or 'loads[NAME].key'",
+					 k);
 			continue;
 		}
 		memcpy(name, open + 1, (size_t)(close - open - 1));
@@ -237,8 +253,9 @@ static void check_sweep(struct checker *c)
 		for (size_t j = 0; loads && j < c->plan->n_loads; j++)
 			found |= c->plan->loads[j].name && strcmp(c->plan->loads[j].name, name) == 0;
 		if (!found)
-			hg_yaml_error(c->y, c->d, path, "cannot sweep '%s': no %s is named '%s'", k,
-				      threads ? "thread" : "load", name);
+			hg_yaml_error_at(c->d, grid_key(c, k), path,
+					 "cannot sweep '%s': no %s is named '%s'", k,
+					 threads ? "thread" : "load", name);
 	}
 }
 

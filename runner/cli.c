@@ -3,7 +3,10 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
+#include "names.h"
 #include "units.h"
 
 void hg_cli_usage(FILE *out)
@@ -157,6 +160,16 @@ int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err)
 			first = 2;
 			break;
 		}
+	}
+	/* `hgrun valdate x.yaml`: a typo of a command, not a scenario file. */
+	if (first == 1 && argv[1][0] != '-' && !strpbrk(argv[1], "./") &&
+	    access(argv[1], F_OK) != 0) {
+		const char *names[8];
+		char hint[256];
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			names[i] = commands[i].name;
+		return usage_error(err, "unknown command '%s'%s", argv[1],
+				   hg_unknown_hint(argv[1], names, 6, hint, sizeof(hint)));
 	}
 	int rc = parse_options(argc - first + 1, argv + first - 1, cli, err);
 	if (rc || cli->command == HG_CMD_HELP || cli->command == HG_CMD_VERSION)

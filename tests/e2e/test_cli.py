@@ -181,3 +181,9 @@ def test_list_text_and_json_agree(hgrun):
         "IDLE", "LOW", "NORMAL", "HIGH", "HIGHEST", "RTLOW", "RTMED", "RTHIGH"]
     one = json.loads(hgrun("list", "timers", "--json").out)
     assert one == data["timers"]
+
+
+def test_command_typo_is_named(hgrun):
+    r = hgrun("valdate", "x.yaml")
+    assert r.rc == 3
+    assert "unknown command 'valdate'; did you mean 'validate'?" in r.err
