@@ -62,7 +62,7 @@ static void check_workload(struct checker *c, const struct hg_thread_plan *t)
 	char a[32], b[32];
 	if (!w->ops)
 		return;
-	if ((w->ops->takes & HG_WP_PERIOD) && w->period_ns && w->period_ns < MIN_PERIOD_NS)
+	if ((w->ops->needs & HG_WP_PERIOD) && w->period_ns < MIN_PERIOD_NS)
 		ERR(c, s, "workload.period", "must be at least 10us (got %s)",
 		    hg_format_duration(w->period_ns, a));
 	bool has_exec = w->exec.n_values || w->exec.kind == HG_EXEC_UNIFORM ||
@@ -102,6 +102,11 @@ static void check_reservation(struct checker *c, const struct hg_thread_plan *t)
 	char a[32], b[32];
 	if (!r->enabled)
 		return;
+	if (r->period_ns < MIN_BUDGET_NS) {
+		ERR(c, s, "reservation.period", "must be at least 1.024us (got %s)",
+		    hg_format_duration(r->period_ns, a));
+		return;
+	}
 	if (r->budget_ns < MIN_BUDGET_NS)
 		ERR(c, s, "reservation.budget", "must be at least 1.024us (SCHED_DEADLINE's minimum)");
 	else if (r->budget_ns > r->deadline_ns)

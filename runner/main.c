@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "calibrate_cmd.h"
 #include "cli.h"
 #include "list.h"
 #include "plan_json.h"
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
 		return validate_files(&cli);
 	case HG_CMD_LIST:
 		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
+	case HG_CMD_CALIBRATE:
+		return hg_calibrate_command(stdout, cli.json);
 	default:
 		fprintf(stderr, "hgrun: this build cannot run scenarios yet\n");
 		return HG_EXIT_FAILED;

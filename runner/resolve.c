@@ -437,6 +437,61 @@ static void expand(struct hg_resolver *r, const struct hg_thread_plan *tmpl, siz
 			      tmpl->name, OS_NAME_MAX, numbered ? last : tmpl->name);
 }
 
+/* defaults: values are checked where they are written, even those that
+ * apply to no thread (a typo there is still a typo). */
+static void resolve_defaults(struct hg_resolver *r)
+{
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct hg_thread_plan scratch;
+	uint64_t v;
+	yaml_node_t *n;
+	if (!def)
+		return;
+	memset(&scratch, 0, sizeof(scratch));
+	if ((n = hg_yaml_find(r->y, "defaults.priority")))
+		hg_r_priority(r, n, "defaults.priority", &scratch.priority);
+	if ((n = hg_yaml_find(r->y, "defaults.cpus")))
+		hg_r_cpus(r, n, "defaults.cpus", &scratch.cpus);
+	if (def->reservation)
+		resolve_reservation(r, def->reservation, "defaults.reservation", &scratch.reservation);
+	if (def->timer) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_timers; i++)
+			names[i] = hg_timers[i]->name;
+		hg_r_choice(r, def->timer, "defaults.timer", "timer", names, hg_n_timers);
+	}
+	if (def->start)
+		hg_r_duration(r, def->start, "defaults.start", &v);
+	if (def->finish)
+		hg_r_duration(r, def->finish, "defaults.finish", &v);
+	if (def->count && strcasecmp(def->count, "per_cpu") != 0)
+		hg_r_uint(r, def->count, "defaults.count", 1, MAX_THREADS_PER_SET, &v);
+	const struct hg_raw_workload *w = def->workload;
+	if (!w)
+		return;
+	if (w->type) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_workloads; i++)
+			names[i] = hg_workloads[i]->name;
+		hg_r_choice(r, w->type, "defaults.workload.type", "workload type", names,
+			    hg_n_workloads);
+	}
+	if ((n = hg_yaml_find(r->y, "defaults.workload.exec"))) {
+		resolve_exec(r, n, "defaults.workload.exec", &scratch.workload.exec);
+		free(scratch.workload.exec.values_ns);
+	}
+	if (w->period)
+		hg_r_duration(r, w->period, "defaults.workload.period", &v);
+	if (w->working_set)
+		hg_r_size(r, w->working_set, "defaults.workload.working_set", &v);
+	if (w->yield_after)
+		hg_r_duration(r, w->yield_after, "defaults.workload.yield_after", &v);
+	if (w->align) {
+		static const char *const aligns[] = { "relative", "absolute" };
+		hg_r_choice(r, w->align, "defaults.workload.align", "align", aligns, 2);
+	}
+}
+
 static void resolve_thread(struct hg_resolver *r, size_t ti)
 {
 	const struct hg_raw_thread *t = &r->raw->threads[ti];
@@ -519,6 +574,7 @@ struct hg_plan *hg_resolve(struct hg_yaml *y, const struct hg_raw_scenario *raw,
 	r.plan->source_path = hg_r_strdup(d->file);
 	hg_cpuset_online(&r.online);
 	resolve_top(&r);
+	resolve_defaults(&r);
 	r.plan->n_thread_sets = raw->threads_count;
 	for (size_t i = 0; i < raw->threads_count; i++)
 		resolve_thread(&r, i);

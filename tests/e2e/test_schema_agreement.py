@@ -38,13 +38,9 @@ BEYOND_SCHEMA = {
     "expect_unknown_thread": "refers to a name defined elsewhere",
     "expect_latency_on_periodic": "depends on the referenced thread's workload",
     "sweep_unknown_thread": "refers to a name defined elsewhere",
-    "timer_on_cpu_workload": "depends on the workload of the same thread (allowed in defaults)",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
-    "thread_name_too_long": "depends on count (OS thread names of 15 characters)",
     "working_set_tiny": "a minimum on a size string",
-    "defaults_with_name": "expressible, but the schema shares one thread definition",
-    "reservation_and_priority": "depends on the source (thread vs defaults) of each",
 }
 
 
