@@ -40,7 +40,13 @@ struct hg_calibration {
 	int64_t ref_monotonic_ns;/* CLOCK_MONOTONIC at ref_ticks */
 	double loop_ns;          /* cost of one iteration of the gap loop */
 	uint64_t gap_auto_ns;    /* the threshold `gap: auto` derives from loop_ns */
+	unsigned samples;        /* (counter, clock) pairs in the fit */
+	double span_ns;          /* CLOCK_MONOTONIC_RAW between first and last pair */
+	double bracket_ns;       /* mean width of the pairs' brackets */
 };
+
+/* How gap_auto_ns is derived (docs/gap-threshold.md). */
+#define HG_GAP_AUTO_RULE "max(500 ns, 10 x loop_ns, 10 counter ticks), rounded up to 10 ns"
 
 /* Calibrate in at most max_ms milliseconds (<= 100). Returns 0 or -errno. */
 int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms);

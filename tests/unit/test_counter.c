@@ -1,0 +1,95 @@
+/* Tests of the counter calibration (runner/counter.c).  Timing on a shared
+ * machine is noisy, so the tolerances are generous: they catch a wrong
+ * formula (a factor, a unit), not a few ppm. */
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "counter.h"
+
+static int passed, failed;
+#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
+	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The rate over a 200 ms sleep, independent of the calibration code. */
+static double long_window_hz(void)
+{
+	int64_t n0 = now_ns(CLOCK_MONOTONIC_RAW);
+	uint64_t t0 = hg_counter_read();
+	struct timespec d = { 0, 200000000 };
+	nanosleep(&d, NULL);
+	int64_t n1 = now_ns(CLOCK_MONOTONIC_RAW);
+	uint64_t t1 = hg_counter_read();
+	return (double)(t1 - t0) * 1e9 / (double)(n1 - n0);
+}
+
+static void test_calibration(void)
+{
+	struct hg_calibration cal;
+	int64_t start = now_ns(CLOCK_MONOTONIC);
+	int rc = hg_counter_calibrate(&cal, 100);
+	int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+	CHECK(rc == 0, "calibrate returned %d", rc);
+	CHECK(took <= 150000000, "calibration took %.1f ms", took / 1e6);
+	double ref = long_window_hz();
+	CHECK(fabs(cal.hz / ref - 1) < 0.01, "hz %.0f vs %.0f over 200 ms", cal.hz, ref);
+	CHECK(cal.hz_error_ppm >= 0 && cal.hz_error_ppm < 10000, "error %g ppm", cal.hz_error_ppm);
+	CHECK(cal.loop_ns > 0 && cal.loop_ns < 1000, "loop_ns %g", cal.loop_ns);
+	CHECK((double)cal.gap_auto_ns >= cal.loop_ns, "gap_auto %llu < loop %g",
+	      (unsigned long long)cal.gap_auto_ns, cal.loop_ns);
+	CHECK(cal.gap_auto_ns >= 500 && cal.gap_auto_ns % 10 == 0, "gap_auto %llu",
+	      (unsigned long long)cal.gap_auto_ns);
+	CHECK(cal.counter && cal.counter[0] && cal.method && cal.method[0], "names set");
+	CHECK(cal.samples >= 8 && cal.span_ns > 50e6, "%u samples over %g ns", cal.samples,
+	      cal.span_ns);
+	/* The reference pair maps ticks to CLOCK_MONOTONIC to within 1 ms. */
+	uint64_t t = hg_counter_read();
+	int64_t mono = now_ns(CLOCK_MONOTONIC);
+	int64_t predicted = cal.ref_monotonic_ns +
+			    hg_ticks_to_ns(&cal, (int64_t)(t - cal.ref_ticks));
+	CHECK(llabs(predicted - mono) < 1000000, "ref pair off by %lld ns",
+	      (long long)(predicted - mono));
+	printf("counter %s: %.3f MHz +- %.2f ppm (%u pairs, brackets %.0f ns), loop %.2f ns, "
+	       "gap auto %llu ns, %.1f ms; 200 ms sleep says %.3f MHz (%+.1f ppm)\n",
+	       cal.counter, cal.hz / 1e6, cal.hz_error_ppm, cal.samples, cal.bracket_ns,
+	       cal.loop_ns, (unsigned long long)cal.gap_auto_ns, took / 1e6, ref / 1e6,
+	       (cal.hz / ref - 1) * 1e6);
+}
+
+static void test_bounds(void)
+{
+	static const struct { unsigned ms; int ok; } cases[] = {
+		{ 0, 0 }, { 9, 0 }, { 10, 1 }, { 1000, 1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hg_calibration cal;
+		int64_t start = now_ns(CLOCK_MONOTONIC);
+		int rc = hg_counter_calibrate(&cal, cases[i].ms);
+		int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+		CHECK((rc == 0) == cases[i].ok, "max_ms %u: rc %d", cases[i].ms, rc);
+		/* max_ms is capped at 100 */
+		CHECK(took < 150000000, "max_ms %u took %.1f ms", cases[i].ms, took / 1e6);
+	}
+}
+
+static void test_cpu(void)
+{
+	int cpu = hg_counter_cpu();
+	CHECK(cpu >= 0, "hg_counter_cpu %d", cpu);
+}
+
+int main(void)
+{
+	test_calibration();
+	test_bounds();
+	test_cpu();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
