@@ -10,25 +10,29 @@ static size_t edit_distance(const char *a, const char *b)
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 63 || lb > 63)
 		return (size_t)-1;
-	size_t row[64];
+	/* Damerau-Levenshtein (optimal string alignment): a swap of two
+	 * neighbouring letters (exce -> exec) is one edit. */
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		d[0][j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
 			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-			size_t best = diag + (same ? 0 : 1);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			size_t best = d[i - 1][j - 1] + (same ? 0 : 1);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
 }
 
 const char *hg_suggest(const char *word, const char *const *candidates, size_t n)

@@ -5,6 +5,7 @@
 #include "resolve.h"
 #include "scenario.h"
 #include "shape.h"
+#include "sweep.h"
 #include "yamldoc.h"
 
 static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d);
@@ -34,6 +35,8 @@ static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 		plan = hg_resolve(y, raw, d);
 		if (plan && d->count == 0)
 			hg_check(y, plan, d);
+		if (plan && d->count == 0 && plan->sweep.present)
+			hg_sweep_check(y, plan, d);
 		if (!plan && d->count == 0)
 			hg_diag_add(d, 0, 0, NULL, "out of memory");
 	}

@@ -38,6 +38,8 @@ BEYOND_SCHEMA = {
     "expect_unknown_thread": "refers to a name defined elsewhere",
     "expect_latency_on_periodic": "depends on the referenced thread's workload",
     "sweep_unknown_thread": "refers to a name defined elsewhere",
+    "sweep_value_exec_above_period": "compares a swept duration with another",
+    "sweep_combination_invalid": "compares two swept durations",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",

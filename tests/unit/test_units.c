@@ -139,6 +139,8 @@ static void test_cpusets_and_names(void)
 	CHECK(hg_suggest("thread", keys, 4) == keys[1], "thread");
 	CHECK(hg_suggest("zzzzzz", keys, 4) == NULL, "zzzzzz");
 	CHECK(hg_suggest("Name", keys, 4) == keys[3], "Name");
+	static const char *const wkeys[] = { "type", "exec", "period" };
+	CHECK(hg_suggest("exce", wkeys, 3) == wkeys[1], "exce (a swap)");
 }
 
 int main(void)
