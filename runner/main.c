@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "list.h"
 #include "plan_json.h"
+#include "run.h"
 #include "scenario.h"
 
 static int validate_files(const struct hg_cli *cli)
@@ -37,6 +38,30 @@ static int validate_files(const struct hg_cli *cli)
 	return rc;
 }
 
+static int run_scenario(const struct hg_cli *cli)
+{
+	struct hg_diags diags;
+	struct hg_plan *plan = hg_scenario_load(cli->files[0], &diags);
+	if (!plan) {
+		hg_diags_print(&diags, stderr);
+		return HG_EXIT_INVALID;
+	}
+	if (cli->duration_given) {
+		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
+		if (idle)
+			fprintf(stderr, "hgrun: note: with --duration, %zu thread%s or load%s start%s "
+				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
+				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
+	}
+	struct hg_run_options opt = {
+		.out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
+		.argc = cli->argc, .argv = cli->argv,
+	};
+	int rc = hg_run(plan, &opt);
+	hg_plan_free(plan);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
@@ -56,8 +81,8 @@ int main(int argc, char **argv)
 		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli.json);
-	default:
-		fprintf(stderr, "hgrun: this build cannot run scenarios yet\n");
-		return HG_EXIT_FAILED;
+	case HG_CMD_RUN:
+		return run_scenario(&cli);
 	}
+	return HG_EXIT_FAILED;
 }

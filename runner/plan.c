@@ -34,3 +34,26 @@ void hg_plan_free(struct hg_plan *plan)
 	free(plan->description);
 	free(plan);
 }
+
+static uint64_t moved(uint64_t t, uint64_t old_end, uint64_t new_end)
+{
+	return t == old_end || t > new_end ? new_end : t;
+}
+
+size_t hg_plan_set_duration(struct hg_plan *plan, uint64_t duration_ns)
+{
+	size_t idle = 0;
+	uint64_t old = plan->duration_ns;
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		struct hg_thread_plan *t = &plan->threads[i];
+		t->finish_ns = moved(t->finish_ns, old, duration_ns);
+		idle += t->start_ns >= t->finish_ns;
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		struct hg_load_plan *l = &plan->loads[i];
+		l->stop_ns = moved(l->stop_ns, old, duration_ns);
+		idle += l->start_ns >= l->stop_ns;
+	}
+	plan->duration_ns = duration_ns;
+	return idle;
+}

@@ -140,6 +140,10 @@ struct hg_plan {
 
 void hg_plan_free(struct hg_plan *plan);
 
+/* --duration: ends at the old duration move to the new one, later ends are
+ * cut to it.  Returns how many threads and loads now never start. */
+size_t hg_plan_set_duration(struct hg_plan *plan, uint64_t duration_ns);
+
 const char *hg_policy_name(enum hg_policy policy);
 
 #endif

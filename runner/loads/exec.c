@@ -1,9 +1,134 @@
-/* Load 'exec': runs a shell command line, output captured, killed at stop */
+/* Load 'exec': runs a shell command line (stress-ng, iperf3, ...), stdout
+ * and stderr captured into <result_dir>/load-<name>.out and .err, killed at
+ * stop.  hgrun forks a small keeper that forks /bin/sh -c command and waits:
+ * on SIGTERM (sent to the whole process group at stop) it waits for the
+ * shell and records its status; if hgrun dies (parent-death signal SIGHUP)
+ * it SIGKILLs its whole process group, so the command's own children do not
+ * outlive hgrun either. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "loadgen.h"
+#include "plan.h"
+
+struct outputs {
+	int out, err;
+};
+
+static int open_output(const char *dir, const char *name, const char *ext, char *err,
+		       size_t errlen)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/load-%s.%s", dir, name, ext);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+static int exec_prepare(struct hg_load_run *l, char *err, size_t errlen)
+{
+	struct outputs *o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	o->out = o->err = -1;
+	l->priv = o;
+	o->out = open_output(l->result_dir, l->plan->name, "out", err, errlen);
+	if (o->out < 0)
+		return o->out;
+	o->err = open_output(l->result_dir, l->plan->name, "err", err, errlen);
+	return o->err < 0 ? o->err : 0;
+}
+
+/* The shell: a plain signal state, /dev/null in, the two files out. */
+static void shell(const struct outputs *o, const char *cmd, pid_t keeper)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != keeper)
+		_exit(127);
+	int in = open("/dev/null", O_RDONLY);
+	if (in >= 0)
+		dup2(in, 0);
+	dup2(o->out, 1);
+	dup2(o->err, 2);
+	close_range(3, ~0U, 0);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	static const char msg[] = "hgrun: cannot exec /bin/sh\n";
+	(void)!write(2, msg, sizeof(msg) - 1);
+	_exit(127);
+}
+
+static void record(struct hg_load_slot *slot, int st)
+{
+	slot->status = st;
+	slot->status_valid = 1;
+}
+
+static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGHUP);        /* hgrun gone: clean up the group */
+	pid_t sh = fork();
+	if (sh < 0)
+		return hg_load_fail(slot, "fork: %s", strerror(errno));
+	if (sh == 0)
+		shell(l->priv, l->plan->command, getppid());
+	int st = 0, sig;
+	bool done = false;
+	while ((sig = sigwaitinfo(&set, NULL)) != SIGTERM && sig != SIGINT) {
+		if (sig == SIGHUP)
+			kill(0, SIGKILL);
+		if (sig == SIGCHLD && !done && waitpid(sh, &st, WNOHANG) == sh) {
+			done = true;    /* ended by itself: its children may live on */
+			record(slot, st);
+		}
+	}
+	while (!done && waitpid(sh, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!done)
+		record(slot, st);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void exec_cleanup(struct hg_load_run *l)
+{
+	struct outputs *o = l->priv;
+	if (o && o->out >= 0)
+		close(o->out);
+	if (o && o->err >= 0)
+		close(o->err);
+	free(o);
+	l->priv = NULL;
+}
 
 const struct hg_load_ops hg_load_exec = {
 	.name = "exec",
 	.summary = "runs a shell command line, output captured, killed at stop",
 	.takes = HG_LP_COMMAND,
 	.needs = HG_LP_COMMAND,
+	.counters = { NULL },
+	.prepare = exec_prepare,
+	.run = exec_run,
+	.cleanup = exec_cleanup,
 };

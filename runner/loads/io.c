@@ -1,9 +1,128 @@
-/* Load 'io': writes + fsync and reads back files of size bytes in dir */
+/* Load 'io': writes a file of size bytes with write + fsync, reads it back
+ * from the device (page cache dropped), unlinks it, again (the I/O stress of
+ * the Abeni study).  Files live in a fresh directory under dir (default
+ * /var/tmp, which is disk-backed where /tmp may be tmpfs), removed by hgrun
+ * at the end even if the process was killed mid-write. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "loadgen.h"
+#include "plan.h"
+
+enum { C_FILES, C_WRITTEN, C_READ };
+#define CHUNK (1u << 20)
+#define DEFAULT_DIR "/var/tmp"
+
+static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
+{
+	const char *dir = l->plan->dir ? l->plan->dir : DEFAULT_DIR;
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/hgrun-io-%s-XXXXXX", dir, l->plan->name) >=
+	    (int)sizeof(path)) {
+		snprintf(err, errlen, "dir '%s' is too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (!mkdtemp(path)) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create a directory in '%s': %s (dir: must be a writable directory)",
+			 dir, strerror(e));
+		return -e;
+	}
+	l->priv = strdup(path);
+	if (!l->priv) {
+		rmdir(path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *buf, uint64_t size, struct hg_load_slot *slot)
+{
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return hg_load_fail(slot, "open %s: %s", path, strerror(errno));
+	for (uint64_t done = 0; done < size;) {
+		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			return hg_load_fail(slot, "write %s: %s", path, strerror(errno));
+		}
+		done += (uint64_t)w;
+		hg_load_add(slot, C_WRITTEN, (uint64_t)w);
+	}
+	int rc = fsync(fd) == 0 ? 0 : hg_load_fail(slot, "fsync %s: %s", path, strerror(errno));
+	close(fd);
+	return rc;
+}
+
+static int read_file(const char *path, char *buf, struct hg_load_slot *slot)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return hg_load_fail(slot, "open %s: %s", path, strerror(errno));
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);   /* read from the device */
+	ssize_t n;
+	while ((n = read(fd, buf, CHUNK)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			hg_load_add(slot, C_READ, (uint64_t)n);
+	int rc = n == 0 ? 0 : hg_load_fail(slot, "read %s: %s", path, strerror(errno));
+	close(fd);
+	return rc;
+}
+
+static int io_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/w%u", (const char *)l->priv, proc);
+	char *buf = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return hg_load_fail(slot, "mmap: %s", strerror(errno));
+	memset(buf, 0x5a, CHUNK);
+	for (;;) {
+		if (write_file(path, buf, l->plan->size_bytes, slot) != 0 ||
+		    read_file(path, buf, slot) != 0)
+			return 1;
+		unlink(path);
+		hg_load_add(slot, C_FILES, 1);
+	}
+	return 0;
+}
+
+/* Everything in the directory (files of killed processes too), then it. */
+static void io_cleanup(struct hg_load_run *l)
+{
+	char *dir = l->priv;
+	if (!dir)
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+	l->priv = NULL;
+}
 
 const struct hg_load_ops hg_load_io = {
 	.name = "io",
 	.summary = "writes + fsync and reads back files of size bytes in dir",
 	.takes = HG_LP_SIZE | HG_LP_DIR | HG_LP_WORKERS,
 	.needs = HG_LP_SIZE,
+	.counters = { "files", "bytes_written", "bytes_read" },
+	.prepare = io_prepare,
+	.run = io_run,
+	.cleanup = io_cleanup,
 };

@@ -1,9 +1,171 @@
-/* Load 'tcp_stream': a full-speed TCP stream (loopback by default; connect: host:port or listen: port) */
+/* Load 'tcp_stream': a full-speed TCP stream, the netperf TCP_STREAM load of
+ * Hourglass section 5.4 (table 2's throughput column).  Default: a receiver
+ * and a sender process on loopback (port bound by hgrun before forking);
+ * connect: host:port sends to a remote sink; listen: port receives from a
+ * remote sender, one connection at a time.  `bytes` counts what the
+ * receiver got (the sender's bytes when only sending). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "loadgen.h"
+#include "plan.h"
+
+enum { C_CALLS, C_BYTES, C_SENT };
+enum mode { LOOPBACK, SEND_ONLY, RECV_ONLY };
+#define BUF_SIZE (128u << 10)
+
+struct tcp {
+	enum mode mode;
+	int listen_fd;
+	struct sockaddr_storage peer;   /* where the sender connects */
+	socklen_t peer_len;
+};
+
+static int listen_on(struct tcp *t, struct sockaddr *a, socklen_t len, char *err, size_t errlen)
+{
+	int one = 1, e;
+	t->listen_fd = socket(a->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (t->listen_fd < 0)
+		goto fail;
+	setsockopt(t->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(t->listen_fd, a, len) != 0 || listen(t->listen_fd, 4) != 0)
+		goto fail;
+	t->peer_len = sizeof(t->peer);
+	return getsockname(t->listen_fd, (struct sockaddr *)&t->peer, &t->peer_len) == 0 ? 0 : -errno;
+fail:
+	e = errno;
+	snprintf(err, errlen, "listening socket: %s", strerror(e));
+	return -e;
+}
+
+static int resolve(struct tcp *t, const char *target, char *err, size_t errlen)
+{
+	char host[256];
+	const char *colon = strrchr(target, ':');
+	size_t n = (size_t)(colon - target);
+	if (target[0] == '[' && n >= 2 && target[n - 1] == ']')
+		target++, n -= 2;               /* [2001:db8::1]:5001 */
+	snprintf(host, sizeof(host), "%.*s", (int)n, target);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	int rc = getaddrinfo(host, colon + 1, &hints, &res);
+	if (rc != 0) {
+		snprintf(err, errlen, "connect: cannot resolve '%s': %s", host, gai_strerror(rc));
+		return -EINVAL;
+	}
+	memcpy(&t->peer, res->ai_addr, res->ai_addrlen);
+	t->peer_len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+static int tcp_prepare(struct hg_load_run *l, char *err, size_t errlen)
+{
+	const struct hg_load_plan *p = l->plan;
+	struct tcp *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->listen_fd = -1;
+	l->priv = t;
+	l->n_procs = 1;
+	if (p->connect) {
+		t->mode = SEND_ONLY;
+		return resolve(t, p->connect, err, errlen);
+	}
+	if (p->listen_port) {
+		t->mode = RECV_ONLY;
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)p->listen_port),
+					   .sin6_addr = IN6ADDR_ANY_INIT };
+		if (listen_on(t, (struct sockaddr *)&a6, sizeof(a6), err, errlen) == 0)
+			return 0;       /* dual stack: IPv4 too */
+		struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p->listen_port),
+					  .sin_addr.s_addr = htonl(INADDR_ANY) };
+		if (t->listen_fd >= 0)
+			close(t->listen_fd);
+		int rc = listen_on(t, (struct sockaddr *)&a4, sizeof(a4), err, errlen);
+		if (rc != 0)
+			snprintf(err, errlen, "listen: port %u: %s", p->listen_port, strerror(-rc));
+		return rc;
+	}
+	t->mode = LOOPBACK;
+	l->n_procs = 2;
+	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	return listen_on(t, (struct sockaddr *)&lo, sizeof(lo), err, errlen);
+}
+
+static int receiver(struct tcp *t, char *buf, struct hg_load_slot *slot)
+{
+	for (;;) {
+		int c = accept4(t->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0 && errno == EINTR)
+			continue;
+		if (c < 0)
+			return hg_load_fail(slot, "accept: %s", strerror(errno));
+		ssize_t n;
+		while ((n = recv(c, buf, BUF_SIZE, 0)) > 0 || (n < 0 && errno == EINTR)) {
+			if (n > 0) {
+				hg_load_add(slot, C_CALLS, 1);
+				hg_load_add(slot, C_BYTES, (uint64_t)n);
+			}
+		}
+		close(c);       /* the sender went away: wait for the next one */
+	}
+}
+
+static int sender(struct tcp *t, char *buf, struct hg_load_slot *slot)
+{
+	int s = socket(t->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&t->peer, t->peer_len) != 0)
+		return hg_load_fail(slot, "connect: %s", strerror(errno));
+	bool only = t->mode == SEND_ONLY;
+	for (;;) {
+		ssize_t n = send(s, buf, BUF_SIZE, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return hg_load_fail(slot, "send: %s", strerror(errno));
+		if (only)
+			hg_load_add(slot, C_CALLS, 1);
+		hg_load_add(slot, only ? C_BYTES : C_SENT, (uint64_t)n);
+	}
+}
+
+static int tcp_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
+{
+	struct tcp *t = l->priv;
+	char *buf = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return hg_load_fail(slot, "mmap: %s", strerror(errno));
+	bool receives = t->mode == RECV_ONLY || (t->mode == LOOPBACK && proc == 0);
+	if (!receives && t->listen_fd >= 0)
+		close(t->listen_fd);
+	return receives ? receiver(t, buf, slot) : sender(t, buf, slot);
+}
+
+static void tcp_cleanup(struct hg_load_run *l)
+{
+	struct tcp *t = l->priv;
+	if (t && t->listen_fd >= 0)
+		close(t->listen_fd);
+	free(t);
+	l->priv = NULL;
+}
 
 const struct hg_load_ops hg_load_tcp_stream = {
 	.name = "tcp_stream",
 	.summary = "a full-speed TCP stream (loopback by default; connect: host:port or listen: port)",
 	.takes = HG_LP_CONNECT | HG_LP_LISTEN,
 	.needs = 0,
+	.counters = { "calls", "bytes", "bytes_sent" },
+	.prepare = tcp_prepare,
+	.run = tcp_run,
+	.cleanup = tcp_cleanup,
 };

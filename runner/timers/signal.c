@@ -1,7 +1,88 @@
 /* Timer 'signal': a POSIX timer delivering a signal to the thread (Abeni's itimer) */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "timer.h"
+#include "wake.h"
+
+/* One POSIX timer per thread, created in the thread (SIGEV_THREAD_ID) and
+ * armed one-shot at each absolute deadline; the signal is blocked and taken
+ * with sigwaitinfo(), so no handler runs. */
+struct hg_timer {
+	timer_t id;
+	int sig;
+	sigset_t set;
+};
+
+static int signal_open(struct hg_timer **t)
+{
+	struct hg_timer *tm = calloc(1, sizeof(*tm));
+	if (!tm)
+		return -ENOMEM;
+	tm->sig = hg_timer_signal_number();
+	sigemptyset(&tm->set);
+	sigaddset(&tm->set, tm->sig);
+	int rc = pthread_sigmask(SIG_BLOCK, &tm->set, NULL);
+	if (rc) {
+		free(tm);
+		return -rc;
+	}
+	struct sigevent sev;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = tm->sig;
+	sev._sigev_un._tid = gettid();
+	if (timer_create(CLOCK_MONOTONIC, &sev, &tm->id) < 0) {
+		int e = errno;
+		free(tm);
+		return -e;
+	}
+	*t = tm;
+	return 0;
+}
+
+/* Takes expirations left over from a wait the stop path interrupted. */
+static void drain(struct hg_timer *t)
+{
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&t->set, NULL, &zero) == t->sig)
+		;
+}
+
+static int signal_sleep_until(struct hg_timer *t, int64_t deadline_ns)
+{
+	if (deadline_ns <= 0)
+		return 0;
+	drain(t);
+	struct itimerspec its = {
+		.it_interval = { 0, 0 },
+		.it_value = { deadline_ns / 1000000000, deadline_ns % 1000000000 },
+	};
+	if (timer_settime(t->id, TIMER_ABSTIME, &its, NULL) < 0)
+		return -errno;
+	siginfo_t si;
+	if (sigwaitinfo(&t->set, &si) < 0)
+		return -errno;
+	return 0;
+}
+
+static void signal_close(struct hg_timer *t)
+{
+	if (!t)
+		return;
+	timer_delete(t->id);
+	drain(t);
+	free(t);
+}
 
 const struct hg_timer_ops hg_timer_signal = {
 	.name = "signal",
 	.summary = "a POSIX timer delivering a signal to the thread (Abeni's itimer)",
+	.open = signal_open,
+	.sleep_until = signal_sleep_until,
+	.close = signal_close,
 };

@@ -1,5 +1,11 @@
 /* Workload 'cpu': runs whenever it can, recording the gap trace */
+#include "worker.h"
 #include "workload.h"
+
+static void cpu_run(struct hg_worker *w)
+{
+	hg_gap_run_until(&w->gt, UINT64_MAX, w->finish_tick, w->stop);
+}
 
 const struct hg_workload_ops hg_workload_cpu = {
 	.name = "cpu",
@@ -8,4 +14,5 @@ const struct hg_workload_ops hg_workload_cpu = {
 	.needs = 0,
 	.periodic = false,
 	.blocks = false,
+	.run = cpu_run,
 };

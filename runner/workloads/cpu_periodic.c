@@ -1,5 +1,49 @@
 /* Workload 'cpu_periodic': never blocks; a job of exec CPU starts when one completes; a period with no completed job is a miss */
+#include "worker.h"
 #include "workload.h"
+
+/* Periods are fixed windows [start + k*period, start + (k+1)*period).  Jobs
+ * run back to back; a job counts for the window in which it completes.
+ * Each window that ends with at least one completed job is a hit, each
+ * window without one a miss (a job overrunning m windows gives m misses).
+ * The window still open at the thread's end is not counted, so releases
+ * (windows) = deadlines_hit + deadlines_missed; jobs counts frames made. */
+struct windows {
+	int64_t end;
+	int64_t period;
+	bool done;
+};
+
+static void close_windows(struct hg_worker *w, struct windows *win, int64_t now)
+{
+	while (now >= win->end) {
+		w->st.releases++;
+		if (win->done)
+			w->st.deadlines_hit++;
+		else
+			w->st.deadlines_missed++;
+		win->done = false;
+		win->end += win->period;
+	}
+}
+
+static void cpu_periodic_run(struct hg_worker *w)
+{
+	struct windows win = {
+		.period = (int64_t)w->plan->workload.period_ns,
+		.end = w->start_abs_ns + (int64_t)w->plan->workload.period_ns,
+		.done = false,
+	};
+	for (;;) {
+		uint64_t exec = hg_exec_next(&w->exec);
+		enum hg_gap_result r = hg_worker_run_cpu(w, exec);
+		close_windows(w, &win, hg_now_ns());
+		if (r != HG_GAP_REACHED)
+			return;
+		w->st.jobs++;
+		win.done = true;
+	}
+}
 
 const struct hg_workload_ops hg_workload_cpu_periodic = {
 	.name = "cpu_periodic",
@@ -8,4 +52,5 @@ const struct hg_workload_ops hg_workload_cpu_periodic = {
 	.needs = HG_WP_EXEC | HG_WP_PERIOD,
 	.periodic = true,
 	.blocks = false,
+	.run = cpu_periodic_run,
 };

@@ -1,5 +1,11 @@
 /* Workload 'cpu_scan': as cpu, sequentially touching a working_set array; counts passes */
+#include "scan.h"
 #include "workload.h"
+
+static void cpu_scan_run(struct hg_worker *w)
+{
+	hg_scan_run_cpu(w, UINT64_MAX);
+}
 
 const struct hg_workload_ops hg_workload_cpu_scan = {
 	.name = "cpu_scan",
@@ -8,4 +14,7 @@ const struct hg_workload_ops hg_workload_cpu_scan = {
 	.needs = HG_WP_WORKING_SET,
 	.periodic = false,
 	.blocks = false,
+	.prepare = hg_scan_prepare,
+	.run = cpu_scan_run,
+	.cleanup = hg_scan_cleanup,
 };

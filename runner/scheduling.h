@@ -1,0 +1,41 @@
+/* Applying a thread's scheduling request in the thread itself: affinity,
+ * policy and priority or nice, or a SCHED_DEADLINE reservation; then
+ * reading back what the kernel granted.  Failures are messages, not
+ * fatal: the caller decides (warning, or exit 4 with --strict). */
+#ifndef HG_SCHEDULING_H
+#define HG_SCHEDULING_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+#define HG_SCHED_MAX_MSGS 4
+#define HG_SCHED_MSG_LEN 224
+
+struct hg_sched_granted {
+	enum hg_policy policy;
+	int priority;            /* FIFO/RR priority, else 0 */
+	int nice;
+	bool reservation;        /* SCHED_DEADLINE granted */
+	uint64_t runtime_ns, deadline_ns, period_ns;
+	bool reclaim;            /* soft reservation (SCHED_FLAG_RECLAIM) */
+	cpu_set_t affinity;
+};
+
+struct hg_sched_report {
+	struct hg_sched_granted granted;
+	bool privilege_failed;   /* something asked was refused (EPERM, ...) */
+	int n_msgs;
+	char msgs[HG_SCHED_MAX_MSGS][HG_SCHED_MSG_LEN];
+};
+
+/* In the thread: apply tp's affinity and scheduling, fill r. */
+void hg_sched_apply(const struct hg_thread_plan *tp, struct hg_sched_report *r);
+/* Reads the calling thread's policy, priority, nice, reservation, affinity. */
+void hg_sched_read(struct hg_sched_granted *g);
+/* Puts the calling thread at SCHED_FIFO prio. Returns 0 or -errno. */
+int hg_sched_fifo_self(int prio);
+
+#endif

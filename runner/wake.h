@@ -1,0 +1,26 @@
+/* Waking sleeping threads when the run stops.  A no-op handler for one
+ * real-time signal is installed without SA_RESTART, so a thread sleeping
+ * in clock_nanosleep, read() on a timerfd or sigtimedwait() returns EINTR
+ * when hg_wake_thread() targets it; the stop path re-sends it every few ms
+ * until the thread is done (closing the race with a thread that checked
+ * the stop flag just before it went to sleep). */
+#ifndef HG_WAKE_H
+#define HG_WAKE_H
+
+#include <pthread.h>
+#include <signal.h>
+
+/* The signal that wakes sleepers (unblocked in every thread). */
+int hg_wake_signal(void);
+/* The signal POSIX timers of the `signal` timer deliver (blocked). */
+int hg_timer_signal_number(void);
+/* The signal the watchdog sends the main thread when the run is over. */
+int hg_done_signal(void);
+
+/* Installs the handler; process-wide, idempotent. Returns 0 or -errno. */
+int hg_wake_install(void);
+int hg_wake_thread(pthread_t t);
+/* Times this thread has been woken by the wake signal. */
+unsigned hg_wake_count(void);
+
+#endif

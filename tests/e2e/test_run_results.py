@@ -1,0 +1,131 @@
+"""`hgrun run`: the result directory, the trace, start/finish, drops,
+expectations, signals, CPUs the machine lacks."""
+import hashlib
+import json
+import signal
+import subprocess
+import time
+
+from runhelp import Run, run_scenario, scenario_text
+
+MS = 1_000_000
+REASONS = {"preempted", "yielded", "blocked", "finished"}
+
+
+def test_result_fields_and_trace_roundtrip(hgrun, scenario, tmp_path):
+    text = scenario_text("mix", ["{name: c, count: 2, workload: {type: cpu}}",
+                                 "{name: p, timer: absolute, workload: {type: periodic, exec: 1ms, period: 10ms}}"])
+    r = run_scenario(hgrun, scenario, tmp_path, text)
+    assert r.rc == 0, r.err
+    r.validate()
+    res = r.result
+    assert res["format"] == "hgrun-result/1" and res["complete"] and res["exit_status"] == 0
+    assert [t["os_name"] for t in res["threads"]] == ["c.0", "c.1", "p"]
+    assert all(t["tid"] > 0 for t in res["threads"])
+    assert res["gap"]["threshold_ns"] > 0 and res["gap"]["loop_ns"] > 0
+    assert res["tsc"]["hz"] > 0 and res["tsc"]["start_monotonic_ns"] > 0
+    assert res["files"] == {"trace": "trace.jsonl", "latency": "latency.jsonl"}
+    assert res["scenario"]["name"] == "mix"
+    trace = r.lines("trace.jsonl")            # every line parses as JSON
+    assert len(trace) == sum(t["stats"]["records"] for t in res["threads"])
+    for x in trace:
+        assert set(x) == {"thread", "instance", "cpu", "start_ns", "end_ns", "end"}
+        assert 0 <= x["start_ns"] <= x["end_ns"] <= 1050 * MS
+        assert x["end"] in REASONS and x["cpu"] >= 0
+    assert not list(tmp_path.glob("out/.*.tmp"))
+
+
+def test_scenario_sha256(hgrun, scenario, tmp_path):
+    r = run_scenario(hgrun, scenario, tmp_path, scenario_text("sha", ["{name: c, workload: {type: cpu}}"]),
+                     duration="100ms")
+    canonical = json.dumps(r.result["scenario"], sort_keys=True, separators=(",", ":"),
+                           ensure_ascii=False)
+    assert r.result["scenario_sha256"] == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def test_start_and_finish_honoured(hgrun, scenario, tmp_path):
+    text = scenario_text("sf", ["{name: w, start: 300ms, finish: 600ms, workload: {type: cpu}}"])
+    r = run_scenario(hgrun, scenario, tmp_path, text)
+    assert r.rc == 0, r.err
+    t = r.thread("w")
+    assert 300 * MS <= t["started_ns"] < 400 * MS
+    assert 590 * MS <= t["stopped_ns"] < 700 * MS
+    trace = r.lines("trace.jsonl")
+    assert min(x["start_ns"] for x in trace) >= 300 * MS
+    assert max(x["end_ns"] for x in trace) <= 601 * MS
+    assert 100 * MS < t["stats"]["cpu_ns"] <= 301 * MS
+
+
+def test_tiny_trace_counts_drops(hgrun, scenario, tmp_path):
+    text = scenario_text("drops", ["{name: y, workload: {type: cpu_yield, yield_after: 100us}}"],
+                         extra="trace: {records: 10}")
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="300ms")
+    assert r.rc == 0, r.err
+    s = r.stats("y")
+    assert s["records"] == 10 and s["records_dropped"] > 0
+    assert s["intervals"] == s["records"] + s["records_dropped"]
+    assert len(r.lines("trace.jsonl")) == 10
+
+
+def test_expectations_pass_and_fail(hgrun, scenario, tmp_path):
+    text = scenario_text("ex", ["{name: c, count: 2, workload: {type: cpu}}"],
+                         extra="") + ("expect:\n"
+                                      "  - {thread: c, metric: cpu_ns, min: 1ms}\n"
+                                      "  - {thread: c, metric: cpu_ns, max: 1us}\n")
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="300ms")
+    assert r.rc == 1
+    r.validate()
+    e = r.result["expectations"]
+    assert [x["pass"] for x in e] == [True, False]
+    assert "max" in e[1] and e[1]["value"] > 1000
+    assert "c" in r.err and "cpu_ns" in r.err and "expectation failed" in r.err
+    assert r.result["exit_status"] == 1
+
+
+def test_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):
+    text = scenario_text("cpu", ["{name: c, cpus: [1000], workload: {type: cpu}}"])
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="100ms")
+    assert r.rc == 2
+    assert "threads[0].cpus: CPU 1000 is not online here (online:" in r.err
+    assert r.result is None
+
+
+def interrupted(hgrun_bin, scenario, tmp_path, sig):
+    path = scenario(scenario_text("int", [
+        "{name: c, workload: {type: cpu}}",
+        "{name: l, priority: RTMED, timer: timerfd, workload: {type: latency, period: 1ms}}"]))
+    out_dir = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", str(path), "-o", str(out_dir), "--duration", "2s",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.7)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=10)
+    return proc.returncode, Run(type("P", (), {"rc": proc.returncode, "out": out, "err": err}),
+                                out_dir)
+
+
+def test_sigint_leaves_an_incomplete_valid_result(hgrun_bin, scenario, tmp_path):
+    rc, r = interrupted(hgrun_bin, scenario, tmp_path, signal.SIGINT)
+    assert rc == 130
+    r.validate()
+    assert r.result["complete"] is False and r.result["exit_status"] == 130
+    assert r.thread("c")["stopped_ns"] < 1500 * MS
+    assert len(r.lines("latency.jsonl")) == r.stats("l")["latency"]["samples"]
+
+
+def test_sigterm_exits_143(hgrun_bin, scenario, tmp_path):
+    rc, r = interrupted(hgrun_bin, scenario, tmp_path, signal.SIGTERM)
+    assert rc == 143
+    assert r.result["complete"] is False
+
+
+def test_rt_spinners_on_every_cpu_end_on_time(hgrun, scenario, tmp_path):
+    text = scenario_text("spin", ["{name: hog, count: per_cpu, priority: RTHIGH, workload: {type: cpu}}"])
+    t0 = time.monotonic()
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="1s")
+    assert time.monotonic() - t0 < 5
+    assert r.rc == 0, r.err
+    assert r.result["complete"]
+    for t in r.result["threads"]:
+        assert t["granted"]["policy"] == "fifo" and t["granted"]["priority"] == 98
+        assert t["stopped_ns"] < 1100 * MS
