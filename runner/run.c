@@ -355,6 +355,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	}
 	if (!rs->opt->quiet)
 		hg_summary_print(rs, out);
+	fflush(out);
 	if (rs->expect_failed)
 		hg_expect_report(rs, err);
 }

@@ -4,6 +4,7 @@
  * the result is. */
 #include <stdio.h>
 
+#include "loadrun.h"
 #include "runstate.h"
 #include "workload.h"
 
@@ -67,6 +68,30 @@ static void cpu_line(FILE *out, const struct hg_worker *w, const struct hg_threa
 	fputc('\n', out);
 }
 
+/* A load's line: when it ran and its throughput (table 2's column). */
+static void load_line(FILE *out, json_t *l)
+{
+	json_t *started = json_object_get(l, "started_ns"), *stopped = json_object_get(l, "stopped_ns");
+	json_t *stats = json_object_get(l, "stats");
+	fprintf(out, "%s: %s", json_string_value(json_object_get(l, "name")),
+		json_string_value(json_object_get(l, "type")));
+	if (!json_is_integer(started)) {
+		fputs(" never started\n", out);
+		return;
+	}
+	fprintf(out, " ran %.3f-%.3f s", (double)json_integer_value(started) / 1e9,
+		json_is_integer(stopped) ? (double)json_integer_value(stopped) / 1e9 : -1.0);
+	json_t *mbps = json_object_get(stats, "mbps"), *ops = json_object_get(stats, "ops_per_s");
+	if (json_is_number(mbps))
+		fprintf(out, ", %.0f Mbit/s", json_number_value(mbps));
+	if (json_is_number(ops))
+		fprintf(out, ", %.0f ops/s", json_number_value(ops));
+	json_t *killed = json_object_get(l, "killed");
+	if (json_integer_value(killed))
+		fprintf(out, ", %lld process(es) needed SIGKILL", (long long)json_integer_value(killed));
+	fputc('\n', out);
+}
+
 void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 {
 	char a[32];
@@ -84,6 +109,10 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	}
 	size_t i;
 	json_t *v;
+	json_t *loads = rs->loads ? hg_loadrun_to_json(rs->loads) : NULL;
+	json_array_foreach(loads, i, v)
+		load_line(out, v);
+	json_decref(loads);
 	json_array_foreach(rs->warnings, i, v)
 		fprintf(out, "warning: %s\n", json_string_value(v));
 	size_t n_exp = json_array_size(rs->expectations), failed = 0;
