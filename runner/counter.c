@@ -238,7 +238,7 @@ int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms)
 		return rc;
 	cal->loop_ns = ticks * 1e9 / cal->hz;
 	cal->gap_auto_ns = gap_auto(cal->loop_ns, cal->hz);
-	struct pair ref;
+	struct pair ref = { 0 };
 	take_pair(CLOCK_MONOTONIC, &ref);
 	cal->ref_ticks = ref.ticks;
 	cal->ref_monotonic_ns = ref.ns;
