@@ -52,49 +52,27 @@ size_t hg_shape_keys(struct hg_yaml *y, yaml_node_t *map, const char *path,
 static void check_value(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_value_t *s,
 			const char *path, struct hg_diags *d);
 
-static const cyaml_schema_field_t *find_field(const cyaml_schema_field_t *fields,
-					      const char *key)
-{
-	for (; fields->key; fields++)
-		if (strcmp(fields->key, key) == 0)
-			return fields;
-	return NULL;
-}
-
+/* Keys first (unknown ones, with a suggestion), then each known key's
+ * value against its schema, then the required keys that are missing. */
 static void check_mapping(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_value_t *s,
 			  const char *path, struct hg_diags *d)
 {
 	const cyaml_schema_field_t *fields = s->mapping.fields;
 	size_t n_fields = field_count(fields);
-	const char *names[64];
-	for (size_t i = 0; i < n_fields && i < 64; i++)
-		names[i] = fields[i].key;
-
+	const char *names[64] = { NULL };
 	char sub[256];
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-	     p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *key = yaml_document_get_node(&y->doc, p->key);
-		const char *word = hg_yaml_scalar(key);
-		if (!word) {
-			hg_yaml_error_at(d, key, path, "a key must be a plain name, not %s",
-					 hg_yaml_kind(key));
-			continue;
-		}
-		hg_path_join(sub, sizeof(sub), path, word, 0);
-		const cyaml_schema_field_t *f = find_field(fields, word);
-		if (!f) {
-			unknown_key(key, word, sub, names, n_fields, d);
-			continue;
-		}
-		check_value(y, yaml_document_get_node(&y->doc, p->value), &f->value, sub, d);
-	}
+	if (n_fields > 64)
+		n_fields = 64;
+	for (size_t i = 0; i < n_fields; i++)
+		names[i] = fields[i].key;
+	hg_shape_keys(y, n, path, names, n_fields, d);
 	for (size_t i = 0; i < n_fields; i++) {
-		if (fields[i].value.flags & CYAML_FLAG_OPTIONAL)
-			continue;
-		if (!hg_yaml_get(y, n, fields[i].key)) {
-			hg_path_join(sub, sizeof(sub), path, fields[i].key, 0);
+		yaml_node_t *value = hg_yaml_get(y, n, fields[i].key);
+		hg_path_join(sub, sizeof(sub), path, fields[i].key, 0);
+		if (value)
+			check_value(y, value, &fields[i].value, sub, d);
+		else if (!(fields[i].value.flags & CYAML_FLAG_OPTIONAL))
 			hg_yaml_error_at(d, n, sub, "missing required key '%s'", fields[i].key);
-		}
 	}
 }
 
