@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cpuset.h"
+#include "footprint.h"
 #include "host.h"
 #include "loadrun.h"
 #include "runstate.h"
@@ -401,6 +402,13 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	int rc = check_cpus(rs->plan, err);
 	if (rc)
 		return rc;
+	struct hg_footprint fp;
+	char why[512];
+	hg_footprint_of(rs->plan, &fp);
+	if (hg_footprint_check(&fp, rs->plan, why, sizeof(why)) != 0) {
+		fprintf(err, "error: %s\n", why);
+		return HG_EXIT_FAILED;
+	}
 	rc = hg_counter_calibrate(&rs->cal, HG_CALIBRATE_MS);
 	if (rc < 0) {
 		fprintf(err, "error: cannot calibrate the cycle counter: %s\n", strerror(-rc));

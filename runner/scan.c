@@ -22,6 +22,12 @@ int hg_scan_prepare(struct hg_worker *w)
 	return 0;
 }
 
+uint64_t hg_scan_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
+{
+	(void)active_ns;
+	return tp->workload.working_set_bytes + HG_SCAN_STRIDE;
+}
+
 void hg_scan_cleanup(struct hg_worker *w)
 {
 	free(w->scan);

@@ -6,6 +6,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
 
 struct hg_worker;
 
@@ -32,6 +35,9 @@ struct hg_workload_ops {
 	void (*run)(struct hg_worker *w);
 	/* After join: free what prepare allocated. May be NULL. */
 	void (*cleanup)(struct hg_worker *w);
+	/* Bytes prepare will allocate for a thread active for active_ns, so a
+	 * run can refuse to start rather than exhaust memory. May be NULL. */
+	uint64_t (*footprint)(const struct hg_thread_plan *tp, uint64_t active_ns);
 };
 
 #define HG_WORKLOAD_LIST(X) \

@@ -17,4 +17,5 @@ const struct hg_workload_ops hg_workload_cpu_scan = {
 	.prepare = hg_scan_prepare,
 	.run = cpu_scan_run,
 	.cleanup = hg_scan_cleanup,
+	.footprint = hg_scan_footprint,
 };

@@ -18,4 +18,5 @@ const struct hg_workload_ops hg_workload_cpu_scan_yield = {
 	.prepare = hg_scan_prepare,
 	.run = cpu_scan_yield_run,
 	.cleanup = hg_scan_cleanup,
+	.footprint = hg_scan_footprint,
 };

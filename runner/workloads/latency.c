@@ -13,13 +13,22 @@
 /* Raw samples: one per expected wake-up over the thread's active time,
  * plus 1% and 64 of margin; beyond that samples are counted as dropped
  * (the histogram still sees them). */
+static uint64_t sample_capacity(const struct hg_thread_plan *tp, uint64_t active_ns)
+{
+	uint64_t n = active_ns / tp->workload.period_ns;
+	n += n / 100 + 64;
+	return n > HG_LAT_MAX_SAMPLES ? HG_LAT_MAX_SAMPLES : n;
+}
+
+static uint64_t latency_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
+{
+	return sample_capacity(tp, active_ns) * sizeof(struct hg_latency_sample) +
+	       HG_LAT_BUCKETS * sizeof(uint64_t);
+}
+
 static int latency_prepare(struct hg_worker *w)
 {
-	uint64_t period = w->plan->workload.period_ns;
-	uint64_t n = w->active_ns / period;
-	n += n / 100 + 64;
-	if (n > HG_LAT_MAX_SAMPLES)
-		n = HG_LAT_MAX_SAMPLES;
+	uint64_t n = sample_capacity(w->plan, w->active_ns);
 	w->lat = malloc(n * sizeof(*w->lat));
 	if (!w->lat)
 		return -ENOMEM;
@@ -82,6 +91,7 @@ const struct hg_workload_ops hg_workload_latency = {
 	.periodic = false,
 	.blocks = true,
 	.prepare = latency_prepare,
+	.footprint = latency_footprint,
 	.run = latency_run,
 	.cleanup = latency_cleanup,
 };
