@@ -41,7 +41,7 @@ static int validate_files(const struct hg_cli *cli)
 static int run_scenario(const struct hg_cli *cli)
 {
 	struct hg_diags diags;
-	struct hg_plan *plan = hg_scenario_load(cli->files[0], &diags);
+	struct hg_plan *plan = hg_scenario_load_for_run(cli->files[0], &diags);
 	if (!plan) {
 		hg_diags_print(&diags, stderr);
 		return HG_EXIT_INVALID;

@@ -1,5 +1,8 @@
 /* Freeing a plan. */
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "cpuset.h"
 
 #include "plan.h"
 
@@ -56,4 +59,34 @@ size_t hg_plan_set_duration(struct hg_plan *plan, uint64_t duration_ns)
 	}
 	plan->duration_ns = duration_ns;
 	return idle;
+}
+
+static int first_missing(bool all, const cpu_set_t *set, const cpu_set_t *online)
+{
+	for (int c = 0; !all && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set) && !CPU_ISSET(c, online))
+			return c;
+	return -1;
+}
+
+bool hg_plan_missing_cpu(const struct hg_plan *plan, struct hg_missing_cpu *m)
+{
+	hg_cpuset_online(&m->online);
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		m->cpu = first_missing(tp->cpus_all, &tp->cpus, &m->online);
+		if (m->cpu >= 0) {
+			snprintf(m->path, sizeof(m->path), "threads[%u].cpus", tp->set_index);
+			return true;
+		}
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		m->cpu = first_missing(l->cpus_all, &l->cpus, &m->online);
+		if (m->cpu >= 0) {
+			snprintf(m->path, sizeof(m->path), "loads[%zu].cpus", i);
+			return true;
+		}
+	}
+	return false;
 }

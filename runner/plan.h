@@ -144,6 +144,15 @@ void hg_plan_free(struct hg_plan *plan);
  * cut to it.  Returns how many threads and loads now never start. */
 size_t hg_plan_set_duration(struct hg_plan *plan, uint64_t duration_ns);
 
+/* A CPU the plan names that is not online here (scenarios are often
+ * validated on another machine; running needs the CPUs). */
+struct hg_missing_cpu {
+	char path[48];          /* threads[i].cpus or loads[i].cpus */
+	int cpu;
+	cpu_set_t online;
+};
+bool hg_plan_missing_cpu(const struct hg_plan *plan, struct hg_missing_cpu *m);
+
 const char *hg_policy_name(enum hg_policy policy);
 
 #endif

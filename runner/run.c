@@ -48,22 +48,13 @@ static void utc_now(char *buf, size_t size)
 /* A CPU of the plan that this machine lacks: an error before anything runs. */
 static int check_cpus(const struct hg_plan *plan, FILE *err)
 {
-	cpu_set_t online;
-	hg_cpuset_online(&online);
-	for (size_t i = 0; i < plan->n_threads; i++) {
-		const struct hg_thread_plan *tp = &plan->threads[i];
-		for (int c = 0; c < CPU_SETSIZE; c++) {
-			bool wanted = tp->pinned_cpu >= 0 ? c == tp->pinned_cpu
-				     : !tp->cpus_all && CPU_ISSET(c, &tp->cpus);
-			if (!wanted || CPU_ISSET(c, &online))
-				continue;
-			char buf[256];
-			fprintf(err, "error: threads[%u].cpus: CPU %d is not online here (online: %s)\n",
-				tp->set_index, c, hg_cpuset_format(&online, buf, sizeof(buf)));
-			return HG_EXIT_INVALID;
-		}
-	}
-	return 0;
+	struct hg_missing_cpu m;
+	char buf[256];
+	if (!hg_plan_missing_cpu(plan, &m))
+		return 0;
+	fprintf(err, "error: %s: CPU %d is not online here (online: %s)\n", m.path, m.cpu,
+		hg_cpuset_format(&m.online, buf, sizeof(buf)));
+	return HG_EXIT_INVALID;
 }
 
 static bool plan_has_rt(const struct hg_plan *plan)

@@ -1,6 +1,7 @@
 /* The loading story: each stage sees only what the one before produced,
  * and a stage runs only when the one before found no error. */
 #include "check.h"
+#include "cpuset.h"
 #include "rawscenario.h"
 #include "resolve.h"
 #include "scenario.h"
@@ -48,4 +49,21 @@ static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 		return NULL;
 	}
 	return plan;
+}
+
+struct hg_plan *hg_scenario_load_for_run(const char *path, struct hg_diags *d)
+{
+	struct hg_plan *plan = hg_scenario_load(path, d);
+	struct hg_missing_cpu m;
+	if (!plan || !hg_plan_missing_cpu(plan, &m))
+		return plan;
+	struct hg_yaml y;
+	char buf[256];
+	if (hg_yaml_open(&y, path, d) == 0)
+		hg_yaml_error(&y, d, m.path, "CPU %d is not online on this machine (online: %s): "
+			      "change cpus, or run where CPU %d exists", m.cpu,
+			      hg_cpuset_format(&m.online, buf, sizeof(buf)), m.cpu);
+	hg_yaml_close(&y);
+	hg_plan_free(plan);
+	return NULL;
 }

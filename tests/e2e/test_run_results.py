@@ -1,5 +1,6 @@
 """`hgrun run`: the result directory, the trace, start/finish, drops,
 expectations, signals, CPUs the machine lacks."""
+import re
 import hashlib
 import json
 import signal
@@ -86,7 +87,17 @@ def test_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):
     text = scenario_text("cpu", ["{name: c, cpus: [1000], workload: {type: cpu}}"])
     r = run_scenario(hgrun, scenario, tmp_path, text, duration="100ms")
     assert r.rc == 2
-    assert "threads[0].cpus: CPU 1000 is not online here (online:" in r.err
+    assert re.search(r"s\.yaml:5:\d+: error: threads\[0\]\.cpus: CPU 1000 is not online on this "
+                     r"machine \(online: ", r.err), r.err
+    assert r.result is None
+
+
+def test_load_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):
+    text = scenario_text("cpu", ["{name: c, workload: {type: cpu}}"],
+                         extra='loads:\n  - {name: l, type: cpu, cpus: "0,999"}')
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="100ms")
+    assert r.rc == 2
+    assert "error: loads[0].cpus: CPU 999 is not online on this machine" in r.err
     assert r.result is None
 
 
