@@ -15,8 +15,8 @@ enum hg_exit {
 	HG_EXIT_PRIVILEGE = 4,    /* missing privilege or kernel feature (--strict) */
 };
 
-enum hg_command { HG_CMD_RUN, HG_CMD_VALIDATE, HG_CMD_LIST, HG_CMD_CALIBRATE,
-		  HG_CMD_HELP, HG_CMD_VERSION };
+enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_VALIDATE, HG_CMD_LIST,
+		  HG_CMD_CALIBRATE, HG_CMD_HELP, HG_CMD_VERSION };
 
 struct hg_cli {
 	enum hg_command command;
@@ -30,6 +30,8 @@ struct hg_cli {
 	bool duration_given;
 	uint64_t duration_ns;    /* run --duration */
 	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics] */
+	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
+	bool dry_run;            /* sweep --list: print the runs, run nothing */
 	int argc;
 	char **argv;
 };

@@ -10,6 +10,7 @@
 #include "plan_json.h"
 #include "run.h"
 #include "scenario.h"
+#include "sweep_cmd.h"
 
 static int validate_files(const struct hg_cli *cli)
 {
@@ -83,6 +84,8 @@ int main(int argc, char **argv)
 		return hg_calibrate_command(stdout, cli.json);
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
+	case HG_CMD_SWEEP:
+		return hg_sweep_command(&cli);
 	}
 	return HG_EXIT_FAILED;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "runstate.h"
 
 void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
@@ -40,31 +41,12 @@ void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
 	free(late);
 }
 
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char buf[PATH_MAX];
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* -o DIR, else results/<name>/<UTC start>[-N]/ (never reusing one). */
 static int choose_dir(struct hg_run_state *rs)
 {
 	if (rs->opt->out_dir) {
 		snprintf(rs->dir, sizeof(rs->dir), "%s", rs->opt->out_dir);
-		return make_dirs(rs->dir);
+		return hg_mkdirs(rs->dir);
 	}
 	char stamp[32];
 	const char *u = rs->started_utc; /* 2026-01-02T03:04:05.678Z */
@@ -72,7 +54,7 @@ static int choose_dir(struct hg_run_state *rs)
 		 u + 14, u + 17);
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "results/%s", rs->plan->name);
-	int rc = make_dirs(parent);
+	int rc = hg_mkdirs(parent);
 	if (rc)
 		return rc;
 	for (int i = 1; i < 1000; i++) {

@@ -6,7 +6,7 @@
 
 #include "yamldoc.h"
 
-static char *read_file(const char *path, size_t *len, char err[256])
+char *hg_read_text(const char *path, size_t *len, char err[256])
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -38,7 +38,8 @@ static char *read_file(const char *path, size_t *len, char err[256])
 	fclose(f);
 	if (buf) {
 		buf[n] = '\0';
-		*len = n;
+		if (len)
+			*len = n;
 	}
 	return buf;
 }
@@ -119,7 +120,7 @@ int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d)
 {
 	char err[256];
 	memset(y, 0, sizeof(*y));
-	y->text = read_file(path, &y->len, err);
+	y->text = hg_read_text(path, &y->len, err);
 	if (!y->text) {
 		hg_diag_add(d, 0, 0, NULL, "%s", err);
 		return -1;

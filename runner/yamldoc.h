@@ -17,6 +17,8 @@ struct hg_yaml {
 	bool loaded;
 };
 
+/* The whole file, NUL-terminated (malloc'd), or NULL with err set. */
+char *hg_read_text(const char *path, size_t *len, char err[256]);
 /* Reads and parses `path`.  Returns 0, or -1 with errors added to d. */
 int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d);
 /* The same from text in memory (tests, sweeps). */

@@ -1,0 +1,80 @@
+"""`hgrun sweep`: one run per grid point and repeat, sweep.json, shards."""
+import json
+
+SWEEP = """\
+hgrun: 1
+name: swr
+duration: 5s
+threads:
+  - name: rt
+    priority: RTHIGH
+    workload: {type: periodic, exec: 1ms, period: 5ms}
+sweep:
+  grid:
+    threads[rt].workload.exec: [1ms, 2ms]
+    threads[rt].timer: [absolute, sleep]
+  repeat: 2
+"""
+
+
+def results(root):
+    return {str(p.parent.relative_to(root)): json.loads(p.read_text())
+            for p in root.glob("p*/r*/result.json")}
+
+
+def test_sweep_runs_every_point_and_repeat(hgrun, scenario, tmp_path):
+    out = tmp_path / "sw"
+    r = hgrun("sweep", scenario(SWEEP), "-o", out, "--duration", "200ms", "--quiet", timeout=60)
+    assert r.rc == 0, r.err
+    assert "sweep: 8 runs, 0 failed" in r.out
+    index = json.loads((out / "sweep.json").read_text())
+    assert index["format"] == "hgrun-sweep/1" and index["repeat"] == 2 and index["runs"] == 8
+    assert [a["path"] for a in index["axes"]] == ["threads[rt].workload.exec", "threads[rt].timer"]
+    runs = results(out)
+    assert sorted(runs) == sorted(run for p in index["points"] for run in p["runs"])
+    for point in index["points"]:
+        for run in point["runs"]:
+            res = runs[run]
+            assert res["sweep_point"]["id"] == point["id"]
+            assert res["sweep_point"]["overrides"] == point["overrides"]
+            (t,) = res["scenario"]["threads"]
+            exec_ns = {"1ms": 1_000_000, "2ms": 2_000_000}[point["overrides"]["threads[rt].workload.exec"]]
+            assert t["workload"]["exec"]["values_ns"] == [exec_ns]
+            assert t["timer"] == point["overrides"]["threads[rt].timer"]
+            assert res["scenario"]["duration_ns"] == 200_000_000
+            assert res["complete"] and res["threads"][0]["stats"]["releases"] > 0
+
+
+def test_shards_split_the_runs(hgrun, scenario, tmp_path):
+    path = scenario(SWEEP)
+    out = tmp_path / "sw"
+    seen = []
+    for k in range(3):
+        r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--shard", f"{k}/3",
+                  timeout=60)
+        assert r.rc == 0, r.err
+        listed = hgrun("sweep", path, "--list", "--shard", f"{k}/3").out.split("\n")
+        seen += [line.split()[0] for line in listed if line]
+    assert sorted(map(int, seen)) == list(range(8))
+    assert len(results(out)) == 8
+
+
+def test_list_runs_nothing(hgrun, scenario, tmp_path):
+    r = hgrun("sweep", scenario(SWEEP), "--list", cwd=tmp_path)
+    assert r.rc == 0
+    lines = r.out.splitlines()
+    assert len(lines) == 8
+    assert lines[0] == "0 p000 r0 threads[rt].workload.exec=1ms threads[rt].timer=absolute"
+    assert not (tmp_path / "results").exists()
+
+
+def test_sweep_errors(hgrun, scenario, tmp_path):
+    plain = scenario(SWEEP.split("sweep:")[0], "plain.yaml")
+    r = hgrun("sweep", plain, "-o", tmp_path / "x")
+    assert r.rc == 2 and "has no sweep: section" in r.err
+    r = hgrun("sweep", scenario(SWEEP), "--shard", "0/2")
+    assert r.rc == 3 and "--shard needs -o DIR" in r.err
+    r = hgrun("sweep", scenario(SWEEP), "--shard", "2/2", "-o", tmp_path / "y")
+    assert r.rc == 3
+    r = hgrun("run", scenario(SWEEP), "--shard", "0/2")
+    assert r.rc == 3
