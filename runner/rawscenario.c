@@ -97,6 +97,7 @@ static const cyaml_schema_field_t scenario_fields[] = {
 	STR("duration", 0, struct hg_raw_scenario, duration),
 	CYAML_FIELD_MAPPING_PTR("trace", OPT, struct hg_raw_scenario, trace, trace_fields),
 	STR("lock_memory", OPT, struct hg_raw_scenario, lock_memory),
+	STR("cpu_dma_latency", OPT, struct hg_raw_scenario, cpu_dma_latency),
 	CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct hg_raw_scenario, defaults,
 				thread_fields),
 	CYAML_FIELD_SEQUENCE("threads", CYAML_FLAG_POINTER, struct hg_raw_scenario,

@@ -37,7 +37,7 @@ struct hg_raw_expect { char *thread, *metric, *max, *min; };
 struct hg_raw_sweep { char *repeat; /* grid: decoded from the YAML node */ };
 
 struct hg_raw_scenario {
-	char *hgrun, *name, *description, *duration, *lock_memory;
+	char *hgrun, *name, *description, *duration, *lock_memory, *cpu_dma_latency;
 	struct hg_raw_trace *trace;
 	struct hg_raw_thread *defaults;
 	struct hg_raw_thread *threads;

@@ -559,6 +559,14 @@ static void resolve_top(struct hg_resolver *r)
 	plan->lock_memory = true;
 	if (raw->lock_memory)
 		hg_r_bool(r, raw->lock_memory, "lock_memory", &plan->lock_memory);
+	if (raw->cpu_dma_latency &&
+	    hg_r_duration(r, raw->cpu_dma_latency, "cpu_dma_latency", &plan->cpu_dma_latency_ns)) {
+		plan->cpu_dma_latency_set = true;
+		if (plan->cpu_dma_latency_ns % 1000 || plan->cpu_dma_latency_ns > 2000000000ull)
+			hg_yaml_error(r->y, r->d, "cpu_dma_latency",
+				      "must be whole microseconds up to 2000s, as the kernel's PM QoS "
+				      "takes them (got %s)", raw->cpu_dma_latency);
+	}
 	if (raw->defaults && raw->defaults->name)
 		hg_yaml_error(r->y, r->d, "defaults.name",
 			      "defaults apply to every thread, so they cannot name one: move 'name' into a thread");

@@ -163,6 +163,10 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "tsc", tsc_json(rs));
 	json_object_set_new(o, "gap", gap_json(rs));
 	json_object_set_new(o, "memory_locked", json_boolean(rs->memory_locked));
+	json_object_set_new(o, "pm_qos", json_pack("{s:o, s:b}", "cpu_dma_latency_us",
+		rs->plan->cpu_dma_latency_set
+			? json_integer((json_int_t)(rs->plan->cpu_dma_latency_ns / 1000)) : json_null(),
+		"held", rs->pmqos_fd >= 0));
 	json_object_set_new(o, "watchdog", json_pack("{s:b, s:i}", "rt_granted",
 			    rs->wd.rt_granted, "priority", 99));
 	json_t *threads = json_array();

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cpuset.h"
 #include "footprint.h"
+#include "pmqos.h"
 #include "host.h"
 #include "loadrun.h"
 #include "runstate.h"
@@ -87,6 +88,26 @@ static void warn_environment(struct hg_run_state *rs)
  * its buffers, at the start gate: nothing allocates while threads measure,
  * and MCL_FUTURE would make those allocations fail under RLIMIT_MEMLOCK.
  * With --strict a refusal ends the run (exit 4). */
+/* cpu_dma_latency: held from the start gate to the end of the run. */
+static int hold_pmqos(struct hg_run_state *rs, FILE *err)
+{
+	if (!rs->plan->cpu_dma_latency_set)
+		return 0;
+	uint32_t us = (uint32_t)(rs->plan->cpu_dma_latency_ns / 1000);
+	rs->pmqos_fd = hg_pmqos_hold(us);
+	if (rs->pmqos_fd >= 0)
+		return 0;
+	const char *why = strerror(-rs->pmqos_fd);
+	if (rs->opt->strict) {
+		fprintf(err, "error: cpu_dma_latency: cannot hold /dev/cpu_dma_latency at %u us: %s "
+			"(needs root)\n", us, why);
+		return HG_EXIT_PRIVILEGE;
+	}
+	hg_run_warn(rs, "cpu_dma_latency not held: /dev/cpu_dma_latency: %s (needs root); CPUs "
+		    "may enter deep idle states and wake up slower", why);
+	return 0;
+}
+
 static int lock_memory(struct hg_run_state *rs, FILE *err)
 {
 	if (!rs->plan->lock_memory)
@@ -232,6 +253,8 @@ static int gate(struct hg_run_state *rs, int verdict)
 		verdict = check_setup(rs, err);
 	if (!verdict)
 		verdict = lock_memory(rs, err);
+	if (!verdict)
+		verdict = hold_pmqos(rs, err);
 	if (!verdict) {
 		set_timeline(rs);
 		rs->wd.sync = s;
@@ -365,6 +388,7 @@ static void free_state(struct hg_run_state *rs, bool workers_stopped)
 	hg_loadrun_destroy(rs->loads);
 	if (rs->memory_locked)
 		munlockall();
+	hg_pmqos_release(rs->pmqos_fd);
 	json_decref(rs->host);
 	json_decref(rs->warnings);
 	json_decref(rs->expectations);
@@ -429,7 +453,8 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
-	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads };
+	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
+				   .pmqos_fd = -1 };
 	rs.warnings = json_array();
 	rs.expectations = json_array();
 	sigset_t waited, old;

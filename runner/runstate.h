@@ -26,6 +26,7 @@ struct hg_run_state {
 	struct hg_watchdog wd;
 	struct hg_loadrun *loads;   /* the load supervisor (loadrun.h) */
 	bool memory_locked;
+	int pmqos_fd;               /* /dev/cpu_dma_latency held open, or -errno / -1 */
 	json_t *host;
 	json_t *warnings;           /* array of strings */
 	struct hg_thread_numbers *nums;  /* per worker, after join */

@@ -697,6 +697,13 @@ def build():
                           {"type": "string", "pattern": ci_alternatives(["true", "false"])}],
                 "default": True,
             },
+            "cpu_dma_latency": {
+                "description": "Hold /dev/cpu_dma_latency at this value (whole microseconds; "
+                               "0us keeps CPUs out of deep idle states, as cyclictest does) "
+                               "for the run. Default: leave the machine as it is.",
+                "type": "string",
+                "pattern": "^[0-9]+(\\.[0-9]+)?(ns|us|ms|s|m)$",
+            },
             "defaults": ref("defaults"),
             "threads": {"type": "array", "minItems": 1, "items": ref("thread"),
                         "description": "Thread sets, at least one."},

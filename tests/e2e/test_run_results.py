@@ -140,3 +140,13 @@ def test_rt_spinners_on_every_cpu_end_on_time(hgrun, scenario, tmp_path):
     for t in r.result["threads"]:
         assert t["granted"]["policy"] == "fifo" and t["granted"]["priority"] == 98
         assert t["stopped_ns"] < 1100 * MS
+
+
+def test_cpu_dma_latency_is_held_and_recorded(hgrun, scenario, tmp_path):
+    text = scenario_text("pmqos", ["{name: l, workload: {type: latency, period: 1ms}}"],
+                         extra="cpu_dma_latency: 0us")
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="200ms")
+    assert r.rc == 0, r.err
+    r.validate()
+    assert r.result["scenario"]["cpu_dma_latency_ns"] == 0
+    assert r.result["pm_qos"] == {"cpu_dma_latency_us": 0, "held": True}

@@ -40,6 +40,7 @@ BEYOND_SCHEMA = {
     "sweep_unknown_thread": "refers to a name defined elsewhere",
     "sweep_value_exec_above_period": "compares a swept duration with another",
     "sweep_combination_invalid": "compares two swept durations",
+    "cpu_dma_latency_fraction": "whole microseconds of a decimal duration",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",
