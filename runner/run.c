@@ -19,7 +19,9 @@
 #include "host.h"
 #include "loadrun.h"
 #include "runstate.h"
+#include "timer.h"
 #include "wake.h"
+#include "workload.h"
 
 #define HG_CALIBRATE_MS 100
 #define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
@@ -69,25 +71,43 @@ static bool plan_has_rt(const struct hg_plan *plan)
 	return false;
 }
 
+/* The first FIFO/RR thread that may run longer than RT throttling allows
+ * (share of each second): one that never sleeps, spins on its timer, or
+ * whose periodic load is above the share.  NULL when none can. */
+static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan, double share)
+{
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		const struct hg_workload_spec *w = &tp->workload;
+		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
+			continue;
+		if (!w->ops->blocks || tp->timer == &hg_timer_spin)
+			return tp;
+		if (w->ops->periodic && w->exec.n_values &&
+		    (double)w->exec.values_ns[0] / (double)w->period_ns > share)
+			return tp;
+	}
+	return NULL;
+}
+
 static void warn_environment(struct hg_run_state *rs)
 {
 	char line[64];
 	if (!rs->cal.invariant)
 		hg_run_warn(rs, "the TSC is not invariant (constant_tsc and nonstop_tsc): "
 			    "intervals may be wrong when the CPU changes frequency or sleeps");
-	if (plan_has_rt(rs->plan) &&
-	    hg_read_first_line("/proc/sys/kernel/sched_rt_runtime_us", line, sizeof(line)) > 0) {
-		long us = strtol(line, NULL, 10);
-		if (us >= 0 && us < 1000000)
-			hg_run_warn(rs, "RT throttling: sched_rt_runtime_us=%ld takes %ld ms of every "
-				    "second from RT threads", us, (1000000 - us) / 1000);
-	}
+	if (hg_read_first_line("/proc/sys/kernel/sched_rt_runtime_us", line, sizeof(line)) <= 0)
+		return;
+	long us = strtol(line, NULL, 10);
+	const struct hg_thread_plan *tp = us >= 0 && us < 1000000
+		? throttled_thread(rs->plan, (double)us / 1e6) : NULL;
+	if (tp)
+		hg_run_warn(rs, "RT throttling: sched_rt_runtime_us=%ld takes %ld ms of every second "
+			    "from real-time threads, and %s can use more (expect a gap of up to %ld ms "
+			    "each second in its trace; -1 in that file turns throttling off)",
+			    us, (1000000 - us) / 1000, tp->os_name, (1000000 - us) / 1000);
 }
 
-/* mlockall(MCL_CURRENT) once every thread has allocated and pre-touched
- * its buffers, at the start gate: nothing allocates while threads measure,
- * and MCL_FUTURE would make those allocations fail under RLIMIT_MEMLOCK.
- * With --strict a refusal ends the run (exit 4). */
 /* cpu_dma_latency: held from the start gate to the end of the run. */
 static int hold_pmqos(struct hg_run_state *rs, FILE *err)
 {
@@ -108,6 +128,10 @@ static int hold_pmqos(struct hg_run_state *rs, FILE *err)
 	return 0;
 }
 
+/* mlockall(MCL_CURRENT) once every thread has allocated and pre-touched
+ * its buffers, at the start gate: nothing allocates while threads measure,
+ * and MCL_FUTURE would make those allocations fail under RLIMIT_MEMLOCK.
+ * With --strict a refusal ends the run (exit 4). */
 static int lock_memory(struct hg_run_state *rs, FILE *err)
 {
 	if (!rs->plan->lock_memory)

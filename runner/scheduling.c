@@ -175,7 +175,7 @@ static void refused(struct hg_sched_report *r, const struct hg_thread_plan *tp,
 		    const char *why)
 {
 	char pol[48];
-	note(r, true, "%s; without it %s runs under %s", why, tp->os_name,
+	note(r, true, "%s; without it, %s runs under %s", why, tp->os_name,
 	     current_policy(pol, sizeof(pol)));
 }
 
@@ -194,17 +194,21 @@ static void explain_busy(struct hg_sched_report *r, const struct hg_thread_plan 
 	double per_cpu = period > 0 && runtime >= 0 ? (double)runtime / (double)period - fs : 1;
 	double held = pct(atomic_load(&held_ppb)), mine = pct(share_ppb(res));
 	if (fs > 0)
-		snprintf(fair, sizeof(fair), " - %.3g%% per CPU for the kernel's fair servers",
-			 fs * 100);
+		snprintf(fair, sizeof(fair), " - %.3g%% for each CPU's fair server", fs * 100);
 	snprintf(why, sizeof(why), "%s: reservation %s refused by SCHED_DEADLINE admission "
-		 "control (EBUSY): with the %.3g%% held by this run's other reservations that "
-		 "asks %.3g%%, and the kernel admits %.3g%% (sched_rt_runtime_us/"
-		 "sched_rt_period_us = %ld/%ld per CPU%s, x %d CPUs; less other deadline "
-		 "tasks); lower the budgets, reserve fewer threads, or raise "
-		 PROC_K "sched_rt_runtime_us", tp->os_name, res_text(res, rt, sizeof(rt)), held,
-		 held + mine, per_cpu * cpus * 100, runtime, period, fair, cpus);
+		 "control (EBUSY): this run's reservations would hold %.4g%% of a CPU "
+		 "(%.4g%% admitted + %.4g%%), and the kernel admits at most %.4g%% "
+		 "(%d CPUs x (%ld/%ld from sched_rt_runtime_us/sched_rt_period_us%s)) less "
+		 "other deadline tasks; lower the budgets, reserve fewer threads, or "
+		 "raise " PROC_K "sched_rt_runtime_us", tp->os_name, res_text(res, rt, sizeof(rt)),
+		 held + mine, held, mine, per_cpu * cpus * 100, cpus, runtime, period, fair);
 	refused(r, tp, why);
 }
+
+#define DL_AFFINITY_RULE "Linux gives SCHED_DEADLINE only to a thread allowed on every " \
+	"CPU of its root domain (all online CPUs, %s, unless cpusets partition them)"
+#define DL_ISOLATE "isolate those CPUs into their own root domain (an exclusive cpuset " \
+	"partition, or isolcpus=)"
 
 /* EPERM with CAP_SYS_NICE: the affinity rule, or no deadline bandwidth. */
 static void explain_affinity(struct hg_sched_report *r, const struct hg_thread_plan *tp)
@@ -225,15 +229,14 @@ static void explain_affinity(struct hg_sched_report *r, const struct hg_thread_p
 			 "cpuset is not a whole root domain; set sched_rt_runtime_us > 0 (default "
 			 "950000) or run hgrun in the root cpuset", name, rs,
 			 read_long(PROC_K "sched_rt_runtime_us", -2));
+	else if (asked)
+		snprintf(why, sizeof(why), "%s: reservation %s refused (EPERM): " DL_AFFINITY_RULE
+			 ", but its cpus: limit it to CPUs %s; remove cpus: from this thread, or "
+			 DL_ISOLATE, name, rs, on_s, aff_s);
 	else
-		snprintf(why, sizeof(why), "%s: reservation %s refused (EPERM): Linux gives "
-			 "SCHED_DEADLINE only to a thread allowed on every CPU of its root domain "
-			 "(all online CPUs, %s, unless cpusets partition them), and this thread "
-			 "may only use CPUs %s (%s); %s, or isolate those CPUs into their own "
-			 "root domain (an exclusive cpuset partition, or isolcpus=)", name, rs,
-			 on_s, aff_s, asked ? "its cpus:" : "hgrun's own affinity",
-			 asked ? "remove cpus: from this thread" :
-				 "start hgrun without taskset, in the root cpuset");
+		snprintf(why, sizeof(why), "%s: reservation %s refused (EPERM): " DL_AFFINITY_RULE
+			 ", but hgrun itself was started on CPUs %s only (taskset or a cpuset); "
+			 "start hgrun on every CPU, or " DL_ISOLATE, name, rs, on_s, aff_s);
 	refused(r, tp, why);
 }
 
@@ -312,16 +315,16 @@ static bool period_allowed(const struct hg_thread_plan *tp, struct hg_sched_repo
 	long min_us = read_long(PROC_K "sched_deadline_period_min_us", -1);
 	long max_us = read_long(PROC_K "sched_deadline_period_max_us", -1);
 	uint64_t p = tp->reservation.period_ns;
-	if ((min_us < 0 || p >= (uint64_t)min_us * 1000) &&
-	    (max_us < 0 || p <= (uint64_t)max_us * 1000))
+	bool low = min_us >= 0 && p < (uint64_t)min_us * 1000;
+	bool high = max_us >= 0 && p > (uint64_t)max_us * 1000;
+	if (!low && !high)
 		return true;
-	char why[1024], ps[32], lo[32], hi[32];
-	snprintf(why, sizeof(why), "%s: reservation period %s is outside this kernel's "
-		 "SCHED_DEADLINE limits, %s to %s (" PROC_K "sched_deadline_period_min_us and "
-		 "_max_us); choose a period in that range, or (as root) widen those limits",
-		 tp->os_name, hg_format_duration(p, ps),
-		 hg_format_duration(min_us < 0 ? 0 : (uint64_t)min_us * 1000, lo),
-		 hg_format_duration(max_us < 0 ? 0 : (uint64_t)max_us * 1000, hi));
+	char why[1024], ps[32];
+	snprintf(why, sizeof(why), "%s: reservation period %s is %s this kernel's %s "
+		 "SCHED_DEADLINE period, %ldus (" PROC_K "sched_deadline_period_%s_us); %s the "
+		 "period, or (as root) %s that limit", tp->os_name, hg_format_duration(p, ps),
+		 low ? "below" : "above", low ? "shortest" : "longest", low ? min_us : max_us,
+		 low ? "min" : "max", low ? "lengthen" : "shorten", low ? "lower" : "raise");
 	refused(r, tp, why);
 	return false;
 }
@@ -415,10 +418,14 @@ static void apply_priority(const struct hg_thread_plan *tp, struct hg_sched_repo
 	}
 }
 
-void hg_sched_apply(const struct hg_thread_plan *tp, struct hg_sched_report *r)
+void hg_sched_pin(const struct hg_thread_plan *tp, struct hg_sched_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	apply_affinity(tp, r);
+}
+
+void hg_sched_apply(const struct hg_thread_plan *tp, struct hg_sched_report *r)
+{
 	if (tp->reservation.enabled)
 		apply_reservation(tp, r);
 	else

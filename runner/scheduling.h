@@ -33,10 +33,14 @@ struct hg_sched_report {
 	char msgs[HG_SCHED_MAX_MSGS][HG_SCHED_MSG_LEN];
 };
 
-/* In the thread: apply tp's affinity and scheduling, fill r.  A
- * reservation is applied after the affinity (the kernel then judges the
- * pinned thread); when it is refused the thread keeps the policy it
- * inherited (SCHED_OTHER, nice 0) and r says so. */
+/* In the thread, in two steps with the thread's buffers allocated between
+ * them (near its CPU, and not charged to a reservation's budget nor taken
+ * at real-time priority): hg_sched_pin applies tp's affinity and resets r;
+ * hg_sched_apply then applies the policy and priority or nice, or the
+ * reservation (which the kernel judges against the affinity), and reads
+ * back what was granted.  A refused reservation leaves the thread with the
+ * policy it inherited (SCHED_OTHER, nice 0), and r says so. */
+void hg_sched_pin(const struct hg_thread_plan *tp, struct hg_sched_report *r);
 void hg_sched_apply(const struct hg_thread_plan *tp, struct hg_sched_report *r);
 /* Reads the calling thread's policy, priority, nice, reservation, affinity. */
 void hg_sched_read(struct hg_sched_granted *g);

@@ -104,7 +104,7 @@ static int setup(struct hg_worker *w)
 	pthread_setname_np(pthread_self(), tp->os_name);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	w->tid = gettid();
-	hg_sched_apply(tp, &w->sched);
+	hg_sched_pin(tp, &w->sched);
 	/* buffers after pinning, so first touch places them near the CPU */
 	int rc = hg_gap_init(&w->gt, w->trace_records, w->gap_ticks);
 	if (rc)
@@ -116,12 +116,13 @@ static int setup(struct hg_worker *w)
 			return fail(w, rc, "cannot open its timer");
 	}
 	hg_exec_init(&w->exec, &tp->workload.exec, tp->instance);
-	warm_up(w);
 	if (tp->workload.ops->prepare) {
 		rc = tp->workload.ops->prepare(w);
 		if (rc)
 			return fail(w, rc, "cannot prepare its workload");
 	}
+	hg_sched_apply(tp, &w->sched);
+	warm_up(w);
 	return 0;
 }
 
