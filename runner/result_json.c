@@ -1,5 +1,6 @@
 /* result.json as a jansson tree: the contract of DESIGN.md "Results". */
 #include <string.h>
+#include <unistd.h>
 
 #include "counter.h"
 #include "loadrun.h"
@@ -163,6 +164,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "tsc", tsc_json(rs));
 	json_object_set_new(o, "gap", gap_json(rs));
 	json_object_set_new(o, "memory_locked", json_boolean(rs->memory_locked));
+	json_object_set_new(o, "pid", json_integer(getpid()));
 	json_object_set_new(o, "pm_qos", json_pack("{s:o, s:b}", "cpu_dma_latency_us",
 		rs->plan->cpu_dma_latency_set
 			? json_integer((json_int_t)(rs->plan->cpu_dma_latency_ns / 1000)) : json_null(),

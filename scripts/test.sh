@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 HG_CMAKE_FLAGS="-DHG_WERROR=ON ${HG_CMAKE_FLAGS:-}" scripts/setup.sh
 (cd build && ctest --output-on-failure -j"$(nproc)")
-python3 -m pytest -q tests/e2e
+python3 -m pytest -q tests/e2e tests/analysis

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
-from conftest import ROOT
+from runhelp import ROOT
 
 SCHEMA = json.loads((ROOT / "schemas" / "scenario.schema.json").read_text())
 INVALID = sorted(p for p in (ROOT / "tests" / "scenarios" / "invalid").iterdir() if p.is_dir())

@@ -1,0 +1,6 @@
+"""`python3 -m hgreport` (with PYTHONPATH=analysis) is the same as the `hgreport` script."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

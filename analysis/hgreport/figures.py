@@ -1,0 +1,100 @@
+"""The gap-length / context-switch histograms (figure 4) and the latency plots (Abeni's CDF and
+over-time figures) of one run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from . import switches
+from .plotting import plain_log, plt, save, shade_loads
+from .rundir import Run
+
+
+def _log_bins(values: list[np.ndarray], per_decade: int = 20) -> np.ndarray:
+    v = np.concatenate([x for x in values if len(x)]) if any(len(x) for x in values) else np.array([1.0])
+    lo = max(float(v.min()), 1.0)
+    hi = max(float(v.max()), lo * 10)
+    return np.logspace(np.log10(lo), np.log10(hi) + 1e-9, int(per_decade * np.log10(hi / lo)) + 2)
+
+
+def plot_gaps(run: Run, path: Path) -> Path:
+    """Left: lengths of each thread's gaps on one CPU. Right: inferred context-switch costs
+    (thread A ends, thread B starts on the same CPU), voluntary vs involuntary."""
+    iv = run.intervals
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
+    per = [(run.label(i), switches.thread_gaps(iv, i) / 1e3) for i in range(len(run.threads))]
+    per = [(lab, g) for lab, g in per if len(g)]
+    bins = _log_bins([g for _, g in per])
+    for lab, g in per[:12]:
+        left.hist(g, bins=bins, histtype="step", lw=1.2, label=f"{lab} ({len(g)})")
+    left.set_xscale("log")
+    left.set_yscale("log")
+    plain_log(left.xaxis)
+    left.set_xlabel("gap length (us)")
+    left.set_ylabel("gaps")
+    left.set_title("gaps of each thread (after `preempted`, same CPU)", fontsize=10)
+    if per:
+        left.legend(fontsize=7)
+    else:
+        left.text(0.5, 0.5, "no gaps in the trace", transform=left.transAxes, ha="center")
+
+    sw = switches.switches(iv)
+    vol, inv = sw.cost[sw.voluntary] / 1e3, sw.cost[~sw.voluntary] / 1e3
+    bins = _log_bins([vol, inv])
+    for name, c, color in (("involuntary (after preempted)", inv, "tab:red"),
+                           ("voluntary (after yielded/blocked)", vol, "tab:blue")):
+        if len(c):
+            right.hist(c, bins=bins, histtype="stepfilled", alpha=0.45, color=color,
+                       label=f"{name}: n={len(c)}, min {c.min():.1f}, median {np.median(c):.1f} us")
+    right.set_xscale("log")
+    plain_log(right.xaxis)
+    right.set_xlabel("switch cost: next thread's start - previous thread's end (us)")
+    right.set_ylabel("switches")
+    right.set_title("inferred context switches between traced threads (process_ctx)", fontsize=10)
+    if len(sw.cost):
+        right.legend(fontsize=7)
+    else:
+        right.text(0.5, 0.5, "no switches between traced threads", transform=right.transAxes, ha="center")
+    if not run.complete:
+        fig.suptitle("run incomplete", color="tab:red")
+    return save(fig, path)
+
+
+def latency_threads(run: Run) -> list[int]:
+    return [i for i, t in enumerate(run.threads) if t["stats"].get("latency")]
+
+
+def plot_latency(run: Run, path: Path) -> Path | None:
+    """CDF of wake-up lateness (log x) and lateness over time with load windows shaded."""
+    idx = latency_threads(run)
+    if not idx:
+        return None
+    smp = run.samples
+    fig, (cdf, over) = plt.subplots(1, 2, figsize=(12, 4.2), gridspec_kw={"width_ratios": [1, 1.6]})
+    shade_loads(over, run.loads, 1e9)
+    for i in idx:
+        s = smp.of_thread(i)
+        late = np.sort(s.late) / 1e3
+        if not len(late):
+            continue
+        p = np.arange(1, len(late) + 1) / len(late)
+        cdf.step(np.maximum(late, 1e-3), p, where="post", label=f"{run.label(i)} (n={len(late)})")
+        over.plot(s.intended / 1e9, np.maximum(s.late / 1e3, 1e-3), ".", ms=2, alpha=0.6,
+                  label=run.label(i))
+    cdf.set_xscale("log")
+    plain_log(cdf.xaxis)
+    cdf.set_xlabel("wake-up lateness (us)")
+    cdf.set_ylabel("fraction of wake-ups <= x")
+    cdf.set_title("dispatch latency CDF", fontsize=10)
+    cdf.grid(color="0.9")
+    cdf.legend(fontsize=7, loc="lower right")
+    over.set_yscale("log")
+    plain_log(over.yaxis)
+    over.set_xlabel("intended wake-up (s from the run's start)")
+    over.set_ylabel("lateness (us)")
+    over.set_title("lateness over time (load windows shaded)", fontsize=10)
+    over.legend(fontsize=7, loc="upper right", markerscale=4)
+    if not run.complete:
+        fig.suptitle("run incomplete", color="tab:red")
+    return save(fig, path)

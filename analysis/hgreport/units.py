@@ -1,0 +1,68 @@
+"""Units: the scenario's duration and size words, and human formatting of ns."""
+import re
+
+_DURATION = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "m": 60_000_000_000}
+_SIZE = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
+_WORD = re.compile(r"^(\d+(?:\.\d+)?)([A-Za-z]+)$")
+
+
+def parse_duration(text: str) -> int:
+    """'8ms' -> 8000000 (ns); a bare number is taken as ns. ValueError if not a duration."""
+    text = text.strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    m = _WORD.match(text)
+    if not m or m.group(2) not in _DURATION:
+        raise ValueError(f"not a duration: {text!r} (write e.g. 8ms, 250us, 1.5s)")
+    return round(float(m.group(1)) * _DURATION[m.group(2)])
+
+
+def parse_size(text: str) -> int:
+    """'32KiB' -> 32768 (bytes). ValueError if not a size."""
+    m = _WORD.match(text.strip())
+    if not m or m.group(2) not in _SIZE:
+        raise ValueError(f"not a size: {text!r}")
+    return round(float(m.group(1)) * _SIZE[m.group(2)])
+
+
+def axis_number(value: object) -> float | None:
+    """The numeric value of a sweep axis value ('16KiB' -> 16384, '2ms' -> 2e6 ns, '10' -> 10),
+    or None for words (timer names, priorities)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip()
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    for parse in (parse_size, parse_duration):
+        try:
+            return float(parse(text))
+        except ValueError:
+            continue
+    return None
+
+
+def fmt_ns(ns: float | None) -> str:
+    """A duration in ns as a short human string: 681.7 us, 3.000 ms, 1.25 s."""
+    if ns is None:
+        return "–"
+    a = abs(ns)
+    if a < 1_000:
+        return f"{ns:.0f} ns"
+    if a < 1_000_000:
+        return f"{ns / 1e3:.1f} us"
+    if a < 1_000_000_000:
+        return f"{ns / 1e6:.3f} ms"
+    return f"{ns / 1e9:.3f} s"
+
+
+def fmt_bytes(n: float) -> str:
+    """Bytes with a binary unit: 16 KiB, 1 MiB."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n >= scale:
+            v = n / scale
+            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+    return f"{n:.0f} B"
