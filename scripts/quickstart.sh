@@ -14,4 +14,13 @@ echo
 export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
 python3 -m hgreport table2 "$out"
 python3 -m hgreport "$out" | tail -n 1
+# Exit 1 with a complete result means an expectation failed: the machine
+# missed more deadlines than the scenario allows. That is a finding, not a
+# broken setup; say so and succeed.  Anything else is a failure.
+if [ "$status" -eq 1 ] && python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["complete"])' "$out/result.json" 2>/dev/null; then
+	echo
+	echo "note: hgrun exited 1 because an expectation failed (lines above): this machine missed"
+	echo "more deadlines than experiments/rx_deadline.yaml allows. The run itself is complete."
+	status=0
+fi
 exit "$status"
