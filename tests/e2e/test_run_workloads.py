@@ -86,6 +86,24 @@ def test_periodic_exec_list(hgrun, scenario, tmp_path):
     assert s["cpu_ns"] >= (s["jobs"] // 2) * 4 * MS * 0.999
 
 
+@pytest.mark.parametrize("dist,lo,hi", [
+    ("{dist: uniform, min: 1ms, max: 3ms, seed: 5}", 1, 3),
+    ("{dist: normal, mean: 2ms, stddev: 0.5ms, min: 1ms, max: 3ms}", 1, 3),
+])
+def test_periodic_exec_distributions(hgrun, scenario, tmp_path, dist, lo, hi):
+    r = run1(hgrun, scenario, tmp_path,
+             "{name: p, priority: RTMED, timer: absolute, "
+             f"workload: {{type: periodic, exec: {dist}, period: 10ms}}}}")
+    s = r.stats("p")
+    assert s["deadlines_hit"] + s["deadlines_missed"] == s["releases"]
+    assert s["jobs"] >= 20
+    # each job received a draw in [lo, hi]; the last job may be cut short
+    per_job = s["cpu_ns"] / s["jobs"]
+    assert lo * MS * 0.999 <= per_job <= hi * MS * 1.05 + hi * MS / s["jobs"]
+    # the mean draw lies near the middle of [lo, hi]
+    assert (hi + lo) / 2 * MS * 0.6 <= per_job <= (hi + lo) / 2 * MS * 1.4
+
+
 def test_cpu_periodic_windows(hgrun, scenario, tmp_path):
     r = run1(hgrun, scenario, tmp_path,
              "{name: g, workload: {type: cpu_periodic, exec: 2ms, period: 50ms}}")
