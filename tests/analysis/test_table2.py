@@ -29,7 +29,8 @@ def test_table2(make_run, hgreport):
     assert [(r["row"], r["what"]) for r in rows] == [
         ("alone", "thread alone"), ("rx_alone", "load alone"), ("rt + rx", "thread under load")]
     assert rows[0]["missed"] == stats["alone"]["deadlines_missed"]
-    assert rows[0]["releases"] == stats["alone"]["releases"] == 40
+    assert rows[0]["releases"] == stats["alone"]["releases"]
+    assert 30 <= stats["alone"]["releases"] <= 40   # 200 ms / 5 ms; late jobs shift the phase
     assert rows[1]["mbps"] == loads["rx_alone"] and rows[2]["mbps"] == loads["rx"]
     rc, out, _ = hgreport("table2", run)
     assert rc == 0 and "| alone | thread alone |" in out and "Mbit/s" in out
