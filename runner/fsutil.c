@@ -26,7 +26,8 @@ int hg_mkdirs(const char *path)
 	return 0;
 }
 
-int hg_write_atomic(const char *path, const char *data, size_t len)
+int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
+			 const void *ctx)
 {
 	char tmp[PATH_MAX];
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
@@ -34,7 +35,9 @@ int hg_write_atomic(const char *path, const char *data, size_t len)
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return -errno;
-	int rc = fwrite(data, 1, len, f) == len && fflush(f) == 0 ? 0 : -EIO;
+	int rc = fn(f, ctx);
+	if (fflush(f) != 0 || ferror(f))
+		rc = rc ? rc : -EIO;
 	if (!rc && fsync(fileno(f)) < 0)
 		rc = -errno;
 	if (fclose(f) != 0 && !rc)
@@ -44,4 +47,21 @@ int hg_write_atomic(const char *path, const char *data, size_t len)
 	if (rc)
 		unlink(tmp);
 	return rc;
+}
+
+struct buffer {
+	const char *data;
+	size_t len;
+};
+
+static int write_buffer(FILE *f, const void *ctx)
+{
+	const struct buffer *b = ctx;
+	return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -EIO;
+}
+
+int hg_write_atomic(const char *path, const char *data, size_t len)
+{
+	struct buffer b = { data, len };
+	return hg_write_atomic_with(path, write_buffer, &b);
 }

@@ -72,27 +72,24 @@ static int choose_dir(struct hg_run_state *rs)
 
 typedef int (*writer_fn)(FILE *f, const struct hg_run_state *rs);
 
+struct writer {
+	writer_fn fn;
+	const struct hg_run_state *rs;
+};
+
+static int call_writer(FILE *f, const void *ctx)
+{
+	const struct writer *w = ctx;
+	return w->fn(f, w->rs);
+}
+
 static int write_atomic(const struct hg_run_state *rs, const char *name, writer_fn fn)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", rs->dir, name) >= (int)sizeof(tmp))
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	int rc = fn(f, rs);
-	if (fflush(f) != 0 || ferror(f))
-		rc = rc ? rc : -EIO;
-	if (!rc && fsync(fileno(f)) < 0)
-		rc = -errno;
-	if (fclose(f) != 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	struct writer w = { fn, rs };
+	return hg_write_atomic_with(path, call_writer, &w);
 }
 
 static int64_t rel_ns(const struct hg_run_state *rs, uint64_t tick)
