@@ -192,8 +192,8 @@ static json_t *load_json(const struct hg_lsup *s, const struct hg_loadrun *lr)
 			 "stopped_ns", ran ? since(s->stopped, lr->t0) : json_null(),
 			 "ended_early", s->ended_early, "killed", (int)killed,
 			 "stragglers_killed", (int)s->stragglers, "processes", procs, "exit", exit_info,
-			 "granted", ran ? granted_json(s, lr) : json_null(),
-			 "stats", ran ? stats_json(s) : json_null(), "warnings", w);
+			 "granted", ran ? granted_json(s, lr) : json_object(),
+			 "stats", ran ? stats_json(s) : json_object(), "warnings", w);
 }
 
 json_t *hg_loadrun_to_json(const struct hg_loadrun *lr)

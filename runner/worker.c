@@ -45,6 +45,15 @@ enum hg_gap_result hg_worker_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
 	return hg_gap_run_until(&w->gt, target, w->finish_tick, w->stop);
 }
 
+/* Ends the open interval before the thread gives up its CPU: one last
+ * step first, so a preemption since the last loop iteration is a gap, not
+ * CPU received, and the interval ends at the last counter value seen. */
+static void close_interval(struct hg_worker *w, enum hg_gap_end why)
+{
+	hg_gap_step(&w->gt, hg_counter_read());
+	hg_gap_close(&w->gt, w->gt.last, why);
+}
+
 int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns)
 {
 	if (mono_ns >= w->finish_abs_ns || hg_worker_stopping(w))
@@ -56,7 +65,7 @@ int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns
 			*woke_ns = hg_now_ns();
 		return r == HG_GAP_STOPPED;
 	}
-	hg_gap_close(&w->gt, hg_counter_read(), HG_END_BLOCKED);
+	close_interval(w, HG_END_BLOCKED);
 	int rc;
 	do
 		rc = w->plan->timer->sleep_until(w->timer, mono_ns);
@@ -69,7 +78,7 @@ int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns
 
 void hg_worker_yield(struct hg_worker *w)
 {
-	hg_gap_close(&w->gt, hg_counter_read(), HG_END_YIELDED);
+	close_interval(w, HG_END_YIELDED);
 	sched_yield();
 	hg_gap_open(&w->gt, hg_counter_read());
 	w->st.yields++;
