@@ -91,14 +91,15 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:hV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
 		switch (c) {
 		case 'o': cli->out_dir = optarg; break;
 		case OPT_DURATION:
-			if (hg_parse_duration(optarg, &cli->duration_ns, msg) != 0 ||
-			    cli->duration_ns == 0)
-				return usage_error(err, "--duration: %s", cli->duration_ns ? msg
-						   : "must be more than 0 (e.g. --duration 2s)");
+			if (hg_parse_duration(optarg, &cli->duration_ns, msg) != 0)
+				return usage_error(err, "--duration: %s", msg);
+			if (cli->duration_ns < 1000000)
+				return usage_error(err, "--duration: must be at least 1ms, as a "
+						   "scenario's duration (got %s)", optarg);
 			cli->duration_given = true;
 			break;
 		case OPT_STRICT: cli->strict = true; break;

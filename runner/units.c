@@ -151,8 +151,15 @@ static int parse_with_units(const char *s, const struct unit *units,
 
 int hg_parse_duration(const char *s, uint64_t *ns, char err[HG_ERRLEN])
 {
-	return parse_with_units(s, duration_units, "a duration", "5ms",
-				DURATION_UNITS, "ns", ns, err);
+	if (parse_with_units(s, duration_units, "a duration", "5ms", DURATION_UNITS, "ns", ns,
+			     err) != 0)
+		return -1;
+	if (*ns > HG_DURATION_MAX_NS) {
+		snprintf(err, HG_ERRLEN, "'%s' is longer than 30 days, the longest duration hgrun "
+			 "takes", s);
+		return -1;
+	}
+	return 0;
 }
 
 int hg_parse_size(const char *s, uint64_t *bytes, char err[HG_ERRLEN])

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #define HG_ERRLEN 256
+/* 30 days: long soak runs fit, and every time stays far from int64 overflow. */
+#define HG_DURATION_MAX_NS (30ull * 24 * 3600 * 1000000000ull)
 
 int hg_parse_duration(const char *s, uint64_t *ns, char err[HG_ERRLEN]);
 int hg_parse_size(const char *s, uint64_t *bytes, char err[HG_ERRLEN]);

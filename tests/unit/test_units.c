@@ -36,6 +36,9 @@ static void test_durations(void)
 		{ "5.ms", 0, 0, "expected a duration" },
 		{ "99999999999999999999s", 0, 0, "too large" },
 		{ "300000000000s", 0, 0, "too large" },
+		{ "30.0001m", 1, 1800006000000ull, NULL },
+		{ "43201m", 0, 0, "longer than 30 days" },
+		{ "43200m", 1, 2592000000000000ull, NULL },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct dcase *c = &cases[i];
