@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "counter.h"
 #include "gaptrace.h"
 
@@ -19,10 +20,9 @@ int hg_gap_init(struct hg_gaptrace *g, size_t cap, uint64_t threshold_ticks)
 	g->read_counter = read_counter;
 	g->cpu = -1;
 	if (cap) {
-		g->rec = malloc(cap * sizeof(*g->rec));
+		g->rec = hg_buffer_alloc(cap * sizeof(*g->rec));
 		if (!g->rec)
 			return -ENOMEM;
-		memset(g->rec, 0, cap * sizeof(*g->rec)); /* pre-touch every page */
 	}
 	g->cap = cap;
 	return 0;
@@ -30,7 +30,7 @@ int hg_gap_init(struct hg_gaptrace *g, size_t cap, uint64_t threshold_ticks)
 
 void hg_gap_free(struct hg_gaptrace *g)
 {
-	free(g->rec);
+	hg_buffer_free(g->rec, g->cap * sizeof(*g->rec));
 	g->rec = NULL;
 	g->cap = g->n = 0;
 }

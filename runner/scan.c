@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "scan.h"
 
 #define HG_SCAN_STRIDE 64
@@ -12,8 +13,7 @@ int hg_scan_prepare(struct hg_worker *w)
 	size_t n = (size_t)w->plan->workload.working_set_bytes;
 	if (n == 0)
 		n = 1;
-	w->scan = aligned_alloc(HG_SCAN_STRIDE, (n + HG_SCAN_STRIDE - 1) / HG_SCAN_STRIDE
-				* HG_SCAN_STRIDE);
+	w->scan = hg_buffer_alloc(n);   /* page-aligned, so cache-line aligned */
 	if (!w->scan)
 		return -ENOMEM;
 	memset(w->scan, 1, n);
@@ -30,7 +30,7 @@ uint64_t hg_scan_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
 
 void hg_scan_cleanup(struct hg_worker *w)
 {
-	free(w->scan);
+	hg_buffer_free(w->scan, w->scan_bytes);
 	w->scan = NULL;
 }
 

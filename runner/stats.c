@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "stats.h"
 
 int hg_histogram_init(struct hg_histogram *h, uint64_t bucket_ns, size_t n_buckets)
@@ -21,7 +22,7 @@ int hg_histogram_init(struct hg_histogram *h, uint64_t bucket_ns, size_t n_bucke
 	memset(h, 0, sizeof(*h));
 	if (bucket_ns == 0 || n_buckets == 0)
 		return -EINVAL;
-	h->counts = calloc(n_buckets, sizeof(*h->counts));
+	h->counts = hg_buffer_alloc(n_buckets * sizeof(*h->counts));
 	if (!h->counts)
 		return -ENOMEM;
 	h->bucket_ns = bucket_ns;
@@ -31,7 +32,7 @@ int hg_histogram_init(struct hg_histogram *h, uint64_t bucket_ns, size_t n_bucke
 
 void hg_histogram_free(struct hg_histogram *h)
 {
-	free(h->counts);
+	hg_buffer_free(h->counts, h->n_buckets * sizeof(*h->counts));
 	h->counts = NULL;
 	h->n_buckets = 0;
 }

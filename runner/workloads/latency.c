@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "worker.h"
 #include "workload.h"
 
@@ -29,10 +30,9 @@ static uint64_t latency_footprint(const struct hg_thread_plan *tp, uint64_t acti
 static int latency_prepare(struct hg_worker *w)
 {
 	uint64_t n = sample_capacity(w->plan, w->active_ns);
-	w->lat = malloc(n * sizeof(*w->lat));
+	w->lat = hg_buffer_alloc(n * sizeof(*w->lat));
 	if (!w->lat)
 		return -ENOMEM;
-	memset(w->lat, 0, n * sizeof(*w->lat));
 	w->lat_cap = n;
 	w->lat_n = 0;
 	return hg_histogram_init(&w->hist, HG_LAT_BUCKET_NS, HG_LAT_BUCKETS);
@@ -78,7 +78,7 @@ static void latency_run(struct hg_worker *w)
 
 static void latency_cleanup(struct hg_worker *w)
 {
-	free(w->lat);
+	hg_buffer_free(w->lat, w->lat_cap * sizeof(*w->lat));
 	w->lat = NULL;
 	hg_histogram_free(&w->hist);
 }
