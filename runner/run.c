@@ -482,12 +482,15 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	rs.warnings = json_array();
 	rs.expectations = json_array();
 	sigset_t waited, old;
+	/* From the very start: a Ctrl-C during calibration or setup waits for
+	 * the run's own handling (a result with complete: false). */
+	block_signals(&waited, &old);
 	int rc = prepare(&rs, err);
 	if (rc) {
 		free_state(&rs, true);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
 	}
-	block_signals(&waited, &old);
 	rc = start_workers(&rs, err);
 	rc = gate(&rs, rc);
 	bool stopped = true;

@@ -2,6 +2,8 @@
  * point again), so slow drifts of the machine spread over all points rather
  * than landing on the last ones. */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,17 +165,35 @@ static void list_runs(const struct sweep_job *j)
 	}
 }
 
+/* A SIGINT/SIGTERM that arrived between two runs (they stay blocked for
+ * the whole sweep): its exit code, or 0. */
+static int pending_stop(const sigset_t *stops)
+{
+	struct timespec now = { 0, 0 };
+	int sig = sigtimedwait(stops, NULL, &now);
+	return sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
+}
+
 static int run_all(struct sweep_job *j)
 {
 	size_t done = 0, failed = 0;
 	int worst = HG_EXIT_OK;
+	sigset_t stops, old;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t run = 0; run < j->n_runs; run++) {
 		if (!mine(j->cli, run))
 			continue;
-		int rc = run_one(j, run);
-		done++;
+		int rc = pending_stop(&stops);
+		if (!rc) {
+			rc = run_one(j, run);
+			done++;
+		}
 		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
 			fprintf(stderr, "hgrun: sweep stopped after %zu run%s\n", done, done == 1 ? "" : "s");
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return rc;
 		}
 		if (rc) {
@@ -183,6 +203,7 @@ static int run_all(struct sweep_job *j)
 	}
 	printf("sweep: %zu run%s, %zu failed; results in %s (index: sweep.json)\n", done,
 	       done == 1 ? "" : "s", failed, j->dir);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return worst;
 }
 

@@ -150,3 +150,16 @@ def test_cpu_dma_latency_is_held_and_recorded(hgrun, scenario, tmp_path):
     r.validate()
     assert r.result["scenario"]["cpu_dma_latency_ns"] == 0
     assert r.result["pm_qos"] == {"cpu_dma_latency_us": 0, "held": True}
+
+
+def test_sigint_during_setup_still_leaves_a_result(hgrun_bin, scenario, tmp_path):
+    path = scenario(scenario_text("early", ["{name: c, workload: {type: cpu}}"]))
+    out_dir = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", str(path), "-o", str(out_dir), "--duration", "2s",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.05)   # inside calibration (about 85 ms)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=10)
+    assert proc.returncode == 130
+    result = json.loads((out_dir / "result.json").read_text())
+    assert result["complete"] is False

@@ -78,3 +78,22 @@ def test_sweep_errors(hgrun, scenario, tmp_path):
     assert r.rc == 3
     r = hgrun("run", scenario(SWEEP), "--shard", "0/2")
     assert r.rc == 3
+
+
+def test_sigint_stops_a_sweep_with_130(hgrun_bin, scenario, tmp_path):
+    import signal
+    import subprocess
+    import time
+    out = tmp_path / "sw"
+    proc = subprocess.Popen([str(hgrun_bin), "sweep", str(scenario(SWEEP)), "-o", str(out),
+                             "--duration", "400ms", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert "sweep stopped after" in err
+    done = results(out)
+    assert 0 < len(done) < 8
+    # every run that has a result has a valid one; the interrupted one says so
+    assert all(r["complete"] or r["exit_status"] == 130 for r in done.values())
