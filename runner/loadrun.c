@@ -109,6 +109,10 @@ static void stopping(struct hg_lsup *s, int64_t now, int64_t *next)
 }
 
 /* Advances one load; lowers *next to the time it next needs attention. */
+/* A start or stop more than this late is reported: the load did not run in
+ * the window the scenario gave it. */
+#define LATE_NS 5000000
+
 static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool stop, int64_t *next)
 {
 	const struct hg_load_plan *p = s->run.plan;
@@ -122,6 +126,10 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 				*next = lr->t0 + (int64_t)p->start_ns;
 			return;
 		}
+		int64_t late = now - (lr->t0 + (int64_t)p->start_ns);
+		if (late > LATE_NS)
+			hg_loadrun_warn(s->warnings, "started %.1f ms after its start time (the "
+					"supervisor did not get a CPU in time)", (double)late / 1e6);
 		start_load(lr, s);
 	}
 	if (s->state == HG_L_RUNNING) {
@@ -131,6 +139,10 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 			finish(s, now);
 			return;
 		}
+		if (!stop && now - stop_at > LATE_NS)
+			hg_loadrun_warn(s->warnings, "stopped %.1f ms after its stop time (the "
+					"supervisor did not get a CPU in time)",
+					(double)(now - stop_at) / 1e6);
 		if (stop || now >= stop_at)
 			begin_stop(lr, s, now);
 		else if (!leaders_watched(s) && now + GROUP_TICK_NS < stop_at)
@@ -177,20 +189,34 @@ static size_t total_procs(const struct hg_loadrun *lr)
 	return n;
 }
 
-/* Above every SCHED_OTHER process (the loads by default), so a busy machine
- * does not delay starts and stops; an inherited real-time policy is kept. */
-static void raise_priority(void)
+/* Above every process of the run: SCHED_OTHER ones (the loads by default)
+ * and the scenario's own FIFO/RR threads and loads, so that real-time
+ * threads spinning on every CPU cannot hold back a load's start or stop.
+ * It sleeps between events; its work at a start or stop is the load's. */
+static void raise_priority(const struct hg_plan *plan)
 {
-	int policy = sched_getscheduler(0);
-	struct sched_param sp = { .sched_priority = HG_LOADRUN_RT_PRIORITY };
-	if (policy == SCHED_OTHER || policy == SCHED_BATCH || policy == SCHED_IDLE)
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	int prio = HG_LOADRUN_RT_PRIORITY;
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_priority *p = &plan->threads[i].priority;
+		if ((p->policy == HG_POLICY_FIFO || p->policy == HG_POLICY_RR) && p->rt_priority >= prio)
+			prio = p->rt_priority + 1;
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		if (l->priority_given && (l->priority.policy == HG_POLICY_FIFO ||
+					  l->priority.policy == HG_POLICY_RR) &&
+		    l->priority.rt_priority >= prio)
+			prio = l->priority.rt_priority + 1;
+	}
+	struct sched_param sp = { .sched_priority = prio > 99 ? 99 : prio };
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 }
+
 
 static void *supervise(void *arg)
 {
 	struct hg_loadrun *lr = arg;
-	raise_priority();
+	raise_priority(lr->plan);
 	struct pollfd *fds = calloc(2 + total_procs(lr), sizeof(*fds));
 	for (;;) {
 		int64_t now = hg_loadproc_now(), next = INT64_MAX;

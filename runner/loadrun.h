@@ -31,7 +31,8 @@
 struct hg_loadrun;
 
 #define HG_LOADRUN_GRACE_NS 500000000LL    /* SIGTERM -> SIGKILL */
-#define HG_LOADRUN_RT_PRIORITY 1            /* the supervisor thread: SCHED_FIFO 1 */
+#define HG_LOADRUN_RT_PRIORITY 1            /* the supervisor thread: SCHED_FIFO 1, or one
+					       above the run's highest FIFO/RR priority */
 
 /* Before the run, before the runner pins or raises its own threads (the
  * CPUs the caller may use are "all CPUs" for loads without `cpus`): prepares

@@ -204,7 +204,19 @@ json_t *hg_loadrun_to_json(const struct hg_loadrun *lr)
 	return a;
 }
 
+/* The run's warnings about loads: the supervisor's own, then each load's,
+ * named, so the summary shows them too. */
 json_t *hg_loadrun_warnings(const struct hg_loadrun *lr)
 {
-	return lr ? json_deep_copy(lr->warnings) : json_array();
+	if (!lr)
+		return json_array();
+	json_t *all = json_deep_copy(lr->warnings);
+	for (size_t i = 0; i < lr->n_loads; i++) {
+		size_t k;
+		json_t *w;
+		json_array_foreach(lr->loads[i].warnings, k, w)
+			json_array_append_new(all, json_sprintf("load %s: %s",
+				lr->plan->loads[i].name, json_string_value(w)));
+	}
+	return all;
 }

@@ -69,7 +69,8 @@ static void load_params(struct hg_resolver *r, const struct hg_raw_load *raw, si
 		}
 		switch (lparams[i].bit) {
 		case HG_LP_WORKERS:
-			if (hg_r_uint(r, text, path, 0, MAX_WORKERS, &v))
+			/* 0 = one per online CPU, which only spinning workers mean */
+			if (hg_r_uint(r, text, path, lp->ops == &hg_load_cpu ? 0 : 1, MAX_WORKERS, &v))
 				lp->workers = (unsigned)v;
 			break;
 		case HG_LP_SIZE:

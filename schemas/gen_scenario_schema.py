@@ -478,8 +478,8 @@ def build():
                     "stop <= duration."),
         "priority": ref("priority"),
         "cpus": ref("cpus"),
-        "workers": uint(0, 1024, "Worker processes, 0..1024. cpu: 0 (the default) means one "
-                        "per CPU the load may use; other types: 0 means 1 (the default)."),
+        "workers": uint(0, 1024, "Worker processes. cpu: 0..1024, 0 (the default) means one "
+                        "per CPU the load may use; other types: 1..1024, default 1."),
         "size": ref("size", "memory: buffer streamed over (mapped and unmapped); io: bytes "
                     "written, fsynced and read back per file. At least 4KiB.",
                     examples=["128MiB"]),
@@ -499,6 +499,9 @@ def build():
     lrules = []
     for ltype, (takes, needs) in LOADS.items():
         then = {"properties": forbid([p for p in LOAD_PARAMS if p not in takes])}
+        if ltype != "cpu" and "workers" in takes:
+            then["properties"]["workers"] = {"not": {"anyOf": [{"const": 0},
+                                                             {"type": "string", "pattern": "^0+$"}]}}
         if needs:
             then["required"] = needs
         lrules.append({"if": type_is([ltype]), "then": then})
