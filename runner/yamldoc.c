@@ -56,9 +56,31 @@ static const char *syntax_hint(const yaml_parser_t *p)
 	return "";
 }
 
-static void syntax_error(const yaml_parser_t *p, struct hg_diags *d)
+/* libyaml's reader errors (bad UTF-8, control characters) come with a byte
+ * offset only: count lines and characters up to it. */
+static yaml_mark_t mark_of_offset(const char *text, size_t len, size_t offset)
 {
+	yaml_mark_t m = { 0, 0, 0 };
+	for (size_t i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+			m.column++;     /* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	m.index = offset;
+	return m;
+}
+
+static void syntax_error(const yaml_parser_t *p, const struct hg_yaml *y, struct hg_diags *d)
+{
+	yaml_mark_t reader;
 	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->mark;
+	if (p->error == YAML_READER_ERROR) {
+		reader = mark_of_offset(y->text, y->len, p->problem_offset);
+		m = &reader;
+	}
 	if (p->context)
 		hg_diag_add(d, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL,
 			    "YAML syntax: %s %s (started at line %zu)%s", p->problem,
@@ -150,7 +172,7 @@ static int parse_text(struct hg_yaml *y, struct hg_diags *d)
 	yaml_parser_set_input_string(&parser, (const unsigned char *)y->text, y->len);
 	int ok = yaml_parser_load(&parser, &y->doc);
 	if (!ok) {
-		syntax_error(&parser, d);
+		syntax_error(&parser, y, d);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -163,7 +185,7 @@ static int parse_text(struct hg_yaml *y, struct hg_diags *d)
 	/* A second document in the stream is a mistake, not something to ignore. */
 	yaml_document_t next;
 	if (!yaml_parser_load(&parser, &next)) {
-		syntax_error(&parser, d);
+		syntax_error(&parser, y, d);
 	} else {
 		yaml_node_t *r = yaml_document_get_root_node(&next);
 		if (r)

@@ -49,8 +49,8 @@ BEYOND_SCHEMA = {
 
 def load(path):
     try:
-        docs = list(yaml.safe_load_all(path.read_text()))
-    except yaml.YAMLError:
+        docs = list(yaml.safe_load_all(path.read_bytes().decode()))
+    except (yaml.YAMLError, UnicodeDecodeError):
         return None, False
     return (docs[0] if docs else None), True
 
