@@ -94,7 +94,7 @@ static int write_atomic(const struct hg_run_state *rs, const char *name, writer_
 
 static int64_t rel_ns(const struct hg_run_state *rs, uint64_t tick)
 {
-	return hg_ticks_to_ns(&rs->cal, (int64_t)(tick - rs->sync->t0_ticks));
+	return (int64_t)((double)(int64_t)(tick - rs->sync->t0_ticks) * 1e9 / rs->trace_hz);
 }
 
 /* One gap-trace interval as a JSON line (names are [A-Za-z0-9_-], see names.c,

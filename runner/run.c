@@ -382,9 +382,25 @@ static int verdict_of(const struct hg_run_state *rs, int rc)
 	return HG_EXIT_OK;
 }
 
+/* The counter's rate against CLOCK_MONOTONIC over the whole run (the
+ * calibration is against CLOCK_MONOTONIC_RAW, which NTP does not slew):
+ * trace times then share one clock with everything else in the result. */
+static double monotonic_rate(const struct hg_run_state *rs)
+{
+	const struct hg_sync *s = rs->sync;
+	uint64_t a = hg_counter_read();
+	int64_t mono = hg_now_ns();
+	uint64_t b = hg_counter_read();
+	uint64_t ticks = a / 2 + b / 2 + (a & b & 1);
+	if (!s || !s->t0_ns || mono - s->t0_ns < 100000000 || ticks <= s->t0_ticks)
+		return rs->cal.hz;
+	return (double)(ticks - s->t0_ticks) * 1e9 / (double)(mono - s->t0_ns);
+}
+
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];
+	rs->trace_hz = monotonic_rate(rs);
 	collect(rs);
 	hg_expect_evaluate(rs);
 	rs->exit_status = verdict_of(rs, rc);

@@ -20,6 +20,9 @@ struct hg_run_state {
 	const struct hg_run_options *opt;
 	struct hg_calibration cal;
 	uint64_t gap_ns;
+	double trace_hz;            /* counter ticks per CLOCK_MONOTONIC second over the run:
+				       converts trace times onto the timeline of start/finish,
+				       latency samples, loads and kernel traces */
 	struct hg_sync *sync;
 	struct hg_worker *workers;
 	size_t n_workers;
