@@ -46,8 +46,13 @@ int hg_cpuset_parse(const char *s, cpu_set_t *set, char err[HG_ERRLEN])
 				return -1;
 			}
 		}
-		for (unsigned c = lo; c <= hi; c++)
+		for (unsigned c = lo; c <= hi; c++) {
+			if (CPU_ISSET(c, set)) {
+				snprintf(err, HG_ERRLEN, "CPU %u is listed twice in '%s'", c, s);
+				return -1;
+			}
 			CPU_SET(c, set);
+		}
 		if (*p == ',')
 			p++;
 		else if (*p) {

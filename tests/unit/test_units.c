@@ -135,6 +135,7 @@ static void test_cpusets_and_names(void)
 	CHECK(strcmp(hg_cpuset_format(&set, buf, sizeof(buf)), "0-3,6") == 0, "format %s", buf);
 	CHECK(hg_cpuset_parse("3-1", &set, err) != 0 && strstr(err, "backwards"), "3-1");
 	CHECK(hg_cpuset_parse("0,,1", &set, err) != 0, "0,,1");
+	CHECK(hg_cpuset_parse("0-1,1", &set, err) != 0 && strstr(err, "listed twice"), "0-1,1");
 	CHECK(hg_cpuset_parse("a", &set, err) != 0, "a");
 	CHECK(hg_cpuset_parse("5000", &set, err) != 0 && strstr(err, "out of range"), "5000");
 	static const char *const keys[] = { "duration", "threads", "trace", "name" };
