@@ -41,6 +41,7 @@ BEYOND_SCHEMA = {
     "sweep_value_exec_above_period": "compares a swept duration with another",
     "sweep_combination_invalid": "compares two swept durations",
     "cpu_dma_latency_fraction": "whole microseconds of a decimal duration",
+    "cpus_string_duplicate": "overlap between the ranges of a CPU string",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",
