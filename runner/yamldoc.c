@@ -162,8 +162,56 @@ int hg_yaml_open_string(struct hg_yaml *y, const char *text, struct hg_diags *d)
 	return parse_text(y, d);
 }
 
+#define MAX_SCENARIO_BYTES (1u << 20)
+#define MAX_FLOW_DEPTH 64
+
+/* libyaml takes time quadratic in the nesting of [ and {: a small hostile
+ * file would hang validate.  Scenarios are small and shallow, so refuse
+ * what no scenario needs, at its position.  (Brackets inside quotes and
+ * comments are skipped; block nesting is not limited here.) */
+static int check_limits(const struct hg_yaml *y, struct hg_diags *d)
+{
+	if (y->len > MAX_SCENARIO_BYTES) {
+		hg_diag_add(d, 1, 1, NULL, "the file is %zu bytes: a scenario is at most 1 MiB",
+			    y->len);
+		return -1;
+	}
+	unsigned depth = 0, line = 1, col = 0;
+	char quote = 0;
+	bool comment = false;
+	for (size_t i = 0; i < y->len; i++) {
+		char c = y->text[i];
+		col++;
+		if (c == '\n') {
+			line++;
+			col = 0;
+			comment = false;
+			continue;
+		}
+		if (comment)
+			continue;
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '#' && (i == 0 || y->text[i - 1] == ' ' || y->text[i - 1] == '\t')) {
+			comment = true;
+		} else if ((c == '[' || c == '{') && ++depth > MAX_FLOW_DEPTH) {
+			hg_diag_add(d, line, col, NULL, "YAML nested more than %d levels deep: no "
+				    "scenario needs that", MAX_FLOW_DEPTH);
+			return -1;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
 static int parse_text(struct hg_yaml *y, struct hg_diags *d)
 {
+	if (check_limits(y, d) != 0)
+		return -1;
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser)) {
 		hg_diag_add(d, 0, 0, NULL, "cannot initialise the YAML parser");
