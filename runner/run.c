@@ -490,6 +490,22 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	return 0;
 }
 
+/* The run's own signals still pending once it is over (the watchdog's
+ * "done" after a Ctrl-C ended the wait, a late SIGXCPU) are consumed here:
+ * unblocked, their default action would kill the process (a sweep, or the
+ * exit code 130 of an interrupted run). */
+static void drain_internal_signals(void)
+{
+	sigset_t own;
+	struct timespec now = { 0, 0 };
+	sigemptyset(&own);
+	sigaddset(&own, hg_done_signal());
+	sigaddset(&own, hg_timer_signal_number());
+	sigaddset(&own, SIGXCPU);
+	while (sigtimedwait(&own, NULL, &now) > 0)
+		;
+}
+
 int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
@@ -536,6 +552,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;
 	free_state(&rs, stopped);
+	drain_internal_signals();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
