@@ -1,5 +1,7 @@
 /* mkdir -p and atomic whole-file writes. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,17 @@ int hg_mkdirs(const char *path)
 	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+void hg_empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
 }
 
 int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),

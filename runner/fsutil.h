@@ -6,6 +6,8 @@
 
 /* mkdir -p.  Returns 0 or -errno. */
 int hg_mkdirs(const char *path);
+/* Unlinks every file directly in path (not subdirectories). */
+void hg_empty_dir(const char *path);
 #include <stdio.h>
 
 /* Writes path through a temporary file in the same directory: fn writes the

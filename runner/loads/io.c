@@ -3,7 +3,6 @@
  * the Abeni study).  Files live in a fresh directory under dir (default
  * /var/tmp, which is disk-backed where /tmp may be tmpfs), removed by hgrun
  * at the end even if the process was killed mid-write. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "loadgen.h"
 #include "plan.h"
 
@@ -104,13 +104,7 @@ static void io_cleanup(struct hg_load_run *l)
 	char *dir = l->priv;
 	if (!dir)
 		return;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
+	hg_empty_dir(dir);
 	rmdir(dir);
 	free(dir);
 	l->priv = NULL;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "loadrun.h"
 #include "scenario.h"
 
@@ -123,16 +124,6 @@ static int dir_entries(const char *path)
 	return n;
 }
 
-static void clear_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-}
 
 static struct hg_plan *plan_for(const char *load, const char *window)
 {
@@ -237,7 +228,7 @@ static void run_case(const struct lcase *c)
 	hg_plan_free(plan);
 	check(dir_entries(tmpdir) == (strstr(c->load, "exec") ? 2 : 0), c->what,
 	      "%d files left in the result dir", dir_entries(tmpdir));
-	clear_dir(tmpdir);
+	hg_empty_dir(tmpdir);
 	if (failed == before)
 		passed++;
 }
@@ -303,7 +294,7 @@ static void test_escape(void)
 	json_decref(loads);
 	hg_loadrun_destroy(lr);
 	hg_plan_free(plan);
-	clear_dir(tmpdir);
+	hg_empty_dir(tmpdir);
 	passed += failed == before;
 }
 
