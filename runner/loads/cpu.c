@@ -2,8 +2,8 @@
 #include <sched.h>
 #include <stdint.h>
 
-#include "loadgen.h"
-#include "plan.h"
+#include "plan/load.h"
+#include "plan/plan.h"
 
 #define SPINS_PER_LOOP (1u << 20)
 

@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loadgen.h"
-#include "plan.h"
+#include "plan/load.h"
+#include "plan/plan.h"
 
 struct outputs {
 	int out, err;

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loadgen.h"
+#include "plan/load.h"
 
 static int fork_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {

@@ -12,9 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "loadgen.h"
-#include "plan.h"
+#include "base/fsutil.h"
+#include "plan/load.h"
+#include "plan/plan.h"
 
 enum { C_FILES, C_WRITTEN, C_READ };
 #define CHUNK (1u << 20)

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "loadgen.h"
-#include "plan.h"
+#include "plan/load.h"
+#include "plan/plan.h"
 
 enum { C_PASSES, C_BYTES };
 

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "loadgen.h"
+#include "plan/load.h"
 
 enum { C_READS, C_BYTES };
 #define BUF_SIZE (64u << 10)

@@ -1,7 +1,7 @@
 /* The one list of loads: HG_LOAD_LIST in loadgen.h. */
 #include <strings.h>
 
-#include "loadgen.h"
+#include "plan/load.h"
 
 #define HG_LOAD_ENTRY(n) &hg_load_##n,
 const struct hg_load_ops *const hg_loads[] = { HG_LOAD_LIST(HG_LOAD_ENTRY) };

@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "loadgen.h"
-#include "plan.h"
+#include "plan/load.h"
+#include "plan/plan.h"
 
 enum { C_CALLS, C_BYTES, C_SENT };
 enum mode { LOOPBACK, SEND_ONLY, RECV_ONLY };

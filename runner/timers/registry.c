@@ -1,7 +1,7 @@
 /* The one list of timers: HG_TIMER_LIST in timer.h. */
 #include <strings.h>
 
-#include "timer.h"
+#include "plan/timer.h"
 
 #define HG_TIMER_ENTRY(n) &hg_timer_##n,
 const struct hg_timer_ops *const hg_timers[] = { HG_TIMER_LIST(HG_TIMER_ENTRY) };

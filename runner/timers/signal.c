@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "timer.h"
-#include "wake.h"
+#include "plan/timer.h"
+#include "run/wake.h"
 
 /* One POSIX timer per thread, created in the thread (SIGEV_THREAD_ID) and
  * armed one-shot at each absolute deadline; the signal is blocked and taken

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "timer.h"
+#include "plan/timer.h"
 
 struct hg_timer { int unused; };
 

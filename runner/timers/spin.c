@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "timer.h"
-#include "wake.h"
+#include "plan/timer.h"
+#include "run/wake.h"
 
 /* Workloads spin through the gap-tracing loop instead (the thread keeps its
  * interval open while it waits: it never leaves the CPU); this entry point

@@ -4,7 +4,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "timer.h"
+#include "plan/timer.h"
 
 struct hg_timer { int fd; };
 

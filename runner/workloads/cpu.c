@@ -1,6 +1,6 @@
 /* Workload 'cpu': runs whenever it can, recording the gap trace */
-#include "worker.h"
-#include "workload.h"
+#include "run/thread.h"
+#include "plan/workload.h"
 
 static void cpu_run(struct hg_worker *w)
 {

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buffer.h"
-#include "worker.h"
-#include "workload.h"
+#include "base/buffer.h"
+#include "run/thread.h"
+#include "plan/workload.h"
 
 #define HG_LAT_BUCKET_NS 1000          /* histogram: 1 us buckets */
 #define HG_LAT_BUCKETS 20000           /* up to 20 ms, then overflow */

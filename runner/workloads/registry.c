@@ -1,7 +1,7 @@
 /* The one list of workloads: HG_WORKLOAD_LIST in workload.h. */
 #include <strings.h>
 
-#include "workload.h"
+#include "plan/workload.h"
 
 #define HG_WORKLOAD_ENTRY(n) &hg_workload_##n,
 const struct hg_workload_ops *const hg_workloads[] = { HG_WORKLOAD_LIST(HG_WORKLOAD_ENTRY) };

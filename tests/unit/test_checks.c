@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 static int passed, failed;
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "counter.h"
+#include "run/counter.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "exec.h"
+#include "plan/jobexec.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

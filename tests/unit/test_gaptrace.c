@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "counter.h"
-#include "gaptrace.h"
+#include "run/counter.h"
+#include "run/gaptrace.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

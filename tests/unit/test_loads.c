@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "loadrun.h"
-#include "scenario.h"
+#include "base/fsutil.h"
+#include "loads/supervisor.h"
+#include "scenario/scenario.h"
 
 #define MS 1000000LL
 #define SLACK (150 * MS)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "base/sha256.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

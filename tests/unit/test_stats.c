@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "base/stats.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

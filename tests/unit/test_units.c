@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpuset.h"
-#include "names.h"
-#include "units.h"
+#include "base/cpuset.h"
+#include "base/names.h"
+#include "base/units.h"
 
 static int passed, failed;
 #define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \

@@ -1,0 +1,92 @@
+/* Background load generators: one file per load under loads/, each ending
+ * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST.
+ *
+ * A load is one or more processes that hgrun forks at the load's start
+ * time and kills (by process group) at its stop time; loadrun.c does the
+ * forking, priorities, affinity, killing and reaping.  A load only says how
+ * many processes it wants and what each one does. */
+#ifndef HG_LOAD_H
+#define HG_LOAD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hg_load_plan;
+
+/* Load parameters, as bits: which a type takes and which it needs. */
+enum hg_lparam {
+	HG_LP_WORKERS = 1u << 0,
+	HG_LP_SIZE    = 1u << 1,
+	HG_LP_DIR     = 1u << 2,
+	HG_LP_CONNECT = 1u << 3,
+	HG_LP_LISTEN  = 1u << 4,
+	HG_LP_COMMAND = 1u << 5,
+};
+
+#define HG_LOAD_NCOUNTERS 4
+
+/* One load process's statistics, in memory shared with hgrun
+ * (MAP_SHARED|MAP_ANONYMOUS, mapped before any fork).  The process adds
+ * with relaxed atomics; hgrun reads after the process is gone. */
+struct hg_load_slot {
+	_Alignas(64) _Atomic uint64_t counters[HG_LOAD_NCOUNTERS];
+	_Alignas(64) int sched_error;   /* errno of applying the priority, 0 = granted */
+	int nice_error;
+	int affinity_error;
+	_Atomic int working;            /* set up, about to run the load */
+	int status_valid;               /* exec: the command's wait status is known */
+	int status;
+	char error[192];                /* why the process gave up, "" if it did not */
+};
+
+/* What a load sees of its run. */
+struct hg_load_run {
+	const struct hg_load_plan *plan;
+	const char *result_dir;
+	unsigned n_procs;       /* processes; prepare may set it (default: workers, 0 -> 1) */
+	void *priv;             /* the load's own state, from prepare to cleanup */
+};
+
+struct hg_load_ops {
+	const char *name;
+	const char *summary;
+	unsigned takes;         /* HG_LP_* accepted */
+	unsigned needs;         /* HG_LP_* required */
+	/* Names of the slot counters ([0] is the load's "op"; NULL = unused). */
+	const char *counters[HG_LOAD_NCOUNTERS];
+	/* In hgrun, before the run and before any fork: create what the
+	 * processes share (sockets, temp dirs, files) and set n_procs.
+	 * Returns 0 or a negative errno with a message in err.  May be NULL. */
+	int (*prepare)(struct hg_load_run *l, char *err, size_t errlen);
+	/* In load process `proc` (0..n_procs-1), after its process group,
+	 * parent-death signal, priority and affinity are set: works until
+	 * killed.  Returns an exit status (after hg_load_fail on errors). */
+	int (*run)(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot);
+	/* In hgrun, after every process is gone (or after a failed prepare):
+	 * close, unlink, free priv.  May be NULL. */
+	void (*cleanup)(struct hg_load_run *l);
+};
+
+static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_t n)
+{
+	atomic_fetch_add_explicit(&s->counters[counter], n, memory_order_relaxed);
+}
+
+/* In a load process: records why it gives up (first message wins) and
+ * returns 1, the exit status to return from run. */
+int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec)
+
+#define HG_LOAD_DECLARE(n) extern const struct hg_load_ops hg_load_##n;
+HG_LOAD_LIST(HG_LOAD_DECLARE)
+#undef HG_LOAD_DECLARE
+
+extern const struct hg_load_ops *const hg_loads[];
+extern const size_t hg_n_loads;
+
+const struct hg_load_ops *hg_load_find(const char *name);
+
+#endif

@@ -1,0 +1,171 @@
+/* Plan -> JSON.  Names follow the scenario keys, with units in the name
+ * (period -> period_ns, working_set -> working_set_bytes). */
+#include "plan/load.h"
+#include "plan/plan_json.h"
+#include "plan/timer.h"
+#include "plan/workload.h"
+
+json_t *hg_cpus_to_json(bool all, const cpu_set_t *set)
+{
+	if (all)
+		return json_null();
+	json_t *a = json_array();
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			json_array_append_new(a, json_integer(c));
+	return a;
+}
+
+json_t *hg_priority_to_json(const struct hg_priority *p)
+{
+	return json_pack("{s:o, s:s, s:i, s:i}",
+			 "level", p->level ? json_string(p->level) : json_null(),
+			 "policy", hg_policy_name(p->policy),
+			 "priority", p->rt_priority, "nice", p->nice);
+}
+
+json_t *hg_reservation_to_json(const struct hg_reservation *r)
+{
+	if (!r->enabled)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:s}", "budget_ns", (json_int_t)r->budget_ns,
+			 "period_ns", (json_int_t)r->period_ns,
+			 "deadline_ns", (json_int_t)r->deadline_ns,
+			 "mode", r->mode == HG_RES_SOFT ? "soft" : "hard");
+}
+
+static json_t *ns_list(const uint64_t *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+static json_t *exec_to_json(const struct hg_exec *e)
+{
+	switch (e->kind) {
+	case HG_EXEC_FIXED:
+		return json_pack("{s:s, s:o}", "kind", "fixed", "values_ns",
+				 ns_list(e->values_ns, e->n_values));
+	case HG_EXEC_LIST:
+		return json_pack("{s:s, s:o}", "kind", "list", "values_ns",
+				 ns_list(e->values_ns, e->n_values));
+	case HG_EXEC_UNIFORM:
+		return json_pack("{s:s, s:I, s:I, s:I}", "kind", "uniform",
+				 "min_ns", (json_int_t)e->min_ns, "max_ns", (json_int_t)e->max_ns,
+				 "seed", (json_int_t)e->seed);
+	case HG_EXEC_NORMAL:
+		return json_pack("{s:s, s:I, s:I, s:I, s:o, s:I}", "kind", "normal",
+				 "mean_ns", (json_int_t)e->mean_ns,
+				 "stddev_ns", (json_int_t)e->stddev_ns,
+				 "min_ns", (json_int_t)e->min_ns,
+				 "max_ns", e->max_ns == UINT64_MAX ? json_null()
+								   : json_integer((json_int_t)e->max_ns),
+				 "seed", (json_int_t)e->seed);
+	}
+	return json_null();
+}
+
+static json_t *workload_to_json(const struct hg_workload_spec *w)
+{
+	json_t *o = json_pack("{s:s}", "type", w->ops->name);
+	unsigned takes = w->ops->takes;
+	if (takes & HG_WP_EXEC)
+		json_object_set_new(o, "exec", exec_to_json(&w->exec));
+	if (takes & HG_WP_PERIOD)
+		json_object_set_new(o, "period_ns", json_integer((json_int_t)w->period_ns));
+	if (takes & HG_WP_WORKING_SET)
+		json_object_set_new(o, "working_set_bytes",
+				    json_integer((json_int_t)w->working_set_bytes));
+	if (takes & HG_WP_YIELD_AFTER)
+		json_object_set_new(o, "yield_after_ns", json_integer((json_int_t)w->yield_after_ns));
+	if (takes & HG_WP_ALIGN)
+		json_object_set_new(o, "align",
+				    json_string(w->align == HG_ALIGN_ABSOLUTE ? "absolute" : "relative"));
+	return o;
+}
+
+static json_t *thread_to_json(const struct hg_thread_plan *t)
+{
+	return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:o}",
+			 "name", t->name, "instance", (int)t->instance, "os_name", t->os_name,
+			 "set_index", (int)t->set_index,
+			 "cpus", hg_cpus_to_json(t->cpus_all, &t->cpus),
+			 "pinned_cpu", t->pinned_cpu >= 0 ? json_integer(t->pinned_cpu) : json_null(),
+			 "priority", hg_priority_to_json(&t->priority),
+			 "reservation", hg_reservation_to_json(&t->reservation),
+			 "timer", t->timer->name,
+			 "start_ns", (json_int_t)t->start_ns, "finish_ns", (json_int_t)t->finish_ns,
+			 "workload", workload_to_json(&t->workload));
+}
+
+static json_t *opt_string(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *load_to_json(const struct hg_load_plan *l)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}",
+			      "name", l->name, "type", l->ops->name,
+			      "start_ns", (json_int_t)l->start_ns, "stop_ns", (json_int_t)l->stop_ns,
+			      "priority", l->priority_given ? hg_priority_to_json(&l->priority)
+							    : json_null(),
+			      "cpus", hg_cpus_to_json(l->cpus_all, &l->cpus));
+	unsigned takes = l->ops->takes;
+	if (takes & HG_LP_WORKERS)
+		json_object_set_new(o, "workers", json_integer(l->workers));
+	if (takes & HG_LP_SIZE)
+		json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
+	if (takes & HG_LP_DIR)
+		json_object_set_new(o, "dir", opt_string(l->dir));
+	if (takes & HG_LP_CONNECT)
+		json_object_set_new(o, "connect", opt_string(l->connect));
+	if (takes & HG_LP_LISTEN)
+		json_object_set_new(o, "listen", l->listen_port ? json_integer(l->listen_port)
+								: json_null());
+	if (takes & HG_LP_COMMAND)
+		json_object_set_new(o, "command", opt_string(l->command));
+	return o;
+}
+
+static json_t *sweep_to_json(const struct hg_sweep_plan *s)
+{
+	if (!s->present)
+		return json_null();
+	json_t *grid = json_object();
+	for (size_t i = 0; i < s->n_axes; i++) {
+		json_t *values = json_array();
+		for (size_t j = 0; j < s->axes[i].n_values; j++)
+			json_array_append_new(values, json_string(s->axes[i].values[j]));
+		json_object_set_new(grid, s->axes[i].path, values);
+	}
+	return json_pack("{s:o, s:i}", "grid", grid, "repeat", (int)s->repeat);
+}
+
+json_t *hg_plan_to_json(const struct hg_plan *plan)
+{
+	json_t *threads = json_array(), *loads = json_array(), *expect = json_array();
+	for (size_t i = 0; i < plan->n_threads; i++)
+		json_array_append_new(threads, thread_to_json(&plan->threads[i]));
+	for (size_t i = 0; i < plan->n_loads; i++)
+		json_array_append_new(loads, load_to_json(&plan->loads[i]));
+	for (size_t i = 0; i < plan->n_expects; i++) {
+		const struct hg_expect_plan *e = &plan->expects[i];
+		json_array_append_new(expect, json_pack("{s:s, s:s, s:f}", "thread", e->thread,
+			"metric", e->metric, e->bound == HG_EXPECT_MAX ? "max" : "min", e->limit));
+	}
+	return json_pack("{s:i, s:s, s:o, s:I, s:{s:I, s:b, s:o}, s:b, s:o, s:o, s:o, s:o, s:o}",
+			 "hgrun", 1, "name", plan->name,
+			 "description", opt_string(plan->description),
+			 "duration_ns", (json_int_t)plan->duration_ns,
+			 "trace", "records", (json_int_t)plan->trace_records,
+			 "gap_auto", plan->gap_auto,
+			 "gap_ns", plan->gap_auto ? json_null() : json_integer((json_int_t)plan->gap_ns),
+			 "lock_memory", plan->lock_memory,
+			 "cpu_dma_latency_ns", plan->cpu_dma_latency_set
+				 ? json_integer((json_int_t)plan->cpu_dma_latency_ns) : json_null(),
+			 "threads", threads, "loads", loads, "expect", expect,
+			 "sweep", sweep_to_json(&plan->sweep));
+}

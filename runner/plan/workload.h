@@ -1,0 +1,57 @@
+/* Thread execution models (Hourglass section 3.2): one file per workload
+ * under workloads/, each ending in one `const struct hg_workload_ops`, all
+ * listed once in HG_WORKLOAD_LIST below. */
+#ifndef HG_WORKLOAD_H
+#define HG_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/plan.h"
+
+struct hg_worker;
+
+/* Workload parameters, as bits: which a type takes and which it needs. */
+enum hg_wparam {
+	HG_WP_EXEC        = 1u << 0,
+	HG_WP_PERIOD      = 1u << 1,
+	HG_WP_WORKING_SET = 1u << 2,
+	HG_WP_YIELD_AFTER = 1u << 3,
+	HG_WP_ALIGN       = 1u << 4,
+};
+
+struct hg_workload_ops {
+	const char *name;       /* as written in scenarios, lower case */
+	const char *summary;    /* one line for `hgrun list` */
+	unsigned takes;         /* HG_WP_* accepted */
+	unsigned needs;         /* HG_WP_* required (subset of takes) */
+	bool periodic;          /* counts releases, deadlines hit and missed */
+	bool blocks;            /* sleeps on the thread's timer */
+	/* Before the start barrier, after pinning: allocate and pre-touch.
+	 * Returns 0 or a negative errno. May be NULL. */
+	int (*prepare)(struct hg_worker *w);
+	/* After the barrier until the thread's finish time or the run's stop. */
+	void (*run)(struct hg_worker *w);
+	/* After join: free what prepare allocated. May be NULL. */
+	void (*cleanup)(struct hg_worker *w);
+	/* Bytes prepare will allocate for a thread active for active_ns, so a
+	 * run can refuse to start rather than exhaust memory. May be NULL. */
+	uint64_t (*footprint)(const struct hg_thread_plan *tp, uint64_t active_ns);
+};
+
+#define HG_WORKLOAD_LIST(X) \
+	X(cpu) X(cpu_scan) X(cpu_yield) X(cpu_scan_yield) \
+	X(periodic) X(cpu_periodic) X(latency)
+
+#define HG_WORKLOAD_DECLARE(n) extern const struct hg_workload_ops hg_workload_##n;
+HG_WORKLOAD_LIST(HG_WORKLOAD_DECLARE)
+#undef HG_WORKLOAD_DECLARE
+
+extern const struct hg_workload_ops *const hg_workloads[];
+extern const size_t hg_n_workloads;
+
+/* Case-insensitive lookup; NULL when unknown. */
+const struct hg_workload_ops *hg_workload_find(const char *name);
+
+#endif

@@ -1,0 +1,522 @@
+/* hg_run(): the story of one run.  Check the CPUs, calibrate, lock memory,
+ * start one thread per instance, meet them on the start gate, let the
+ * watchdog end the run on time, join, and hand the state to the sink
+ * (results/: result files, expectations, summary). */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/exitcodes.h"
+#include "base/cpuset.h"
+#include "run/footprint.h"
+#include "run/pmqos.h"
+#include "run/host.h"
+#include "loads/supervisor.h"
+#include "run/runstate.h"
+#include "plan/timer.h"
+#include "run/wake.h"
+#include "plan/workload.h"
+
+#define HG_CALIBRATE_MS 100
+#define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
+#define HG_WORKER_STACK (256 * 1024)
+
+void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(rs->warnings, json_string(buf));
+}
+
+static void utc_now(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (n + 6 <= size)
+		snprintf(buf + n, size - n, ".%03dZ", (int)(ts.tv_nsec / 1000000) % 1000);
+}
+
+/* A CPU of the plan that this machine lacks: an error before anything runs. */
+static int check_cpus(const struct hg_plan *plan, FILE *err)
+{
+	struct hg_missing_cpu m;
+	char buf[256];
+	if (!hg_plan_missing_cpu(plan, &m))
+		return 0;
+	fprintf(err, "error: %s: CPU %d is not online here (online: %s)\n", m.path, m.cpu,
+		hg_cpuset_format(&m.online, buf, sizeof(buf)));
+	return HG_EXIT_INVALID;
+}
+
+static bool plan_has_rt(const struct hg_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		if (tp->reservation.enabled || tp->priority.policy == HG_POLICY_FIFO ||
+		    tp->priority.policy == HG_POLICY_RR)
+			return true;
+	}
+	return false;
+}
+
+/* The first FIFO/RR thread that may run longer than RT throttling allows
+ * (share of each second): one that never sleeps, spins on its timer, or
+ * whose periodic load is above the share.  NULL when none can. */
+static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan, double share)
+{
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		const struct hg_workload_spec *w = &tp->workload;
+		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
+			continue;
+		if (!w->ops->blocks || tp->timer == &hg_timer_spin)
+			return tp;
+		if (w->ops->periodic && w->exec.n_values &&
+		    (double)w->exec.values_ns[0] / (double)w->period_ns > share)
+			return tp;
+	}
+	return NULL;
+}
+
+static void warn_environment(struct hg_run_state *rs)
+{
+	char line[64];
+	if (!rs->cal.invariant)
+		hg_run_warn(rs, "the TSC is not invariant (constant_tsc and nonstop_tsc): "
+			    "intervals may be wrong when the CPU changes frequency or sleeps");
+	if (hg_read_first_line("/proc/sys/kernel/sched_rt_runtime_us", line, sizeof(line)) <= 0)
+		return;
+	long us = strtol(line, NULL, 10);
+	const struct hg_thread_plan *tp = us >= 0 && us < 1000000
+		? throttled_thread(rs->plan, (double)us / 1e6) : NULL;
+	if (tp)
+		hg_run_warn(rs, "RT throttling: sched_rt_runtime_us=%ld takes %ld ms of every second "
+			    "from real-time threads, and %s can use more (expect a gap of up to %ld ms "
+			    "each second in its trace; -1 in that file turns throttling off)",
+			    us, (1000000 - us) / 1000, tp->os_name, (1000000 - us) / 1000);
+}
+
+/* cpu_dma_latency: held from the start gate to the end of the run. */
+static int hold_pmqos(struct hg_run_state *rs, FILE *err)
+{
+	if (!rs->plan->cpu_dma_latency_set)
+		return 0;
+	uint32_t us = (uint32_t)(rs->plan->cpu_dma_latency_ns / 1000);
+	rs->pmqos_fd = hg_pmqos_hold(us);
+	if (rs->pmqos_fd >= 0)
+		return 0;
+	const char *why = strerror(-rs->pmqos_fd);
+	if (rs->opt->strict) {
+		fprintf(err, "error: cpu_dma_latency: cannot hold /dev/cpu_dma_latency at %u us: %s "
+			"(needs root)\n", us, why);
+		return HG_EXIT_PRIVILEGE;
+	}
+	hg_run_warn(rs, "cpu_dma_latency not held: /dev/cpu_dma_latency: %s (needs root); CPUs "
+		    "may enter deep idle states and wake up slower", why);
+	return 0;
+}
+
+/* mlockall(MCL_CURRENT) once every thread has allocated and pre-touched
+ * its buffers, at the start gate: nothing allocates while threads measure,
+ * and MCL_FUTURE would make those allocations fail under RLIMIT_MEMLOCK.
+ * With --strict a refusal ends the run (exit 4). */
+static int lock_memory(struct hg_run_state *rs, FILE *err)
+{
+	if (!rs->plan->lock_memory)
+		return 0;
+	if (mlockall(MCL_CURRENT) == 0) {
+		rs->memory_locked = true;
+		return 0;
+	}
+	int e = errno;
+	if (rs->opt->strict) {
+		fprintf(err, "error: lock_memory: mlockall failed: %s (needs root, CAP_IPC_LOCK "
+			"or a larger RLIMIT_MEMLOCK)\n", strerror(e));
+		return HG_EXIT_PRIVILEGE;
+	}
+	hg_run_warn(rs, "memory not locked: mlockall failed: %s (needs root, CAP_IPC_LOCK or a "
+		    "larger RLIMIT_MEMLOCK); buffers are pre-touched instead", strerror(e));
+	return 0;
+}
+
+/* Signals: SIGINT/SIGTERM/SIGXCPU and the done signal are blocked in every
+ * thread and taken by main with sigtimedwait; the timer signal is blocked
+ * (the signal timer waits for it); the wake signal has a no-op handler. */
+static void block_signals(sigset_t *waited, sigset_t *old)
+{
+	sigemptyset(waited);
+	sigaddset(waited, SIGINT);
+	sigaddset(waited, SIGTERM);
+	sigaddset(waited, SIGXCPU);
+	sigaddset(waited, hg_done_signal());
+	sigset_t all = *waited;
+	sigaddset(&all, hg_timer_signal_number());
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	hg_wake_install();
+}
+
+static struct hg_worker *alloc_workers(const struct hg_run_state *rs)
+{
+	size_t size = rs->n_workers * sizeof(struct hg_worker);
+	struct hg_worker *w = aligned_alloc(64, size ? size : 64);
+	if (!w)
+		return NULL;
+	memset(w, 0, size);
+	for (size_t i = 0; i < rs->n_workers; i++) {
+		const struct hg_thread_plan *tp = &rs->plan->threads[i];
+		uint64_t finish = tp->finish_ns < rs->plan->duration_ns ? tp->finish_ns
+									: rs->plan->duration_ns;
+		w[i].plan = tp;
+		w[i].index = i;
+		w[i].cal = &rs->cal;
+		w[i].sync = rs->sync;
+		w[i].active_ns = finish > tp->start_ns ? finish - tp->start_ns : 0;
+		w[i].trace_records = rs->plan->trace_records;
+		w[i].gap_ticks = hg_ns_to_ticks(&rs->cal, rs->gap_ns);
+		atomic_init(&w[i].done, 0);
+	}
+	return w;
+}
+
+static struct hg_sync *alloc_sync(void)
+{
+	struct hg_sync *s = aligned_alloc(64, sizeof(*s) + 64 - sizeof(*s) % 64);
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	atomic_init(&s->stop, 0);
+	atomic_init(&s->abort, 0);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	return s;
+}
+
+static int start_workers(struct hg_run_state *rs, FILE *err)
+{
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, HG_WORKER_STACK);
+	int rc = 0;
+	for (size_t i = 0; i < rs->n_workers && !rc; i++) {
+		struct hg_worker *w = &rs->workers[i];
+		rc = pthread_create(&w->thread, &attr, hg_worker_main, w);
+		if (rc)
+			fprintf(err, "error: %s: cannot start its thread: %s\n", w->plan->os_name,
+				strerror(rc));
+		else
+			w->created = true;
+	}
+	pthread_attr_destroy(&attr);
+	return rc ? HG_EXIT_FAILED : 0;
+}
+
+/* Setup failures end the run (1); refused privileges are warnings, or with
+ * --strict end it (4). */
+static int check_setup(struct hg_run_state *rs, FILE *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < rs->n_workers; i++) {
+		struct hg_worker *w = &rs->workers[i];
+		if (w->setup_err) {
+			fprintf(err, "error: %s\n", w->setup_msg);
+			rc = HG_EXIT_FAILED;
+		}
+		for (int m = 0; m < w->sched.n_msgs; m++) {
+			if (rs->opt->strict && w->sched.privilege_failed)
+				fprintf(err, "error: %s; run without --strict to continue without it\n",
+					w->sched.msgs[m]);
+			else
+				hg_run_warn(rs, "%s", w->sched.msgs[m]);
+		}
+		if (rs->opt->strict && w->sched.privilege_failed && !rc)
+			rc = HG_EXIT_PRIVILEGE;
+	}
+	return rc;
+}
+
+/* Time zero: a little after `go`, so that every thread is waiting for it. */
+static void set_timeline(struct hg_run_state *rs)
+{
+	struct hg_sync *s = rs->sync;
+	uint64_t a = hg_counter_read();
+	int64_t mono = hg_now_ns();
+	uint64_t b = hg_counter_read();
+	s->hz = rs->cal.hz;
+	s->t0_ns = mono + HG_LEAD_NS;
+	s->t0_ticks = a / 2 + b / 2 + (a & b & 1) +
+		      (uint64_t)((double)HG_LEAD_NS * rs->cal.hz / 1e9);
+	s->end_ns = s->t0_ns + (int64_t)rs->plan->duration_ns;
+}
+
+/* Waits for every thread at the gate, then either opens it (0) or aborts. */
+static int gate(struct hg_run_state *rs, int verdict)
+{
+	struct hg_sync *s = rs->sync;
+	int rc;
+	size_t created = 0;
+	for (size_t i = 0; i < rs->n_workers; i++)
+		created += rs->workers[i].created;
+	pthread_mutex_lock(&s->lock);
+	while (s->arrived < created)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	FILE *err = rs->opt->err ? rs->opt->err : stderr;
+	if (!verdict)
+		verdict = check_setup(rs, err);
+	if (!verdict)
+		verdict = lock_memory(rs, err);
+	if (!verdict)
+		verdict = hold_pmqos(rs, err);
+	if (!verdict) {
+		set_timeline(rs);
+		rs->wd.sync = s;
+		rs->wd.workers = rs->workers;
+		rs->wd.n_workers = rs->n_workers;
+		rs->wd.main_thread = pthread_self();
+		rs->wd.hard_ns = s->end_ns + HG_WATCHDOG_GRACE_NS;
+		if (hg_watchdog_start(&rs->wd) < 0)
+			verdict = HG_EXIT_FAILED;
+		else if ((rc = hg_loadrun_start(rs->loads, s->t0_ns)) < 0) {
+			fprintf(err, "error: cannot start the loads: %s\n", strerror(-rc));
+			hg_watchdog_poke(&rs->wd);
+			hg_watchdog_join(&rs->wd);
+			verdict = HG_EXIT_FAILED;
+		}
+	}
+	if (verdict)
+		atomic_store(&s->abort, 1);
+	pthread_mutex_lock(&s->lock);
+	s->go = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return verdict;
+}
+
+/* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
+ * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
+static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
+{
+	int64_t give_up = rs->wd.hard_ns + 1000000000LL;
+	for (;;) {
+		struct timespec tmo = { 0, 100000000 };
+		int sig = sigtimedwait(waited, NULL, &tmo);
+		if (atomic_load(&rs->wd.finished) || sig == hg_done_signal())
+			return;
+		if (sig == SIGINT || sig == SIGTERM) {
+			if (!rs->signal)
+				rs->signal = sig;
+			hg_watchdog_poke(&rs->wd);
+		} else if (sig == SIGXCPU) {
+			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
+				    "too long without blocking; the run was stopped");
+			rs->complete = false;
+			hg_watchdog_poke(&rs->wd);
+		} else if (atomic_load(&rs->sync->stop)) {
+			hg_watchdog_poke(&rs->wd); /* in case the first poke raced */
+		}
+		if (hg_now_ns() > give_up)
+			return;
+	}
+}
+
+/* Joins every thread that stopped; returns how many did not. */
+static size_t join_workers(struct hg_run_state *rs, bool bounded)
+{
+	size_t stuck = 0;
+	for (size_t i = 0; i < rs->n_workers; i++) {
+		struct hg_worker *w = &rs->workers[i];
+		if (!w->created || w->joined)
+			continue;
+		if (bounded && !atomic_load(&w->done)) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 200000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			if (pthread_timedjoin_np(w->thread, NULL, &ts) != 0) {
+				stuck++;
+				hg_run_warn(rs, "%s did not stop by the run's end + %lld ms; its "
+					    "numbers may be incomplete", w->plan->os_name,
+					    HG_WATCHDOG_GRACE_NS / 1000000);
+				continue;
+			}
+		} else {
+			pthread_join(w->thread, NULL);
+		}
+		w->joined = true;
+	}
+	return stuck;
+}
+
+/* The counter's rate against CLOCK_MONOTONIC over the whole run (the
+ * calibration is against CLOCK_MONOTONIC_RAW, which NTP does not slew):
+ * trace times then share one clock with everything else in the result. */
+static double monotonic_rate(const struct hg_run_state *rs)
+{
+	const struct hg_sync *s = rs->sync;
+	uint64_t a = hg_counter_read();
+	int64_t mono = hg_now_ns();
+	uint64_t b = hg_counter_read();
+	uint64_t ticks = a / 2 + b / 2 + (a & b & 1);
+	if (!s || !s->t0_ns || mono - s->t0_ns < 100000000 || ticks <= s->t0_ticks)
+		return rs->cal.hz;
+	return (double)(ticks - s->t0_ticks) * 1e9 / (double)(mono - s->t0_ns);
+}
+
+static void free_state(struct hg_run_state *rs, bool workers_stopped)
+{
+	for (size_t i = 0; workers_stopped && rs->workers && i < rs->n_workers; i++)
+		if (rs->workers[i].joined || !rs->workers[i].created)
+			hg_worker_cleanup(&rs->workers[i]);
+	if (workers_stopped) {
+		free(rs->workers);
+		free(rs->sync);
+	}
+	free(rs->nums);
+	hg_loadrun_destroy(rs->loads);
+	if (rs->memory_locked)
+		munlockall();
+	hg_pmqos_release(rs->pmqos_fd);
+	json_decref(rs->host);
+	json_decref(rs->warnings);
+	json_decref(rs->expectations);
+}
+
+static void append_load_warnings(struct hg_run_state *rs)
+{
+	json_t *w = hg_loadrun_warnings(rs->loads);
+	json_array_extend(rs->warnings, w);
+	json_decref(w);
+}
+
+static bool any_rt_granted(const struct hg_run_state *rs)
+{
+	for (size_t i = 0; i < rs->n_workers; i++) {
+		enum hg_policy p = rs->workers[i].sched.granted.policy;
+		if (p == HG_POLICY_FIFO || p == HG_POLICY_RR || p == HG_POLICY_DEADLINE)
+			return true;
+	}
+	return false;
+}
+
+/* Everything before the threads exist; returns 0 or an exit code. */
+static int prepare(struct hg_run_state *rs, FILE *err)
+{
+	int rc = check_cpus(rs->plan, err);
+	if (rc)
+		return rc;
+	struct hg_footprint fp;
+	char why[512];
+	hg_footprint_of(rs->plan, &fp);
+	if (hg_footprint_check(&fp, rs->plan, why, sizeof(why)) != 0) {
+		fprintf(err, "error: %s\n", why);
+		return HG_EXIT_FAILED;
+	}
+	rc = hg_counter_calibrate(&rs->cal, HG_CALIBRATE_MS);
+	if (rc < 0) {
+		fprintf(err, "error: cannot calibrate the cycle counter: %s\n", strerror(-rc));
+		return HG_EXIT_FAILED;
+	}
+	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
+	rs->host = hg_host_capture();
+	warn_environment(rs);
+	char msg[PATH_MAX + 128];
+	utc_now(rs->started_utc, sizeof(rs->started_utc));
+	if (rs->opt->sink->open(rs, msg, sizeof(msg)) < 0 ||
+	    !(rs->loads = hg_loadrun_create(rs->plan, rs->dir, msg, sizeof(msg)))) {
+		fprintf(err, "error: %s\n", msg);
+		return HG_EXIT_FAILED;
+	}
+	if (plan_has_rt(rs->plan) && (rc = hg_watchdog_rttime(rs->plan->duration_ns)) < 0)
+		hg_run_warn(rs, "RLIMIT_RTTIME not set: %s", strerror(-rc));
+	rs->sync = alloc_sync();
+	rs->workers = rs->sync ? alloc_workers(rs) : NULL;
+	if (!rs->workers) {
+		fprintf(err, "error: out of memory\n");
+		return HG_EXIT_FAILED;
+	}
+	return 0;
+}
+
+/* The run's own signals still pending once it is over (the watchdog's
+ * "done" after a Ctrl-C ended the wait, a late SIGXCPU) are consumed here:
+ * unblocked, their default action would kill the process (a sweep, or the
+ * exit code 130 of an interrupted run). */
+static void drain_internal_signals(void)
+{
+	sigset_t own;
+	struct timespec now = { 0, 0 };
+	sigemptyset(&own);
+	sigaddset(&own, hg_done_signal());
+	sigaddset(&own, hg_timer_signal_number());
+	sigaddset(&own, SIGXCPU);
+	while (sigtimedwait(&own, NULL, &now) > 0)
+		;
+}
+
+int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
+{
+	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
+	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
+				   .pmqos_fd = -1 };
+	rs.warnings = json_array();
+	rs.expectations = json_array();
+	sigset_t waited, old;
+	/* From the very start: a Ctrl-C during calibration or setup waits for
+	 * the run's own handling (a result with complete: false). */
+	block_signals(&waited, &old);
+	int rc = prepare(&rs, err);
+	if (rc) {
+		free_state(&rs, true);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return rc;
+	}
+	rc = start_workers(&rs, err);
+	rc = gate(&rs, rc);
+	bool stopped = true;
+	if (rc) {
+		atomic_store(&rs.sync->stop, 1);
+		join_workers(&rs, false);
+		hg_loadrun_stop_all(rs.loads);
+	} else {
+		rs.complete = true;
+		wait_end(&rs, &waited);
+		hg_watchdog_join(&rs.wd);
+		if (!rs.wd.rt_granted && any_rt_granted(&rs))
+			hg_run_warn(&rs, "the watchdog did not get SCHED_FIFO 99 (%s): it cannot "
+				    "preempt real-time threads", strerror(rs.wd.rt_error));
+		stopped = join_workers(&rs, atomic_load(&rs.wd.gave_up)) == 0;
+		hg_loadrun_stop_all(rs.loads);
+		append_load_warnings(&rs);
+		if (!stopped || rs.signal)
+			rs.complete = false;
+	}
+	utc_now(rs.finished_utc, sizeof(rs.finished_utc));
+	if (rc != HG_EXIT_PRIVILEGE && rc != HG_EXIT_INVALID) {
+		rs.trace_hz = monotonic_rate(&rs);
+		opt->sink->finish(&rs, rc, out, err);
+	}
+	else
+		rs.exit_status = rc;
+	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
+		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
+	rc = rs.exit_status;
+	free_state(&rs, stopped);
+	drain_internal_signals();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* Executing a plan: calibrate, lock memory, start the measuring threads on
+ * one barrier under the watchdog, wait for the duration or a signal, join,
+ * and hand the state to a sink that writes the results (results/). */
+#ifndef HG_RUN_H
+#define HG_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "plan/plan.h"
+
+struct hg_run_state;
+
+/* Where a run's results go.  run/ knows nothing of files: results/ provides
+ * the sink (hg_results_sink), cli/ passes it in hg_run_options. */
+struct hg_run_sink {
+	/* Before any thread or load starts: create the result directory
+	 * (rs->dir).  Returns 0 or -errno with a message in err. */
+	int (*open)(struct hg_run_state *rs, char *err, size_t errlen);
+	/* After the threads are joined and the loads stopped: evaluate, write,
+	 * report; sets rs->exit_status from rc (0 or the failure's exit code). */
+	void (*finish)(struct hg_run_state *rs, int rc, FILE *out, FILE *err);
+};
+
+struct hg_run_options {
+	const struct hg_run_sink *sink;  /* required */
+	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
+	bool strict;              /* missing privilege: exit 4 instead of a warning */
+	bool quiet;               /* no summary */
+	int argc;                 /* the command line, for result.json */
+	char **argv;
+	json_t *sweep_point;      /* borrowed; NULL = null */
+	FILE *out;                /* summary; NULL = stdout */
+	FILE *err;                /* errors; NULL = stderr */
+};
+
+/* Returns the exit code of DESIGN.md: 0 ok, 1 run or expectation failed,
+ * 2 a CPU of the plan is not online here, 4 privilege missing (strict),
+ * 130/143 interrupted by SIGINT/SIGTERM (a result is still written). */
+int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt);
+
+#endif

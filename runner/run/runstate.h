@@ -1,0 +1,49 @@
+/* What a run knows when it is over: filled by run/run.c, read by the
+ * result writers of results/ through the sink of run.h. */
+#ifndef HG_RUNSTATE_H
+#define HG_RUNSTATE_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+
+#include "run/counter.h"
+#include "plan/plan.h"
+#include "run/run.h"
+#include "run/watchdog.h"
+#include "run/thread.h"
+
+struct hg_thread_numbers;
+
+struct hg_run_state {
+	const struct hg_plan *plan;
+	const struct hg_run_options *opt;
+	struct hg_calibration cal;
+	uint64_t gap_ns;
+	double trace_hz;            /* counter ticks per CLOCK_MONOTONIC second over the run:
+				       converts trace times onto the timeline of start/finish,
+				       latency samples, loads and kernel traces */
+	struct hg_sync *sync;
+	struct hg_worker *workers;
+	size_t n_workers;
+	struct hg_watchdog wd;
+	struct hg_loadrun *loads;   /* the load supervisor (loads/supervisor.h) */
+	bool memory_locked;
+	int pmqos_fd;               /* /dev/cpu_dma_latency held open, or -errno / -1 */
+	json_t *host;
+	json_t *warnings;           /* array of strings */
+	struct hg_thread_numbers *nums;  /* per worker, after join */
+	json_t *expectations;       /* array, filled by hg_expect_evaluate */
+	bool expect_failed;
+	char started_utc[32], finished_utc[32];
+	bool complete;
+	int signal;                 /* SIGINT/SIGTERM that ended the run, else 0 */
+	int exit_status;
+	char dir[PATH_MAX];         /* the result directory */
+};
+
+/* Adds a printf-formatted warning. */
+void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,40 @@
+/* The wake signal: a no-op handler without SA_RESTART. */
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "run/wake.h"
+
+static _Thread_local atomic_uint wake_count;
+
+int hg_wake_signal(void) { return SIGRTMIN + 1; }
+int hg_timer_signal_number(void) { return SIGRTMIN + 2; }
+int hg_done_signal(void) { return SIGRTMIN + 3; }
+
+static void on_wake(int sig)
+{
+	(void)sig;
+	atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+}
+
+int hg_wake_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: sleeping calls return EINTR */
+	if (sigaction(hg_wake_signal(), &sa, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+int hg_wake_thread(pthread_t t)
+{
+	return -pthread_kill(t, hg_wake_signal());
+}
+
+unsigned hg_wake_count(void)
+{
+	return atomic_load_explicit(&wake_count, memory_order_relaxed);
+}

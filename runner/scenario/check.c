@@ -1,0 +1,277 @@
+/* Cross-field rules of the scenario format (docs/scenario.md, "Rules"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario/check.h"
+#include "plan/metrics.h"
+#include "base/units.h"
+#include "plan/workload.h"
+
+#define MIN_PERIOD_NS 10000ull          /* 10us: below this a period is noise */
+#define MIN_BUDGET_NS 1024ull           /* SCHED_DEADLINE's smallest runtime */
+#define MIN_WORKING_SET 64ull           /* one cache line */
+
+struct checker {
+	struct hg_yaml *y;
+	struct hg_diags *d;
+	const struct hg_plan *plan;
+};
+
+/* The path of a thread setting as the file holds it: in the thread, else in
+ * defaults:, else the thread itself. */
+static const char *where(struct checker *c, unsigned set, const char *key, char *buf, size_t size)
+{
+	snprintf(buf, size, "threads[%u].%s", set, key);
+	if (hg_yaml_find(c->y, buf))
+		return buf;
+	char def[160];
+	snprintf(def, sizeof(def), "defaults.%s", key);
+	if (hg_yaml_find(c->y, def)) {
+		snprintf(buf, size, "%s", def);
+		return buf;
+	}
+	snprintf(buf, size, "threads[%u].%s", set, key);
+	return buf;
+}
+
+#define ERR(c, set, key, ...) \
+	do { char p_[160]; hg_yaml_error((c)->y, (c)->d, where(c, set, key, p_, sizeof(p_)), __VA_ARGS__); } while (0)
+
+static uint64_t exec_max(const struct hg_exec *e)
+{
+	uint64_t m = 0;
+	switch (e->kind) {
+	case HG_EXEC_FIXED:
+	case HG_EXEC_LIST:
+		for (size_t i = 0; i < e->n_values; i++)
+			if (e->values_ns[i] > m)
+				m = e->values_ns[i];
+		return m;
+	case HG_EXEC_UNIFORM:
+		return e->max_ns;
+	case HG_EXEC_NORMAL:
+		return e->max_ns != UINT64_MAX ? e->max_ns : e->mean_ns;
+	}
+	return 0;
+}
+
+static void check_workload(struct checker *c, const struct hg_thread_plan *t)
+{
+	const struct hg_workload_spec *w = &t->workload;
+	unsigned s = t->set_index;
+	char a[32], b[32];
+	if (!w->ops)
+		return;
+	if ((w->ops->needs & HG_WP_PERIOD) && w->period_ns < MIN_PERIOD_NS)
+		ERR(c, s, "workload.period", "must be at least 10us (got %s)",
+		    hg_format_duration(w->period_ns, a));
+	bool has_exec = w->exec.n_values || w->exec.kind == HG_EXEC_UNIFORM ||
+			w->exec.kind == HG_EXEC_NORMAL;
+	if ((w->ops->takes & HG_WP_EXEC) && has_exec) {
+		const struct hg_exec *e = &w->exec;
+		uint64_t max = exec_max(e);
+		if (e->kind == HG_EXEC_UNIFORM && e->min_ns > e->max_ns)
+			ERR(c, s, "workload.exec.min", "min %s is above max %s",
+			    hg_format_duration(e->min_ns, a), hg_format_duration(e->max_ns, b));
+		else if (e->kind == HG_EXEC_NORMAL && e->max_ns != UINT64_MAX && e->min_ns > e->max_ns)
+			ERR(c, s, "workload.exec.min", "min %s is above max %s",
+			    hg_format_duration(e->min_ns, a), hg_format_duration(e->max_ns, b));
+		for (size_t i = 0; i < e->n_values; i++)
+			if (e->values_ns[i] == 0)
+				ERR(c, s, "workload.exec", "must be more than 0 (a job needs some CPU)");
+		if (w->period_ns && max > w->period_ns)
+			ERR(c, s, "workload.exec",
+			    "exec %s is longer than the period %s: every job would miss its deadline (exec <= period)",
+			    hg_format_duration(max, a), hg_format_duration(w->period_ns, b));
+	}
+	if ((w->ops->takes & HG_WP_YIELD_AFTER) && w->yield_after_ns == 0 &&
+	    (w->ops->needs & HG_WP_YIELD_AFTER))
+		ERR(c, s, "workload.yield_after", "must be more than 0");
+	if ((w->ops->takes & HG_WP_WORKING_SET) && w->working_set_bytes < MIN_WORKING_SET)
+		ERR(c, s, "workload.working_set", "must be at least 64B (one cache line)");
+	if (t->timer_explicit && !w->ops->blocks)
+		ERR(c, s, "timer",
+		    "workload '%s' never sleeps, so a timer has no effect: remove 'timer' or use periodic/latency",
+		    w->ops->name);
+}
+
+static void check_reservation(struct checker *c, const struct hg_thread_plan *t)
+{
+	const struct hg_reservation *r = &t->reservation;
+	unsigned s = t->set_index;
+	char a[32], b[32];
+	if (!r->enabled)
+		return;
+	if (r->period_ns < MIN_BUDGET_NS) {
+		ERR(c, s, "reservation.period", "must be at least 1.024us (got %s)",
+		    hg_format_duration(r->period_ns, a));
+		return;
+	}
+	if (r->budget_ns < MIN_BUDGET_NS)
+		ERR(c, s, "reservation.budget", "must be at least 1.024us (SCHED_DEADLINE's minimum)");
+	else if (r->budget_ns > r->deadline_ns)
+		ERR(c, s, "reservation.budget", "budget %s exceeds the deadline %s (budget <= deadline <= period)",
+		    hg_format_duration(r->budget_ns, a), hg_format_duration(r->deadline_ns, b));
+	if (r->deadline_ns > r->period_ns)
+		ERR(c, s, "reservation.deadline", "deadline %s exceeds the period %s (budget <= deadline <= period)",
+		    hg_format_duration(r->deadline_ns, a), hg_format_duration(r->period_ns, b));
+}
+
+static void check_thread(struct checker *c, const struct hg_thread_plan *t)
+{
+	unsigned s = t->set_index;
+	char a[32], b[32];
+	uint64_t dur = c->plan->duration_ns;
+	if (t->finish_ns > dur)
+		ERR(c, s, "finish", "finish %s is after the end of the run (duration %s)",
+		    hg_format_duration(t->finish_ns, a), hg_format_duration(dur, b));
+	if (t->start_ns >= t->finish_ns)
+		ERR(c, s, "start", "start %s must come before finish %s",
+		    hg_format_duration(t->start_ns, a), hg_format_duration(t->finish_ns, b));
+	check_workload(c, t);
+	check_reservation(c, t);
+}
+
+static void check_unique_threads(struct checker *c)
+{
+	const struct hg_plan *p = c->plan;
+	for (size_t i = 0; i < p->n_threads; i++) {
+		if (p->threads[i].instance)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			if (!p->threads[j].instance && strcmp(p->threads[i].name, p->threads[j].name) == 0) {
+				char path[64];
+				snprintf(path, sizeof(path), "threads[%u].name", p->threads[i].set_index);
+				hg_yaml_error(c->y, c->d, path,
+					      "thread name '%s' is already used by threads[%u]: names must be unique",
+					      p->threads[i].name, p->threads[j].set_index);
+				break;
+			}
+		}
+	}
+}
+
+static void check_loads(struct checker *c)
+{
+	const struct hg_plan *p = c->plan;
+	char path[64], a[32], b[32];
+	for (size_t i = 0; i < p->n_loads; i++) {
+		const struct hg_load_plan *l = &p->loads[i];
+		for (size_t j = 0; j < i; j++)
+			if (l->name && p->loads[j].name && strcmp(l->name, p->loads[j].name) == 0) {
+				snprintf(path, sizeof(path), "loads[%zu].name", i);
+				hg_yaml_error(c->y, c->d, path,
+					      "load name '%s' is already used by loads[%zu]: names must be unique",
+					      l->name, j);
+			}
+		if (l->stop_ns > p->duration_ns) {
+			snprintf(path, sizeof(path), "loads[%zu].stop", i);
+			hg_yaml_error(c->y, c->d, path, "stop %s is after the end of the run (duration %s)",
+				      hg_format_duration(l->stop_ns, a), hg_format_duration(p->duration_ns, b));
+		}
+		if (l->start_ns >= l->stop_ns) {
+			snprintf(path, sizeof(path), "loads[%zu].start", i);
+			hg_yaml_error(c->y, c->d, path, "start %s must come before stop %s",
+				      hg_format_duration(l->start_ns, a), hg_format_duration(l->stop_ns, b));
+		}
+	}
+}
+
+static const struct hg_thread_plan *find_set(const struct hg_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_threads; i++)
+		if (strcmp(p->threads[i].name, name) == 0)
+			return &p->threads[i];
+	return NULL;
+}
+
+static void check_expects(struct checker *c)
+{
+	const struct hg_plan *p = c->plan;
+	char path[64];
+	for (size_t i = 0; i < p->n_expects; i++) {
+		const struct hg_expect_plan *e = &p->expects[i];
+		const struct hg_thread_plan *t = find_set(p, e->thread);
+		snprintf(path, sizeof(path), "expect[%zu].thread", i);
+		if (!t) {
+			hg_yaml_error(c->y, c->d, path, "no thread is named '%s'", e->thread);
+			continue;
+		}
+		const struct hg_metric *m = e->metric ? hg_metric_find(e->metric) : NULL;
+		if (!m || !t->workload.ops)
+			continue;
+		snprintf(path, sizeof(path), "expect[%zu].metric", i);
+		if (m->scope == HG_METRIC_PERIODIC && !t->workload.ops->periodic)
+			hg_yaml_error(c->y, c->d, path,
+				      "thread '%s' runs workload '%s', which has no deadlines: %s needs a periodic or cpu_periodic thread",
+				      t->name, t->workload.ops->name, m->name);
+		if (m->scope == HG_METRIC_LATENCY && t->workload.ops != &hg_workload_latency)
+			hg_yaml_error(c->y, c->d, path,
+				      "thread '%s' runs workload '%s', which records no wake-up latency: %s needs a latency thread",
+				      t->name, t->workload.ops->name, m->name);
+	}
+}
+
+/* The key node of a sweep.grid entry, for errors on its own line. */
+static yaml_node_t *grid_key(struct checker *c, const char *key)
+{
+	yaml_node_t *grid = hg_yaml_find(c->y, "sweep.grid");
+	if (!grid || grid->type != YAML_MAPPING_NODE)
+		return grid;
+	for (yaml_node_pair_t *p = grid->data.mapping.pairs.start;
+	     p < grid->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&c->y->doc, p->key);
+		const char *text = hg_yaml_scalar(k);
+		if (text && strcmp(text, key) == 0)
+			return k;
+	}
+	return grid;
+}
+
+/* sweep.grid keys: duration, threads[NAME].key..., loads[NAME].key... */
+static void check_sweep(struct checker *c)
+{
+	const struct hg_sweep_plan *s = &c->plan->sweep;
+	for (size_t i = 0; i < s->n_axes; i++) {
+		const char *k = s->axes[i].path;
+		char name[64], path[200];
+		if (!k)
+			continue;
+		snprintf(path, sizeof(path), "sweep.grid");
+		if (strcmp(k, "duration") == 0)
+			continue;
+		const char *open = strchr(k, '['), *close = open ? strchr(open, ']') : NULL;
+		bool threads = open && (size_t)(open - k) == 7 && strncmp(k, "threads", 7) == 0;
+		bool loads = open && (size_t)(open - k) == 5 && strncmp(k, "loads", 5) == 0;
+		if ((!threads && !loads) || !close || close[1] != '.' || !close[2] ||
+		    (size_t)(close - open - 1) >= sizeof(name)) {
+			hg_yaml_error_at(c->d, grid_key(c, k), path,
+					 "cannot sweep '%s': a swept path is 'duration', 'threads[NAME].key' or 'loads[NAME].key'",
+					 k);
+			continue;
+		}
+		memcpy(name, open + 1, (size_t)(close - open - 1));
+		name[close - open - 1] = '\0';
+		bool found = false;
+		if (threads)
+			found = find_set(c->plan, name) != NULL;
+		for (size_t j = 0; loads && j < c->plan->n_loads; j++)
+			found |= c->plan->loads[j].name && strcmp(c->plan->loads[j].name, name) == 0;
+		if (!found)
+			hg_yaml_error_at(c->d, grid_key(c, k), path,
+					 "cannot sweep '%s': no %s is named '%s'", k,
+					 threads ? "thread" : "load", name);
+	}
+}
+
+void hg_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_diags *d)
+{
+	struct checker c = { y, d, plan };
+	check_unique_threads(&c);
+	for (size_t i = 0; i < plan->n_threads; i++)
+		if (plan->threads[i].instance == 0)
+			check_thread(&c, &plan->threads[i]);
+	check_loads(&c);
+	check_expects(&c);
+	check_sweep(&c);
+}

@@ -1,0 +1,158 @@
+/* libcyaml schema of the scenario format, version 1. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario/rawscenario.h"
+
+#define OPT CYAML_FLAG_OPTIONAL
+#define STR(key, flags, type, member) \
+	CYAML_FIELD_STRING_PTR(key, flags, type, member, 0, CYAML_UNLIMITED)
+
+static const cyaml_schema_field_t trace_fields[] = {
+	STR("records", OPT, struct hg_raw_trace, records),
+	STR("gap", OPT, struct hg_raw_trace, gap),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t reservation_fields[] = {
+	STR("budget", 0, struct hg_raw_reservation, budget),
+	STR("period", 0, struct hg_raw_reservation, period),
+	STR("deadline", OPT, struct hg_raw_reservation, deadline),
+	STR("mode", OPT, struct hg_raw_reservation, mode),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t workload_fields[] = {
+	STR("type", OPT, struct hg_raw_workload, type),
+	CYAML_FIELD_IGNORE("exec", OPT),
+	STR("period", OPT, struct hg_raw_workload, period),
+	STR("working_set", OPT, struct hg_raw_workload, working_set),
+	STR("yield_after", OPT, struct hg_raw_workload, yield_after),
+	STR("align", OPT, struct hg_raw_workload, align),
+	CYAML_FIELD_END
+};
+
+/* Used for threads[] and for defaults: (where `name` is refused by parse.c). */
+static const cyaml_schema_field_t thread_fields[] = {
+	STR("name", OPT, struct hg_raw_thread, name),
+	STR("count", OPT, struct hg_raw_thread, count),
+	CYAML_FIELD_IGNORE("cpus", OPT),
+	CYAML_FIELD_IGNORE("priority", OPT),
+	CYAML_FIELD_MAPPING_PTR("reservation", OPT, struct hg_raw_thread, reservation,
+				reservation_fields),
+	STR("timer", OPT, struct hg_raw_thread, timer),
+	STR("start", OPT, struct hg_raw_thread, start),
+	STR("finish", OPT, struct hg_raw_thread, finish),
+	CYAML_FIELD_MAPPING_PTR("workload", OPT, struct hg_raw_thread, workload,
+				workload_fields),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t thread_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hg_raw_thread, thread_fields),
+};
+
+static const cyaml_schema_field_t load_fields[] = {
+	STR("name", 0, struct hg_raw_load, name),
+	STR("type", 0, struct hg_raw_load, type),
+	STR("start", OPT, struct hg_raw_load, start),
+	STR("stop", OPT, struct hg_raw_load, stop),
+	CYAML_FIELD_IGNORE("priority", OPT),
+	CYAML_FIELD_IGNORE("cpus", OPT),
+	STR("workers", OPT, struct hg_raw_load, workers),
+	STR("size", OPT, struct hg_raw_load, size),
+	STR("dir", OPT, struct hg_raw_load, dir),
+	STR("connect", OPT, struct hg_raw_load, connect),
+	STR("listen", OPT, struct hg_raw_load, listen),
+	STR("command", OPT, struct hg_raw_load, command),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t load_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hg_raw_load, load_fields),
+};
+
+static const cyaml_schema_field_t expect_fields[] = {
+	STR("thread", 0, struct hg_raw_expect, thread),
+	STR("metric", 0, struct hg_raw_expect, metric),
+	STR("max", OPT, struct hg_raw_expect, max),
+	STR("min", OPT, struct hg_raw_expect, min),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t expect_entry = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hg_raw_expect, expect_fields),
+};
+
+static const cyaml_schema_field_t sweep_fields[] = {
+	CYAML_FIELD_IGNORE("grid", 0),
+	STR("repeat", OPT, struct hg_raw_sweep, repeat),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t scenario_fields[] = {
+	STR("hgrun", 0, struct hg_raw_scenario, hgrun),
+	STR("name", 0, struct hg_raw_scenario, name),
+	STR("description", OPT, struct hg_raw_scenario, description),
+	STR("duration", 0, struct hg_raw_scenario, duration),
+	CYAML_FIELD_MAPPING_PTR("trace", OPT, struct hg_raw_scenario, trace, trace_fields),
+	STR("lock_memory", OPT, struct hg_raw_scenario, lock_memory),
+	STR("cpu_dma_latency", OPT, struct hg_raw_scenario, cpu_dma_latency),
+	CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct hg_raw_scenario, defaults,
+				thread_fields),
+	CYAML_FIELD_SEQUENCE("threads", CYAML_FLAG_POINTER, struct hg_raw_scenario,
+			     threads, &thread_entry, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("loads", CYAML_FLAG_POINTER | OPT, struct hg_raw_scenario,
+			     loads, &load_entry, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("expect", CYAML_FLAG_POINTER | OPT, struct hg_raw_scenario,
+			     expect, &expect_entry, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("sweep", OPT, struct hg_raw_scenario, sweep, sweep_fields),
+	CYAML_FIELD_END
+};
+
+const cyaml_schema_value_t hg_raw_scenario_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct hg_raw_scenario, scenario_fields),
+};
+
+/* libcyaml's log goes into the first error instead of stderr. */
+struct log_capture {
+	char text[256];
+};
+static _Thread_local struct log_capture *capture;
+
+static void log_to_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	(void)ctx;
+	if (level < CYAML_LOG_ERROR || !capture || capture->text[0])
+		return;
+	vsnprintf(capture->text, sizeof(capture->text), fmt, args);
+	capture->text[strcspn(capture->text, "\n")] = '\0';
+}
+
+static const cyaml_config_t cyaml_config = {
+	.log_fn = log_to_capture,
+	.mem_fn = cyaml_mem,
+	.log_level = CYAML_LOG_ERROR,
+	.flags = CYAML_CFG_DEFAULT,
+};
+
+int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
+		struct hg_diags *d)
+{
+	struct log_capture log = { "" };
+	capture = &log;
+	cyaml_err_t err = cyaml_load_data((const uint8_t *)text, len, &cyaml_config,
+					  &hg_raw_scenario_schema, (cyaml_data_t **)out, NULL);
+	capture = NULL;
+	if (err == CYAML_OK)
+		return 0;
+	hg_diag_add(d, 0, 0, NULL, "libcyaml: %s%s%s", cyaml_strerror(err),
+		    log.text[0] ? ": " : "", log.text);
+	return -1;
+}
+
+void hg_raw_free(struct hg_raw_scenario *raw)
+{
+	if (raw)
+		cyaml_free(&cyaml_config, &hg_raw_scenario_schema, raw, 0);
+}

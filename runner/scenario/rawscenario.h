@@ -1,0 +1,62 @@
+/* The scenario as libcyaml loads it: the document's structure, every leaf
+ * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
+ * fields and 1abc as 1, so hgrun parses every value itself, in parse.c).
+ * The few keys whose value may take several shapes (priority, cpus, exec,
+ * sweep.grid) are left to parse.c, which reads them from the YAML nodes. */
+#ifndef HG_RAWSCENARIO_H
+#define HG_RAWSCENARIO_H
+
+#include <cyaml/cyaml.h>
+
+#include "scenario/diag.h"
+
+struct hg_raw_trace { char *records, *gap; };
+
+struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };
+
+struct hg_raw_workload {
+	char *type, *period, *working_set, *yield_after, *align;
+	/* exec: decoded from the YAML node (a duration, a list, a distribution) */
+};
+
+struct hg_raw_thread {
+	char *name, *count, *timer, *start, *finish;
+	struct hg_raw_reservation *reservation;
+	struct hg_raw_workload *workload;
+	/* cpus, priority: decoded from the YAML nodes */
+};
+
+struct hg_raw_load {
+	char *name, *type, *start, *stop;
+	char *workers, *size, *dir, *connect, *listen, *command;
+	/* cpus, priority: decoded from the YAML nodes */
+};
+
+struct hg_raw_expect { char *thread, *metric, *max, *min; };
+
+struct hg_raw_sweep { char *repeat; /* grid: decoded from the YAML node */ };
+
+struct hg_raw_scenario {
+	char *hgrun, *name, *description, *duration, *lock_memory, *cpu_dma_latency;
+	struct hg_raw_trace *trace;
+	struct hg_raw_thread *defaults;
+	struct hg_raw_thread *threads;
+	unsigned threads_count;
+	struct hg_raw_load *loads;
+	unsigned loads_count;
+	struct hg_raw_expect *expect;
+	unsigned expect_count;
+	struct hg_raw_sweep *sweep;
+};
+
+/* The libcyaml schema of a scenario; shape.c walks it too, so the keys a
+ * scenario may hold are written down once. */
+extern const cyaml_schema_value_t hg_raw_scenario_schema;
+
+/* Loads a document that already passed the shape check.  Returns 0 or -1
+ * with an error in d. */
+int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
+		struct hg_diags *d);
+void hg_raw_free(struct hg_raw_scenario *raw);
+
+#endif

@@ -1,0 +1,593 @@
+/* Resolving the scenario's top level and its threads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/cpuset.h"
+#include "plan/priority.h"
+#include "scenario/resolve_internal.h"
+#include "scenario/shape.h"
+#include "plan/timer.h"
+#include "plan/workload.h"
+
+#define DEFAULT_TRACE_RECORDS 300000
+#define MAX_TRACE_RECORDS 100000000ull
+#define MAX_THREADS_PER_SET 1024
+/* OS thread names hold 15 characters: "name.NNN" must fit. */
+#define OS_NAME_MAX 15
+
+/* Where a thread's setting comes from: the thread itself, or defaults:. */
+struct pick {
+	const char *text;
+	yaml_node_t *node;
+	char path[HG_PATH];
+	bool from_thread;
+};
+
+static bool pick_text(struct pick *p, const char *mine, const char *deflt,
+		      size_t index, const char *key)
+{
+	memset(p, 0, sizeof(*p));
+	if (mine) {
+		snprintf(p->path, sizeof(p->path), "threads[%zu].%s", index, key);
+		p->text = mine;
+		p->from_thread = true;
+	} else if (deflt) {
+		snprintf(p->path, sizeof(p->path), "defaults.%s", key);
+		p->text = deflt;
+	}
+	return p->text != NULL;
+}
+
+static bool pick_node(struct hg_resolver *r, struct pick *p, size_t index, const char *key)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->path, sizeof(p->path), "threads[%zu].%s", index, key);
+	p->node = hg_yaml_find(r->y, p->path);
+	p->from_thread = p->node != NULL;
+	if (!p->node) {
+		snprintf(p->path, sizeof(p->path), "defaults.%s", key);
+		p->node = hg_yaml_find(r->y, p->path);
+	}
+	return p->node != NULL;
+}
+
+/* ---- workload ----------------------------------------------------------- */
+
+static bool exec_values(struct hg_resolver *r, yaml_node_t *n, const char *path,
+			struct hg_exec *e)
+{
+	char sub[HG_PATH];
+	size_t count = hg_yaml_length(n);
+	if (count == 0) {
+		hg_yaml_error_at(r->d, n, path, "an exec list needs at least one duration");
+		return false;
+	}
+	e->kind = HG_EXEC_LIST;
+	e->values_ns = calloc(count, sizeof(uint64_t));
+	e->n_values = count;
+	bool ok = e->values_ns != NULL;
+	for (size_t i = 0; ok && i < count; i++) {
+		yaml_node_t *item = hg_yaml_item(r->y, n, i);
+		hg_path_join(sub, sizeof(sub), path, NULL, (long)i);
+		if (!hg_yaml_scalar(item)) {
+			hg_yaml_error_at(r->d, item, sub, "expected a duration, got %s",
+					 hg_yaml_kind(item));
+			ok = false;
+		} else {
+			ok = hg_r_duration(r, hg_yaml_scalar(item), sub, &e->values_ns[i]);
+		}
+	}
+	return ok;
+}
+
+static bool dist_field(struct hg_resolver *r, yaml_node_t *n, const char *path,
+		       const char *key, bool required, uint64_t *out)
+{
+	char sub[HG_PATH];
+	yaml_node_t *v = hg_yaml_get(r->y, n, key);
+	hg_path_join(sub, sizeof(sub), path, key, 0);
+	if (!v) {
+		if (required)
+			hg_yaml_error_at(r->d, n, sub, "this distribution needs '%s'", key);
+		return !required;
+	}
+	if (!hg_yaml_scalar(v)) {
+		hg_yaml_error_at(r->d, v, sub, "expected a duration, got %s", hg_yaml_kind(v));
+		return false;
+	}
+	return hg_r_duration(r, hg_yaml_scalar(v), sub, out);
+}
+
+static bool exec_distribution(struct hg_resolver *r, yaml_node_t *n, const char *path,
+			      struct hg_exec *e)
+{
+	static const char *const keys[] = { "dist", "min", "max", "mean", "stddev", "seed" };
+	static const char *const dists[] = { "uniform", "normal" };
+	char sub[HG_PATH];
+	if (hg_shape_keys(r->y, n, path, keys, 6, r->d))
+		return false;
+	yaml_node_t *dist = hg_yaml_get(r->y, n, "dist");
+	hg_path_join(sub, sizeof(sub), path, "dist", 0);
+	if (!dist || !hg_yaml_scalar(dist)) {
+		hg_yaml_error_at(r->d, dist ? dist : n, sub,
+				 "an exec distribution needs 'dist: uniform' or 'dist: normal'");
+		return false;
+	}
+	int kind = hg_r_choice(r, hg_yaml_scalar(dist), sub, "distribution", dists, 2);
+	if (kind < 0)
+		return false;
+	bool uniform = kind == 0;
+	e->kind = uniform ? HG_EXEC_UNIFORM : HG_EXEC_NORMAL;
+	e->seed = 1;
+	bool ok = dist_field(r, n, path, "min", uniform, &e->min_ns) &
+		  dist_field(r, n, path, "max", uniform, &e->max_ns);
+	if (uniform) {
+		static const char *const normal_only[] = { "mean", "stddev" };
+		for (size_t i = 0; i < 2; i++) {
+			yaml_node_t *k = hg_yaml_get_key(r->y, n, normal_only[i]);
+			if (k) {
+				hg_path_join(sub, sizeof(sub), path, normal_only[i], 0);
+				hg_yaml_error_at(r->d, k, sub,
+						 "'%s' belongs to dist: normal; a uniform distribution takes min and max",
+						 normal_only[i]);
+				ok = false;
+			}
+		}
+	} else {
+		ok &= dist_field(r, n, path, "mean", true, &e->mean_ns) &
+		      dist_field(r, n, path, "stddev", true, &e->stddev_ns);
+		if (!hg_yaml_get(r->y, n, "max"))
+			e->max_ns = UINT64_MAX;
+	}
+	yaml_node_t *seed = hg_yaml_get(r->y, n, "seed");
+	if (seed) {
+		hg_path_join(sub, sizeof(sub), path, "seed", 0);
+		ok &= hg_r_uint(r, hg_yaml_scalar(seed), sub, 0, UINT64_MAX, &e->seed);
+	}
+	return ok;
+}
+
+static bool resolve_exec(struct hg_resolver *r, yaml_node_t *n, const char *path,
+			 struct hg_exec *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (n->type == YAML_SEQUENCE_NODE)
+		return exec_values(r, n, path, e);
+	if (n->type == YAML_MAPPING_NODE)
+		return exec_distribution(r, n, path, e);
+	if (hg_yaml_is_null(n)) {
+		hg_yaml_error_at(r->d, n, path,
+				 "expected a duration, a list of durations or {dist: ...}, got an empty value");
+		return false;
+	}
+	e->kind = HG_EXEC_FIXED;
+	e->n_values = 1;
+	e->values_ns = calloc(1, sizeof(uint64_t));
+	return e->values_ns && hg_r_duration(r, hg_yaml_scalar(n), path, e->values_ns);
+}
+
+struct wparam {
+	unsigned bit;
+	const char *key;
+};
+static const struct wparam wparams[] = {
+	{ HG_WP_EXEC, "exec" }, { HG_WP_PERIOD, "period" },
+	{ HG_WP_WORKING_SET, "working_set" }, { HG_WP_YIELD_AFTER, "yield_after" },
+	{ HG_WP_ALIGN, "align" },
+};
+#define N_WPARAMS (sizeof(wparams) / sizeof(wparams[0]))
+
+static const char *wparam_text(const struct hg_raw_workload *w, unsigned bit)
+{
+	if (!w)
+		return NULL;
+	switch (bit) {
+	case HG_WP_PERIOD: return w->period;
+	case HG_WP_WORKING_SET: return w->working_set;
+	case HG_WP_YIELD_AFTER: return w->yield_after;
+	case HG_WP_ALIGN: return w->align;
+	default: return NULL;
+	}
+}
+
+static const char *takes_list(unsigned takes, char *buf, size_t size)
+{
+	const char *names[N_WPARAMS];
+	size_t n = 0;
+	for (size_t i = 0; i < N_WPARAMS; i++)
+		if (takes & wparams[i].bit)
+			names[n++] = wparams[i].key;
+	if (!n)
+		return "no parameters";
+	size_t used = (size_t)snprintf(buf, size, "only ");
+	for (size_t i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", names[i]);
+	return buf;
+}
+
+/* One workload parameter: present here or in defaults, allowed, parsed. */
+static void workload_param(struct hg_resolver *r, size_t ti, const struct wparam *wp,
+			   const struct hg_workload_ops *ops, struct hg_workload_spec *spec)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	const struct hg_raw_thread *def = r->raw->defaults;
+	char key[64], list[128];
+	struct pick p;
+	snprintf(key, sizeof(key), "workload.%s", wp->key);
+	bool present = wp->bit == HG_WP_EXEC
+		? pick_node(r, &p, ti, key)
+		: pick_text(&p, wparam_text(t->workload, wp->bit),
+			    wparam_text(def ? def->workload : NULL, wp->bit), ti, key);
+	if (!present) {
+		if (ops->needs & wp->bit) {
+			snprintf(p.path, sizeof(p.path), "threads[%zu].workload.%s", ti, wp->key);
+			hg_yaml_error(r->y, r->d, p.path, "workload '%s' needs '%s'", ops->name,
+				      wp->key);
+		}
+		return;
+	}
+	if (!(ops->takes & wp->bit)) {
+		/* A default that does not apply to this type is not an error. */
+		if (p.from_thread)
+			hg_yaml_error(r->y, r->d, p.path, "workload '%s' takes %s, not '%s'",
+				      ops->name, takes_list(ops->takes, list, sizeof(list)),
+				      wp->key);
+		return;
+	}
+	switch (wp->bit) {
+	case HG_WP_EXEC:
+		resolve_exec(r, p.node, p.path, &spec->exec);
+		break;
+	case HG_WP_PERIOD:
+		hg_r_duration(r, p.text, p.path, &spec->period_ns);
+		break;
+	case HG_WP_WORKING_SET:
+		hg_r_size(r, p.text, p.path, &spec->working_set_bytes);
+		break;
+	case HG_WP_YIELD_AFTER:
+		hg_r_duration(r, p.text, p.path, &spec->yield_after_ns);
+		break;
+	case HG_WP_ALIGN: {
+		static const char *const aligns[] = { "relative", "absolute" };
+		int a = hg_r_choice(r, p.text, p.path, "align", aligns, 2);
+		spec->align = a == 1 ? HG_ALIGN_ABSOLUTE : HG_ALIGN_RELATIVE;
+		break;
+	}
+	}
+}
+
+static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workload_spec *spec)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct pick p;
+	memset(spec, 0, sizeof(*spec));
+	spec->ops = &hg_workload_cpu;
+	if (pick_text(&p, t->workload ? t->workload->type : NULL,
+		      def && def->workload ? def->workload->type : NULL, ti, "workload.type")) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_workloads; i++)
+			names[i] = hg_workloads[i]->name;
+		int i = hg_r_choice(r, p.text, p.path, "workload type", names, hg_n_workloads);
+		if (i < 0)
+			return;
+		spec->ops = hg_workloads[i];
+	}
+	for (size_t i = 0; i < N_WPARAMS; i++)
+		workload_param(r, ti, &wparams[i], spec->ops, spec);
+}
+
+/* ---- thread sets -------------------------------------------------------- */
+
+static void resolve_reservation(struct hg_resolver *r, const struct hg_raw_reservation *res,
+				const char *path, struct hg_reservation *out)
+{
+	static const char *const modes[] = { "hard", "soft" };
+	char sub[HG_PATH];
+	memset(out, 0, sizeof(*out));
+	out->enabled = true;
+	hg_path_join(sub, sizeof(sub), path, "budget", 0);
+	hg_r_duration(r, res->budget, sub, &out->budget_ns);
+	hg_path_join(sub, sizeof(sub), path, "period", 0);
+	hg_r_duration(r, res->period, sub, &out->period_ns);
+	out->deadline_ns = out->period_ns;
+	if (res->deadline) {
+		hg_path_join(sub, sizeof(sub), path, "deadline", 0);
+		hg_r_duration(r, res->deadline, sub, &out->deadline_ns);
+	}
+	if (res->mode) {
+		hg_path_join(sub, sizeof(sub), path, "mode", 0);
+		out->mode = hg_r_choice(r, res->mode, sub, "reservation mode", modes, 2) == 1
+			? HG_RES_SOFT : HG_RES_HARD;
+	}
+}
+
+static void resolve_scheduling(struct hg_resolver *r, size_t ti, struct hg_thread_plan *tp)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct pick prio, cpus;
+	bool has_prio = pick_node(r, &prio, ti, "priority");
+	hg_priority_from_level(&tp->priority, hg_priority_level_find("NORMAL"));
+	if (has_prio)
+		tp->priority_explicit = hg_r_priority(r, prio.node, prio.path, &tp->priority);
+
+	const struct hg_raw_reservation *res = t->reservation;
+	const char *res_path = "reservation";
+	char path[HG_PATH];
+	if (!res && def && def->reservation && !(has_prio && prio.from_thread)) {
+		res = def->reservation;   /* the thread's own priority beats a default reservation */
+		snprintf(path, sizeof(path), "defaults.%s", res_path);
+	} else {
+		snprintf(path, sizeof(path), "threads[%zu].%s", ti, res_path);
+	}
+	if (res) {
+		if (t->reservation && has_prio && prio.from_thread)
+			hg_yaml_error(r->y, r->d, prio.path,
+				      "a thread has a reservation or an explicit priority, not both: remove one (a reservation runs under SCHED_DEADLINE)");
+		resolve_reservation(r, res, path, &tp->reservation);
+		tp->priority_explicit = false;
+		tp->priority.level = NULL;
+		tp->priority.policy = HG_POLICY_DEADLINE;
+		tp->priority.rt_priority = tp->priority.nice = 0;
+	}
+
+	tp->cpus_all = true;
+	tp->pinned_cpu = -1;
+	if (pick_node(r, &cpus, ti, "cpus"))
+		tp->cpus_all = !hg_r_cpus(r, cpus.node, cpus.path, &tp->cpus);
+}
+
+static void resolve_timing(struct hg_resolver *r, size_t ti, struct hg_thread_plan *tp)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct pick p;
+	tp->timer = &hg_timer_absolute;
+	if (pick_text(&p, t->timer, def ? def->timer : NULL, ti, "timer")) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_timers; i++)
+			names[i] = hg_timers[i]->name;
+		int i = hg_r_choice(r, p.text, p.path, "timer", names, hg_n_timers);
+		if (i >= 0)
+			tp->timer = hg_timers[i];
+		tp->timer_explicit = p.from_thread;
+	}
+	tp->start_ns = 0;
+	if (pick_text(&p, t->start, def ? def->start : NULL, ti, "start"))
+		hg_r_duration(r, p.text, p.path, &tp->start_ns);
+	tp->finish_ns = r->plan->duration_ns;
+	if (pick_text(&p, t->finish, def ? def->finish : NULL, ti, "finish"))
+		hg_r_duration(r, p.text, p.path, &tp->finish_ns);
+}
+
+/* count: N or per_cpu.  Returns the instance count (0 on error). */
+static size_t resolve_count(struct hg_resolver *r, size_t ti, const struct hg_thread_plan *tp,
+			    bool *per_cpu)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct pick p;
+	uint64_t n = 1;
+	*per_cpu = false;
+	if (!pick_text(&p, t->count, def ? def->count : NULL, ti, "count"))
+		return 1;
+	if (strcasecmp(p.text, "per_cpu") == 0) {
+		*per_cpu = true;
+		cpu_set_t set = tp->cpus_all ? r->online : tp->cpus;
+		return (size_t)CPU_COUNT(&set);
+	}
+	char err[HG_ERRLEN];
+	if (hg_parse_uint(p.text, 1, MAX_THREADS_PER_SET, &n, err) != 0) {
+		hg_yaml_error(r->y, r->d, p.path,
+			      "expected a thread count in 1..%d or per_cpu, got '%s'",
+			      MAX_THREADS_PER_SET, p.text);
+		return 0;
+	}
+	return (size_t)n;
+}
+
+static void expand(struct hg_resolver *r, const struct hg_thread_plan *tmpl, size_t count,
+		   bool per_cpu, bool numbered, const char *path)
+{
+	struct hg_plan *plan = r->plan;
+	struct hg_thread_plan *more = realloc(plan->threads,
+					      (plan->n_threads + count) * sizeof(*more));
+	if (!more)
+		return;
+	plan->threads = more;
+	cpu_set_t set = tmpl->cpus_all ? r->online : tmpl->cpus;
+	int cpu = -1;
+	for (size_t i = 0; i < count; i++) {
+		struct hg_thread_plan *tp = &plan->threads[plan->n_threads++];
+		*tp = *tmpl;
+		tp->instance = (unsigned)i;
+		tp->name = strdup(tmpl->name);
+		tp->workload.exec.values_ns = NULL;
+		if (tmpl->workload.exec.n_values) {
+			size_t bytes = tmpl->workload.exec.n_values * sizeof(uint64_t);
+			tp->workload.exec.values_ns = malloc(bytes);
+			if (tp->workload.exec.values_ns)
+				memcpy(tp->workload.exec.values_ns, tmpl->workload.exec.values_ns, bytes);
+		}
+		char full[64];
+		if (numbered)
+			snprintf(full, sizeof(full), "%s.%zu", tmpl->name, i);
+		else
+			snprintf(full, sizeof(full), "%s", tmpl->name);
+		snprintf(tp->os_name, sizeof(tp->os_name), "%.15s", full);
+		if (per_cpu) {
+			do
+				cpu++;
+			while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set));
+			tp->pinned_cpu = cpu;
+			tp->cpus_all = false;
+			CPU_ZERO(&tp->cpus);
+			CPU_SET(cpu, &tp->cpus);
+		}
+	}
+	char last[32];
+	snprintf(last, sizeof(last), "%s%s%zu", tmpl->name, numbered ? "." : "",
+		 numbered ? count - 1 : 0);
+	if (strlen(numbered ? last : tmpl->name) > OS_NAME_MAX)
+		hg_yaml_error(r->y, r->d, path,
+			      "'%s' makes OS thread names longer than %d characters ('%s'): shorten the name",
+			      tmpl->name, OS_NAME_MAX, numbered ? last : tmpl->name);
+}
+
+/* defaults: values are checked where they are written, even those that
+ * apply to no thread (a typo there is still a typo). */
+static void resolve_defaults(struct hg_resolver *r)
+{
+	const struct hg_raw_thread *def = r->raw->defaults;
+	struct hg_thread_plan scratch;
+	uint64_t v;
+	yaml_node_t *n;
+	if (!def)
+		return;
+	memset(&scratch, 0, sizeof(scratch));
+	if ((n = hg_yaml_find(r->y, "defaults.priority")))
+		hg_r_priority(r, n, "defaults.priority", &scratch.priority);
+	if ((n = hg_yaml_find(r->y, "defaults.cpus")))
+		hg_r_cpus(r, n, "defaults.cpus", &scratch.cpus);
+	if (def->reservation)
+		resolve_reservation(r, def->reservation, "defaults.reservation", &scratch.reservation);
+	if (def->timer) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_timers; i++)
+			names[i] = hg_timers[i]->name;
+		hg_r_choice(r, def->timer, "defaults.timer", "timer", names, hg_n_timers);
+	}
+	if (def->start)
+		hg_r_duration(r, def->start, "defaults.start", &v);
+	if (def->finish)
+		hg_r_duration(r, def->finish, "defaults.finish", &v);
+	if (def->count && strcasecmp(def->count, "per_cpu") != 0)
+		hg_r_uint(r, def->count, "defaults.count", 1, MAX_THREADS_PER_SET, &v);
+	const struct hg_raw_workload *w = def->workload;
+	if (!w)
+		return;
+	if (w->type) {
+		const char *names[16];
+		for (size_t i = 0; i < hg_n_workloads; i++)
+			names[i] = hg_workloads[i]->name;
+		hg_r_choice(r, w->type, "defaults.workload.type", "workload type", names,
+			    hg_n_workloads);
+	}
+	if ((n = hg_yaml_find(r->y, "defaults.workload.exec"))) {
+		resolve_exec(r, n, "defaults.workload.exec", &scratch.workload.exec);
+		free(scratch.workload.exec.values_ns);
+	}
+	if (w->period)
+		hg_r_duration(r, w->period, "defaults.workload.period", &v);
+	if (w->working_set)
+		hg_r_size(r, w->working_set, "defaults.workload.working_set", &v);
+	if (w->yield_after)
+		hg_r_duration(r, w->yield_after, "defaults.workload.yield_after", &v);
+	if (w->align) {
+		static const char *const aligns[] = { "relative", "absolute" };
+		hg_r_choice(r, w->align, "defaults.workload.align", "align", aligns, 2);
+	}
+}
+
+static void resolve_thread(struct hg_resolver *r, size_t ti)
+{
+	const struct hg_raw_thread *t = &r->raw->threads[ti];
+	struct hg_thread_plan tmpl;
+	char path[HG_PATH];
+	memset(&tmpl, 0, sizeof(tmpl));
+	snprintf(path, sizeof(path), "threads[%zu].name", ti);
+	if (!t->name) {
+		snprintf(path, sizeof(path), "threads[%zu]", ti);
+		hg_yaml_error(r->y, r->d, path, "missing required key 'name'");
+		return;
+	}
+	if (!hg_r_name(r, t->name, path, OS_NAME_MAX))
+		return;
+	tmpl.name = (char *)t->name;
+	tmpl.set_index = (unsigned)ti;
+	resolve_scheduling(r, ti, &tmpl);
+	resolve_timing(r, ti, &tmpl);
+	resolve_workload(r, ti, &tmpl.workload);
+	bool per_cpu;
+	size_t count = resolve_count(r, ti, &tmpl, &per_cpu);
+	bool numbered = per_cpu || (t->count || (r->raw->defaults && r->raw->defaults->count));
+	if (count)
+		expand(r, &tmpl, count, per_cpu, numbered, path);
+	free(tmpl.workload.exec.values_ns);
+}
+
+/* ---- top level ---------------------------------------------------------- */
+
+static void resolve_top(struct hg_resolver *r)
+{
+	const struct hg_raw_scenario *raw = r->raw;
+	struct hg_plan *plan = r->plan;
+	if (strcmp(raw->hgrun, "1") != 0)
+		hg_yaml_error(r->y, r->d, "hgrun",
+			      "unsupported format version '%s': this hgrun reads version 1 (write 'hgrun: 1')",
+			      raw->hgrun);
+	const char *p;
+	for (p = raw->name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			break;
+	if (*p || !*raw->name || strlen(raw->name) > 63)
+		hg_yaml_error(r->y, r->d, "name",
+			      "'%s' is not a scenario name: use 1 to 63 of a-z, 0-9, '_' and '-' (it names the results directory)",
+			      raw->name);
+	plan->name = strdup(raw->name);
+	plan->description = hg_r_strdup(raw->description);
+	if (hg_r_duration(r, raw->duration, "duration", &plan->duration_ns) &&
+	    plan->duration_ns < 1000000)
+		hg_yaml_error(r->y, r->d, "duration", "must be at least 1ms (got %s)", raw->duration);
+
+	plan->trace_records = DEFAULT_TRACE_RECORDS;
+	plan->gap_auto = true;
+	if (raw->trace && raw->trace->records)
+		hg_r_uint(r, raw->trace->records, "trace.records", 1, MAX_TRACE_RECORDS,
+			  &plan->trace_records);
+	if (raw->trace && raw->trace->gap && strcasecmp(raw->trace->gap, "auto") != 0) {
+		plan->gap_auto = false;
+		if (hg_r_duration(r, raw->trace->gap, "trace.gap", &plan->gap_ns) &&
+		    (plan->gap_ns == 0 || plan->gap_ns > 1000000000ull))
+			hg_yaml_error(r->y, r->d, "trace.gap",
+				      "must be 'auto' or a duration in 1ns..1s (got %s)",
+				      raw->trace->gap);
+	}
+	plan->lock_memory = true;
+	if (raw->lock_memory)
+		hg_r_bool(r, raw->lock_memory, "lock_memory", &plan->lock_memory);
+	if (raw->cpu_dma_latency &&
+	    hg_r_duration(r, raw->cpu_dma_latency, "cpu_dma_latency", &plan->cpu_dma_latency_ns)) {
+		plan->cpu_dma_latency_set = true;
+		if (plan->cpu_dma_latency_ns % 1000 || plan->cpu_dma_latency_ns > 2000000000ull)
+			hg_yaml_error(r->y, r->d, "cpu_dma_latency",
+				      "must be whole microseconds up to 2000s, as the kernel's PM QoS "
+				      "takes them (got %s)", raw->cpu_dma_latency);
+	}
+	if (raw->defaults && raw->defaults->name)
+		hg_yaml_error(r->y, r->d, "defaults.name",
+			      "defaults apply to every thread, so they cannot name one: move 'name' into a thread");
+}
+
+struct hg_plan *hg_resolve(struct hg_yaml *y, const struct hg_raw_scenario *raw,
+			   struct hg_diags *d)
+{
+	struct hg_resolver r = { .y = y, .d = d, .raw = raw };
+	r.plan = calloc(1, sizeof(*r.plan));
+	if (!r.plan)
+		return NULL;
+	r.plan->source_path = hg_r_strdup(d->file);
+	hg_cpuset_online(&r.online);
+	resolve_top(&r);
+	resolve_defaults(&r);
+	r.plan->n_thread_sets = raw->threads_count;
+	for (size_t i = 0; i < raw->threads_count; i++)
+		resolve_thread(&r, i);
+	hg_resolve_loads(&r);
+	hg_resolve_expects(&r);
+	hg_resolve_sweep(&r);
+	return r.plan;
+}

@@ -1,0 +1,46 @@
+/* Shared by the resolve_*.c files only. */
+#ifndef HG_RESOLVE_INTERNAL_H
+#define HG_RESOLVE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scenario/resolve.h"
+#include "base/units.h"
+
+struct hg_resolver {
+	struct hg_yaml *y;
+	struct hg_diags *d;
+	const struct hg_raw_scenario *raw;
+	struct hg_plan *plan;
+	cpu_set_t online;
+};
+
+#define HG_PATH 192
+
+/* Each parses `text` (the value at `path`) and adds a located error on
+ * failure.  They return true when *out was set. */
+bool hg_r_duration(struct hg_resolver *r, const char *text, const char *path, uint64_t *out);
+bool hg_r_size(struct hg_resolver *r, const char *text, const char *path, uint64_t *out);
+bool hg_r_uint(struct hg_resolver *r, const char *text, const char *path,
+	       uint64_t min, uint64_t max, uint64_t *out);
+bool hg_r_bool(struct hg_resolver *r, const char *text, const char *path, bool *out);
+bool hg_r_name(struct hg_resolver *r, const char *text, const char *path, size_t max_len);
+
+/* Shared value shapes: cpus (list or "0-3") and priority (level or mapping). */
+bool hg_r_cpus(struct hg_resolver *r, yaml_node_t *n, const char *path, cpu_set_t *out);
+bool hg_r_priority(struct hg_resolver *r, yaml_node_t *n, const char *path,
+		   struct hg_priority *out);
+
+/* A scalar that must name one of `names` (case-insensitive); returns the
+ * index or -1 after adding "unknown X 'y'; did you mean ...". */
+int hg_r_choice(struct hg_resolver *r, const char *text, const char *path, const char *what,
+		const char *const *names, size_t n);
+
+char *hg_r_strdup(const char *s);
+
+void hg_resolve_loads(struct hg_resolver *r);
+void hg_resolve_expects(struct hg_resolver *r);
+void hg_resolve_sweep(struct hg_resolver *r);
+
+#endif

@@ -1,0 +1,264 @@
+/* Resolving loads:, expect: and sweep:. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/load.h"
+#include "plan/metrics.h"
+#include "scenario/resolve_internal.h"
+#include "scenario/shape.h"
+
+#define MAX_WORKERS 1024
+
+struct lparam {
+	unsigned bit;
+	const char *key;
+};
+static const struct lparam lparams[] = {
+	{ HG_LP_WORKERS, "workers" }, { HG_LP_SIZE, "size" }, { HG_LP_DIR, "dir" },
+	{ HG_LP_CONNECT, "connect" }, { HG_LP_LISTEN, "listen" }, { HG_LP_COMMAND, "command" },
+};
+#define N_LPARAMS (sizeof(lparams) / sizeof(lparams[0]))
+
+static const char *lparam_text(const struct hg_raw_load *l, unsigned bit)
+{
+	switch (bit) {
+	case HG_LP_WORKERS: return l->workers;
+	case HG_LP_SIZE: return l->size;
+	case HG_LP_DIR: return l->dir;
+	case HG_LP_CONNECT: return l->connect;
+	case HG_LP_LISTEN: return l->listen;
+	default: return l->command;
+	}
+}
+
+static void connect_target(struct hg_resolver *r, const char *text, const char *path)
+{
+	const char *colon = strrchr(text, ':');
+	uint64_t port;
+	char err[HG_ERRLEN];
+	if (!colon || colon == text) {
+		hg_yaml_error(r->y, r->d, path, "expected host:port such as 192.0.2.7:5001, got '%s'",
+			      text);
+		return;
+	}
+	if (hg_parse_uint(colon + 1, 1, 65535, &port, err) != 0)
+		hg_yaml_error(r->y, r->d, path, "port of '%s': %s", text, err);
+}
+
+static void load_params(struct hg_resolver *r, const struct hg_raw_load *raw, size_t li,
+			struct hg_load_plan *lp)
+{
+	char path[HG_PATH];
+	uint64_t v;
+	for (size_t i = 0; i < N_LPARAMS; i++) {
+		const char *text = lparam_text(raw, lparams[i].bit);
+		snprintf(path, sizeof(path), "loads[%zu].%s", li, lparams[i].key);
+		if (!text) {
+			if (lp->ops->needs & lparams[i].bit) {
+				snprintf(path, sizeof(path), "loads[%zu]", li);
+				hg_yaml_error(r->y, r->d, path, "load '%s' needs '%s'",
+					      lp->ops->name, lparams[i].key);
+			}
+			continue;
+		}
+		if (!(lp->ops->takes & lparams[i].bit)) {
+			hg_yaml_error(r->y, r->d, path, "load type '%s' takes no '%s'",
+				      lp->ops->name, lparams[i].key);
+			continue;
+		}
+		switch (lparams[i].bit) {
+		case HG_LP_WORKERS:
+			/* 0 = one per online CPU, which only spinning workers mean */
+			if (hg_r_uint(r, text, path, lp->ops == &hg_load_cpu ? 0 : 1, MAX_WORKERS, &v))
+				lp->workers = (unsigned)v;
+			break;
+		case HG_LP_SIZE:
+			if (hg_r_size(r, text, path, &lp->size_bytes) && lp->size_bytes < 4096)
+				hg_yaml_error(r->y, r->d, path, "must be at least 4KiB (got %s)", text);
+			break;
+		case HG_LP_DIR:
+			lp->dir = strdup(text);
+			break;
+		case HG_LP_CONNECT:
+			connect_target(r, text, path);
+			lp->connect = strdup(text);
+			break;
+		case HG_LP_LISTEN:
+			if (hg_r_uint(r, text, path, 1, 65535, &v))
+				lp->listen_port = (unsigned)v;
+			break;
+		case HG_LP_COMMAND:
+			if (!*text)
+				hg_yaml_error(r->y, r->d, path, "an exec load needs a command line");
+			lp->command = strdup(text);
+			break;
+		}
+	}
+	if (raw->connect && raw->listen && (lp->ops->takes & HG_LP_CONNECT)) {
+		snprintf(path, sizeof(path), "loads[%zu].listen", li);
+		hg_yaml_error(r->y, r->d, path,
+			      "a tcp_stream either connects to a remote sink or listens for a remote sender, not both");
+	}
+}
+
+static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *lp)
+{
+	const struct hg_raw_load *raw = &r->raw->loads[li];
+	char path[HG_PATH];
+	snprintf(path, sizeof(path), "loads[%zu].name", li);
+	hg_r_name(r, raw->name, path, 15);
+	lp->name = strdup(raw->name);
+
+	const char *names[16];
+	for (size_t i = 0; i < hg_n_loads; i++)
+		names[i] = hg_loads[i]->name;
+	snprintf(path, sizeof(path), "loads[%zu].type", li);
+	int t = hg_r_choice(r, raw->type, path, "load type", names, hg_n_loads);
+	if (t < 0)
+		return;
+	lp->ops = hg_loads[t];
+
+	lp->stop_ns = r->plan->duration_ns;
+	snprintf(path, sizeof(path), "loads[%zu].start", li);
+	if (raw->start)
+		hg_r_duration(r, raw->start, path, &lp->start_ns);
+	snprintf(path, sizeof(path), "loads[%zu].stop", li);
+	if (raw->stop)
+		hg_r_duration(r, raw->stop, path, &lp->stop_ns);
+
+	lp->cpus_all = true;
+	snprintf(path, sizeof(path), "loads[%zu].cpus", li);
+	yaml_node_t *n = hg_yaml_find(r->y, path);
+	if (n)
+		lp->cpus_all = !hg_r_cpus(r, n, path, &lp->cpus);
+	snprintf(path, sizeof(path), "loads[%zu].priority", li);
+	n = hg_yaml_find(r->y, path);
+	if (n)
+		lp->priority_given = hg_r_priority(r, n, path, &lp->priority);
+	load_params(r, raw, li, lp);
+}
+
+void hg_resolve_loads(struct hg_resolver *r)
+{
+	size_t n = r->raw->loads_count;
+	if (!n)
+		return;
+	r->plan->loads = calloc(n, sizeof(*r->plan->loads));
+	if (!r->plan->loads)
+		return;
+	r->plan->n_loads = n;
+	for (size_t i = 0; i < n; i++)
+		resolve_load(r, i, &r->plan->loads[i]);
+}
+
+/* ---- expect ------------------------------------------------------------- */
+
+static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_plan *ep)
+{
+	const struct hg_raw_expect *raw = &r->raw->expect[ei];
+	char path[HG_PATH], err[HG_ERRLEN];
+	ep->thread = strdup(raw->thread);
+	snprintf(path, sizeof(path), "expect[%zu].metric", ei);
+	const char *names[32];
+	for (size_t i = 0; i < hg_n_metrics; i++)
+		names[i] = hg_metrics[i].name;
+	int m = hg_r_choice(r, raw->metric, path, "metric", names, hg_n_metrics);
+	if (m >= 0)
+		ep->metric = hg_metrics[m].name;
+
+	if ((raw->max != NULL) == (raw->min != NULL)) {
+		snprintf(path, sizeof(path), raw->max ? "expect[%zu].min" : "expect[%zu]", ei);
+		hg_yaml_error(r->y, r->d, path,
+			      "an expectation bounds its metric with exactly one of 'max:' or 'min:'");
+		return;
+	}
+	const char *text = raw->max ? raw->max : raw->min;
+	ep->bound = raw->max ? HG_EXPECT_MAX : HG_EXPECT_MIN;
+	snprintf(path, sizeof(path), "expect[%zu].%s", ei, raw->max ? "max" : "min");
+	uint64_t ns;
+	if (m >= 0 && hg_metrics[m].is_ns && hg_parse_duration(text, &ns, err) == 0) {
+		ep->limit = (double)ns;
+	} else if (hg_parse_number(text, &ep->limit, err) != 0) {
+		if (m >= 0 && hg_metrics[m].is_ns)
+			hg_yaml_error(r->y, r->d, path,
+				      "expected a duration such as 100us (or a number of ns), got '%s'", text);
+		else
+			hg_yaml_error(r->y, r->d, path, "%s", err);
+	} else if (ep->limit < 0) {
+		hg_yaml_error(r->y, r->d, path, "cannot be negative (got %s)", text);
+	} else if (m >= 0 && hg_metrics[m].is_ratio && ep->limit > 1) {
+		hg_yaml_error(r->y, r->d, path,
+			      "%s is a ratio in 0..1 (got %s; 1%% is written 0.01)", raw->metric, text);
+	}
+}
+
+void hg_resolve_expects(struct hg_resolver *r)
+{
+	size_t n = r->raw->expect_count;
+	if (!n)
+		return;
+	r->plan->expects = calloc(n, sizeof(*r->plan->expects));
+	if (!r->plan->expects)
+		return;
+	r->plan->n_expects = n;
+	for (size_t i = 0; i < n; i++)
+		resolve_expect(r, i, &r->plan->expects[i]);
+}
+
+/* ---- sweep -------------------------------------------------------------- */
+
+static void resolve_axis(struct hg_resolver *r, yaml_node_t *key, yaml_node_t *values,
+			 struct hg_sweep_axis *axis)
+{
+	char path[HG_PATH];
+	const char *k = hg_yaml_scalar(key);
+	snprintf(path, sizeof(path), "sweep.grid.%s", k ? k : "?");
+	axis->path = hg_r_strdup(k);
+	if (values->type != YAML_SEQUENCE_NODE || hg_yaml_length(values) == 0) {
+		hg_yaml_error_at(r->d, values, path,
+				 "expected a non-empty list of values to sweep over, got %s",
+				 values->type == YAML_SEQUENCE_NODE ? "an empty list" : hg_yaml_kind(values));
+		return;
+	}
+	axis->n_values = hg_yaml_length(values);
+	axis->values = calloc(axis->n_values, sizeof(char *));
+	for (size_t i = 0; axis->values && i < axis->n_values; i++) {
+		yaml_node_t *v = hg_yaml_item(r->y, values, i);
+		if (!hg_yaml_scalar(v))
+			hg_yaml_error_at(r->d, v, path, "each swept value must be a single value, got %s",
+					 hg_yaml_kind(v));
+		else
+			axis->values[i] = strdup(hg_yaml_scalar(v));
+	}
+}
+
+void hg_resolve_sweep(struct hg_resolver *r)
+{
+	struct hg_sweep_plan *sp = &r->plan->sweep;
+	sp->repeat = 1;
+	if (!r->raw->sweep)
+		return;
+	sp->present = true;
+	uint64_t repeat;
+	if (r->raw->sweep->repeat && hg_r_uint(r, r->raw->sweep->repeat, "sweep.repeat", 1, 1000,
+					       &repeat))
+		sp->repeat = (unsigned)repeat;
+	yaml_node_t *grid = hg_yaml_find(r->y, "sweep.grid");
+	if (!grid || grid->type != YAML_MAPPING_NODE || !grid->data.mapping.pairs.top ||
+	    grid->data.mapping.pairs.top == grid->data.mapping.pairs.start) {
+		hg_yaml_error(r->y, r->d, "sweep.grid",
+			      "expected a mapping of parameter paths to lists of values, e.g. grid: {\"threads[rt].workload.exec\": [2ms, 3ms]}");
+		return;
+	}
+	size_t n = (size_t)(grid->data.mapping.pairs.top - grid->data.mapping.pairs.start);
+	sp->axes = calloc(n, sizeof(*sp->axes));
+	if (!sp->axes)
+		return;
+	sp->n_axes = n;
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_pair_t *p = &grid->data.mapping.pairs.start[i];
+		resolve_axis(r, yaml_document_get_node(&r->y->doc, p->key),
+			     yaml_document_get_node(&r->y->doc, p->value), &sp->axes[i]);
+	}
+}

@@ -1,0 +1,69 @@
+/* The loading story: each stage sees only what the one before produced,
+ * and a stage runs only when the one before found no error. */
+#include "scenario/check.h"
+#include "base/cpuset.h"
+#include "scenario/rawscenario.h"
+#include "scenario/resolve.h"
+#include "scenario/scenario.h"
+#include "scenario/shape.h"
+#include "scenario/sweep.h"
+#include "scenario/yamldoc.h"
+
+static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d);
+
+struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d)
+{
+	struct hg_yaml y;
+	hg_diags_init(d, path);
+	return load(&y, hg_yaml_open(&y, path, d), d);
+}
+
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d)
+{
+	struct hg_yaml y;
+	hg_diags_init(d, name);
+	return load(&y, hg_yaml_open_string(&y, text, d), d);
+}
+
+static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
+{
+	struct hg_raw_scenario *raw = NULL;
+	struct hg_plan *plan = NULL;
+
+	if (opened == 0 &&
+	    hg_shape_check(y, &hg_raw_scenario_schema, d) == 0 &&
+	    hg_raw_load(y->text, y->len, &raw, d) == 0) {
+		plan = hg_resolve(y, raw, d);
+		if (plan && d->count == 0)
+			hg_check(y, plan, d);
+		if (plan && d->count == 0 && plan->sweep.present)
+			hg_sweep_check(y, plan, d);
+		if (!plan && d->count == 0)
+			hg_diag_add(d, 0, 0, NULL, "out of memory");
+	}
+	hg_raw_free(raw);
+	hg_yaml_close(y);
+	if (d->count) {
+		hg_plan_free(plan);
+		hg_diags_sort(d);
+		return NULL;
+	}
+	return plan;
+}
+
+struct hg_plan *hg_scenario_load_for_run(const char *path, struct hg_diags *d)
+{
+	struct hg_plan *plan = hg_scenario_load(path, d);
+	struct hg_missing_cpu m;
+	if (!plan || !hg_plan_missing_cpu(plan, &m))
+		return plan;
+	struct hg_yaml y;
+	char buf[256];
+	if (hg_yaml_open(&y, path, d) == 0)
+		hg_yaml_error(&y, d, m.path, "CPU %d is not online on this machine (online: %s): "
+			      "change cpus, or run where CPU %d exists", m.cpu,
+			      hg_cpuset_format(&m.online, buf, sizeof(buf)), m.cpu);
+	hg_yaml_close(&y);
+	hg_plan_free(plan);
+	return NULL;
+}

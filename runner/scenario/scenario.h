@@ -1,0 +1,17 @@
+/* Loading a scenario file, all stages: libyaml syntax, shape check,
+ * libcyaml into structs, resolve, check. */
+#ifndef HG_SCENARIO_H
+#define HG_SCENARIO_H
+
+#include "scenario/diag.h"
+#include "plan/plan.h"
+
+/* Returns the plan, or NULL with errors in d (d->file is set to path). */
+struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d);
+/* As hg_scenario_load, plus what only the machine that runs it can tell
+ * (CPUs that are not online here). */
+struct hg_plan *hg_scenario_load_for_run(const char *path, struct hg_diags *d);
+/* The same from text; `name` stands for the file in messages. */
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d);
+
+#endif

@@ -1,0 +1,34 @@
+/* Sweep points: the scenario with one grid point's values applied.  The
+ * point's scenario is made by editing the YAML document (so every value goes
+ * through the same loader, checks and messages as the file itself) and
+ * writing it back out as text. */
+#ifndef HG_SWEEP_H
+#define HG_SWEEP_H
+
+#include <stddef.h>
+
+#include "scenario/diag.h"
+#include "plan/plan.h"
+#include "base/units.h"
+#include "scenario/yamldoc.h"
+
+/* Grid points (product of the axes' lengths), not counting repeats. */
+size_t hg_sweep_n_points(const struct hg_sweep_plan *sp);
+/* The value index of `axis` at grid point `point` (the last axis varies fastest). */
+size_t hg_sweep_coord(const struct hg_sweep_plan *sp, size_t point, size_t axis);
+
+/* An override: set `path` (duration, threads[NAME].a.b, loads[NAME].a) to
+ * `value`.  Returns the new scenario text (malloc'd, without sweep:) or
+ * NULL with err set. */
+struct hg_override {
+	const char *path;
+	const char *value;
+};
+char *hg_sweep_apply(const char *text, const struct hg_override *ov, size_t n,
+		     char err[HG_ERRLEN]);
+
+/* Validates every value of the grid (each on its own) and every grid point
+ * (up to a cap), adding errors located at the grid's values. */
+void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_diags *d);
+
+#endif

@@ -1,0 +1,399 @@
+/* libyaml document loading, node access and path-to-mark lookup. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/yamldoc.h"
+
+char *hg_read_text(const char *path, size_t *len, char err[256])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, 256, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		char *bigger = realloc(buf, cap * 2);
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	if (buf && ferror(f)) {
+		snprintf(err, 256, "cannot read: %s", strerror(errno));
+		free(buf);
+		buf = NULL;
+	} else if (!buf) {
+		snprintf(err, 256, "out of memory");
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		if (len)
+			*len = n;
+	}
+	return buf;
+}
+
+/* A hint for the syntax errors people actually make. */
+static const char *syntax_hint(const yaml_parser_t *p)
+{
+	const char *problem = p->problem ? p->problem : "";
+	if (strstr(problem, "tab"))
+		return ": indent with spaces, not tabs";
+	if (p->context && strstr(p->context, "flow mapping"))
+		return ": inside {...} quote keys and values that hold [ ] { } or ',' "
+		       "(\"threads[rt].timer\": [...]) or write the mapping in block style";
+	return "";
+}
+
+/* libyaml's reader errors (bad UTF-8, control characters) come with a byte
+ * offset only: count lines and characters up to it. */
+static yaml_mark_t mark_of_offset(const char *text, size_t len, size_t offset)
+{
+	yaml_mark_t m = { 0, 0, 0 };
+	for (size_t i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+			m.column++;     /* count characters, not UTF-8 continuation bytes */
+		}
+	}
+	m.index = offset;
+	return m;
+}
+
+static void syntax_error(const yaml_parser_t *p, const struct hg_yaml *y, struct hg_diags *d)
+{
+	yaml_mark_t reader;
+	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->mark;
+	if (p->error == YAML_READER_ERROR) {
+		reader = mark_of_offset(y->text, y->len, p->problem_offset);
+		m = &reader;
+	}
+	if (p->context)
+		hg_diag_add(d, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL,
+			    "YAML syntax: %s %s (started at line %zu)%s", p->problem,
+			    p->context, p->context_mark.line + 1, syntax_hint(p));
+	else
+		hg_diag_add(d, (unsigned)m->line + 1, (unsigned)m->column + 1, NULL,
+			    "YAML syntax: %s", p->problem ? p->problem : "invalid document");
+}
+
+void hg_path_join(char *out, size_t size, const char *base, const char *key, long index)
+{
+	if (key)
+		snprintf(out, size, "%s%s%s", base, *base ? "." : "", key);
+	else
+		snprintf(out, size, "%s[%ld]", base, index);
+}
+
+/* libyaml accepts duplicate keys; a scenario must not (which one wins?). */
+static void check_duplicate_keys(struct hg_yaml *y, yaml_node_t *n, const char *path,
+				 int depth, struct hg_diags *d)
+{
+	char sub[256];
+	if (!n || depth > 64)
+		return;
+	if (n->type == YAML_SEQUENCE_NODE) {
+		for (size_t i = 0; i < hg_yaml_length(n); i++) {
+			hg_path_join(sub, sizeof(sub), path, NULL, (long)i);
+			check_duplicate_keys(y, hg_yaml_item(y, n, i), sub, depth + 1, d);
+		}
+		return;
+	}
+	if (n->type != YAML_MAPPING_NODE)
+		return;
+	for (yaml_node_pair_t *a = n->data.mapping.pairs.start;
+	     a < n->data.mapping.pairs.top; a++) {
+		yaml_node_t *key = yaml_document_get_node(&y->doc, a->key);
+		const char *ka = hg_yaml_scalar(key);
+		if (!ka)
+			continue;
+		hg_path_join(sub, sizeof(sub), path, ka, 0);
+		for (yaml_node_pair_t *b = n->data.mapping.pairs.start; b < a; b++) {
+			yaml_node_t *kb = yaml_document_get_node(&y->doc, b->key);
+			const char *kbs = hg_yaml_scalar(kb);
+			if (kbs && strcmp(ka, kbs) == 0) {
+				hg_yaml_error_at(d, key, sub,
+						 "duplicate key (first given at line %u); keep one",
+						 hg_yaml_line(kb));
+				break;
+			}
+		}
+		check_duplicate_keys(y, yaml_document_get_node(&y->doc, a->value), sub,
+				     depth + 1, d);
+	}
+}
+
+static int parse_text(struct hg_yaml *y, struct hg_diags *d);
+
+int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d)
+{
+	char err[256];
+	memset(y, 0, sizeof(*y));
+	y->text = hg_read_text(path, &y->len, err);
+	if (!y->text) {
+		hg_diag_add(d, 0, 0, NULL, "%s", err);
+		return -1;
+	}
+	return parse_text(y, d);
+}
+
+int hg_yaml_open_string(struct hg_yaml *y, const char *text, struct hg_diags *d)
+{
+	memset(y, 0, sizeof(*y));
+	y->text = strdup(text);
+	if (!y->text) {
+		hg_diag_add(d, 0, 0, NULL, "out of memory");
+		return -1;
+	}
+	y->len = strlen(text);
+	return parse_text(y, d);
+}
+
+#define MAX_SCENARIO_BYTES (1u << 20)
+#define MAX_FLOW_DEPTH 64
+
+/* libyaml takes time quadratic in the nesting of [ and {: a small hostile
+ * file would hang validate.  Scenarios are small and shallow, so refuse
+ * what no scenario needs, at its position.  (Brackets inside quotes and
+ * comments are skipped; block nesting is not limited here.) */
+static int check_limits(const struct hg_yaml *y, struct hg_diags *d)
+{
+	if (y->len > MAX_SCENARIO_BYTES) {
+		hg_diag_add(d, 1, 1, NULL, "the file is %zu bytes: a scenario is at most 1 MiB",
+			    y->len);
+		return -1;
+	}
+	unsigned depth = 0, line = 1, col = 0;
+	char quote = 0;
+	bool comment = false;
+	for (size_t i = 0; i < y->len; i++) {
+		char c = y->text[i];
+		col++;
+		if (c == '\n') {
+			line++;
+			col = 0;
+			comment = false;
+			continue;
+		}
+		if (comment)
+			continue;
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '#' && (i == 0 || y->text[i - 1] == ' ' || y->text[i - 1] == '\t')) {
+			comment = true;
+		} else if ((c == '[' || c == '{') && ++depth > MAX_FLOW_DEPTH) {
+			hg_diag_add(d, line, col, NULL, "YAML nested more than %d levels deep: no "
+				    "scenario needs that", MAX_FLOW_DEPTH);
+			return -1;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+static int parse_text(struct hg_yaml *y, struct hg_diags *d)
+{
+	if (check_limits(y, d) != 0)
+		return -1;
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser)) {
+		hg_diag_add(d, 0, 0, NULL, "cannot initialise the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)y->text, y->len);
+	int ok = yaml_parser_load(&parser, &y->doc);
+	if (!ok) {
+		syntax_error(&parser, y, d);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	y->loaded = true;
+	if (!yaml_document_get_root_node(&y->doc)) {
+		hg_diag_add(d, 1, 1, NULL, "the file is empty: a scenario starts with 'hgrun: 1'");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	/* A second document in the stream is a mistake, not something to ignore. */
+	yaml_document_t next;
+	if (!yaml_parser_load(&parser, &next)) {
+		syntax_error(&parser, y, d);
+	} else {
+		yaml_node_t *r = yaml_document_get_root_node(&next);
+		if (r)
+			hg_diag_add(d, (unsigned)next.start_mark.line + 1,
+				    (unsigned)next.start_mark.column + 1, NULL,
+				    "a scenario file holds one YAML document; remove this '---' and what follows, or move it to its own file");
+		yaml_document_delete(&next);
+	}
+	yaml_parser_delete(&parser);
+	size_t before = d->count;
+	check_duplicate_keys(y, hg_yaml_root(y), "", 0, d);
+	return d->count == before ? 0 : -1;
+}
+
+void hg_yaml_close(struct hg_yaml *y)
+{
+	if (y->loaded)
+		yaml_document_delete(&y->doc);
+	free(y->text);
+	memset(y, 0, sizeof(*y));
+}
+
+yaml_node_t *hg_yaml_root(struct hg_yaml *y)
+{
+	return y->loaded ? yaml_document_get_root_node(&y->doc) : NULL;
+}
+
+static yaml_node_pair_t *find_pair(struct hg_yaml *y, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		const char *k = hg_yaml_scalar(yaml_document_get_node(&y->doc, p->key));
+		if (k && strcmp(k, key) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+yaml_node_t *hg_yaml_get(struct hg_yaml *y, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p = find_pair(y, map, key);
+	return p ? yaml_document_get_node(&y->doc, p->value) : NULL;
+}
+
+yaml_node_t *hg_yaml_get_key(struct hg_yaml *y, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p = find_pair(y, map, key);
+	return p ? yaml_document_get_node(&y->doc, p->key) : NULL;
+}
+
+size_t hg_yaml_length(const yaml_node_t *seq)
+{
+	if (!seq || seq->type != YAML_SEQUENCE_NODE)
+		return 0;
+	return (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+}
+
+yaml_node_t *hg_yaml_item(struct hg_yaml *y, yaml_node_t *seq, size_t i)
+{
+	if (i >= hg_yaml_length(seq))
+		return NULL;
+	return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
+}
+
+const char *hg_yaml_scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+bool hg_yaml_is_null(const yaml_node_t *n)
+{
+	if (!n || n->type != YAML_SCALAR_NODE)
+		return false;
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	const char *s = (const char *)n->data.scalar.value;
+	return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+	       !strcmp(s, "NULL");
+}
+
+const char *hg_yaml_kind(const yaml_node_t *n)
+{
+	if (!n)
+		return "nothing";
+	switch (n->type) {
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	default:
+		return hg_yaml_is_null(n) ? "an empty value" : "a single value";
+	}
+}
+
+/* One step of a path: a key, or [N] on a list. */
+static yaml_node_t *step(struct hg_yaml *y, yaml_node_t *n, const char **p)
+{
+	if (**p == '[') {
+		char *end;
+		unsigned long i = strtoul(*p + 1, &end, 10);
+		if (*end != ']')
+			return NULL;
+		*p = end + 1;
+		return hg_yaml_item(y, n, i);
+	}
+	char key[128];
+	size_t len = strcspn(*p, ".[");
+	if (len == 0 || len >= sizeof(key))
+		return NULL;
+	memcpy(key, *p, len);
+	key[len] = '\0';
+	*p += len;
+	return hg_yaml_get(y, n, key);
+}
+
+yaml_node_t *hg_yaml_find(struct hg_yaml *y, const char *path)
+{
+	yaml_node_t *n = hg_yaml_root(y);
+	const char *p = path;
+	while (n && p && *p) {
+		if (*p == '.')
+			p++;
+		n = step(y, n, &p);
+	}
+	return n;
+}
+
+void hg_yaml_locate(struct hg_yaml *y, const char *path, unsigned *line, unsigned *col)
+{
+	yaml_node_t *n = hg_yaml_root(y), *best = n;
+	const char *p = path;
+	while (n && p && *p) {
+		if (*p == '.')
+			p++;
+		n = step(y, n, &p);
+		if (n)
+			best = n;
+	}
+	*line = best ? hg_yaml_line(best) : 0;
+	*col = best ? hg_yaml_col(best) : 0;
+}
+
+void hg_yaml_error(struct hg_yaml *y, struct hg_diags *d, const char *path,
+		   const char *fmt, ...)
+{
+	unsigned line, col;
+	hg_yaml_locate(y, path, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag_vadd(d, line, col, path, fmt, ap);
+	va_end(ap);
+}
+
+void hg_yaml_error_at(struct hg_diags *d, const yaml_node_t *n, const char *path,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag_vadd(d, n ? hg_yaml_line(n) : 0, n ? hg_yaml_col(n) : 0, path, fmt, ap);
+	va_end(ap);
+}
