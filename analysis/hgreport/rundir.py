@@ -165,7 +165,7 @@ def read_result(path: Path) -> dict[str, Any]:
 
 
 def check_result(path: Path, doc: Any) -> None:
-    """The fields hgreport relies on (DESIGN.md's stable names), then the JSON Schema if
+    """The fields hgreport relies on (schemas/result.schema.json's stable names), then the JSON Schema if
     jsonschema is installed and the repository's schema is found."""
     if not isinstance(doc, dict):
         raise InputError(path, "not a JSON object")

@@ -1,4 +1,5 @@
-/* The exit codes of every hgrun command (docs/cli.md). */
+/* The exit codes of every hgrun command (docs/scenario.md, "Errors and exit
+ * codes"). */
 #ifndef HG_EXITCODES_H
 #define HG_EXITCODES_H
 

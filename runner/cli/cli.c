@@ -5,9 +5,9 @@
 
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "base/names.h"
 #include "base/units.h"
+#include "cli/cli.h"
 
 void hg_cli_usage(FILE *out)
 {

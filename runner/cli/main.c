@@ -7,11 +7,11 @@
 #include "cli/calibrate_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
+#include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
-#include "cli/sweep_cmd.h"
 
 static int validate_files(const struct hg_cli *cli)
 {

@@ -12,12 +12,12 @@
 
 #include "base/cpuset.h"
 #include "base/fsutil.h"
+#include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
-#include "cli/sweep_cmd.h"
 
 struct sweep_job {
 	const struct hg_cli *cli;

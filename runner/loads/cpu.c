@@ -37,7 +37,7 @@ static int cpu_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *sl
 
 const struct hg_load_ops hg_load_cpu = {
 	.name = "cpu",
-	.summary = "spinning workers (workers: 0 = one per online CPU)",
+	.summary = "spinning workers (workers: 0 = one per CPU of the load's cpus)",
 	.takes = HG_LP_WORKERS,
 	.needs = 0,
 	.counters = { "loops" },

@@ -15,14 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "loads/supervisor_internal.h"
-
-int64_t hg_loadproc_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 {
@@ -121,7 +115,7 @@ int hg_loadproc_spawn(struct hg_loadrun *lr, struct hg_lsup *s, unsigned i)
 	}
 	setpgid(pid, pid);      /* both sides: whichever runs first */
 	pr->pid = pid;
-	pr->started = hg_loadproc_now();
+	pr->started = hg_now_ns();
 	pr->pidfd = pidfd_open(pid, 0);
 	return 0;
 }
@@ -246,7 +240,7 @@ static size_t kill_children(pid_t *pids, size_t max)
 
 static void reap_within(pid_t pid, int64_t deadline)
 {
-	while (waitpid(pid, NULL, WNOHANG) == 0 && hg_loadproc_now() < deadline) {
+	while (waitpid(pid, NULL, WNOHANG) == 0 && hg_now_ns() < deadline) {
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -256,9 +250,9 @@ unsigned hg_loadproc_sweep_orphans(void)
 {
 	unsigned total = 0;
 	pid_t pids[256];
-	int64_t deadline = hg_loadproc_now() + 2000000000LL;
+	int64_t deadline = hg_now_ns() + 2000000000LL;
 	/* Killing an orphan orphans its own children, which come to us next. */
-	for (int round = 0; round < 32 && hg_loadproc_now() < deadline; round++) {
+	for (int round = 0; round < 32 && hg_now_ns() < deadline; round++) {
 		size_t n = kill_children(pids, sizeof(pids) / sizeof(pids[0]));
 		if (n == 0)
 			break;

@@ -1,4 +1,4 @@
-/* The one list of loads: HG_LOAD_LIST in loadgen.h. */
+/* The one list of loads: HG_LOAD_LIST in plan/load.h. */
 #include <strings.h>
 
 #include "plan/load.h"

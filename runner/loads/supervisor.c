@@ -17,6 +17,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
 
@@ -94,7 +95,7 @@ static void stopping(struct hg_lsup *s, int64_t now, int64_t *next)
 		if (s->sigkill_sent) {
 			hg_loadrun_warn(s->warnings,
 					"processes still there %llds after SIGKILL (uninterruptible sleep?); given up",
-					GIVE_UP_NS / 1000000000LL);
+					GIVE_UP_NS / HG_NS_PER_SEC);
 			s->state = HG_L_DONE;
 			s->stopped = now;
 			return;
@@ -168,8 +169,7 @@ static void wait_event(struct hg_loadrun *lr, int64_t next, struct pollfd *fds)
 	}
 	struct itimerspec its = { .it_value = { 0, 0 } };
 	if (next != INT64_MAX) {
-		its.it_value.tv_sec = next / 1000000000;
-		its.it_value.tv_nsec = next % 1000000000;
+		its.it_value = hg_ns_to_ts(next);
 	}
 	timerfd_settime(lr->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 	if (poll(fds, n, -1) < 0)
@@ -219,7 +219,7 @@ static void *supervise(void *arg)
 	raise_priority(lr->plan);
 	struct pollfd *fds = calloc(2 + total_procs(lr), sizeof(*fds));
 	for (;;) {
-		int64_t now = hg_loadproc_now(), next = INT64_MAX;
+		int64_t now = hg_now_ns(), next = INT64_MAX;
 		bool stop = atomic_load(&lr->stop_req), all_done = true;
 		for (size_t i = 0; i < lr->n_loads; i++) {
 			step(lr, &lr->loads[i], now, stop, &next);

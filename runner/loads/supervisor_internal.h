@@ -1,5 +1,5 @@
-/* Private to the load supervisor: loadrun.c (lifecycle, timeline thread),
- * loadproc.c (fork, kill, reap), loadrun_json.c (results). */
+/* Private to the load supervisor: supervisor.c (lifecycle, timeline
+ * thread), process.c (fork, kill, reap), supervisor_json.c (results). */
 #ifndef HG_SUPERVISOR_INTERNAL_H
 #define HG_SUPERVISOR_INTERNAL_H
 
@@ -64,8 +64,7 @@ struct hg_loadrun {
 	json_t *warnings;
 };
 
-/* loadproc.c */
-int64_t hg_loadproc_now(void);
+/* process.c */
 /* Forks process i of load s; the child never returns.  Returns 0 or -errno. */
 int hg_loadproc_spawn(struct hg_loadrun *lr, struct hg_lsup *s, unsigned i);
 /* Signals each unreaped process group of s (or whose group still exists). */
@@ -77,7 +76,7 @@ bool hg_loadproc_reap(struct hg_lsup *s, int64_t now);
  * reparented to the subreaper).  Returns how many. */
 unsigned hg_loadproc_sweep_orphans(void);
 
-/* loadrun_json.c */
+/* supervisor_json.c */
 void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
 
@@ -45,17 +46,12 @@ static json_t *status_json(bool known, int st)
 			 "signal", WIFSIGNALED(st) ? signal_name(WTERMSIG(st)) : json_null());
 }
 
-static int64_t tv_ns(struct timeval tv)
-{
-	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
-}
-
 static json_t *proc_json(const struct hg_lproc *pr, int64_t t0)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:b, s:I}", "pid", (int)pr->pid,
 			 "started_ns", since(pr->started, t0), "ended_ns", since(pr->ended, t0),
 			 "exit", status_json(pr->reaped, pr->status), "killed", pr->killed,
-			 "cpu_ns", (json_int_t)(tv_ns(pr->ru.ru_utime) + tv_ns(pr->ru.ru_stime)));
+			 "cpu_ns", (json_int_t)(hg_tv_to_ns(pr->ru.ru_utime) + hg_tv_to_ns(pr->ru.ru_stime)));
 }
 
 /* Active time: start to SIGTERM (or to the end, for loads that ended early). */
@@ -70,7 +66,7 @@ static void add_rusage(json_t *st, const struct hg_lsup *s)
 	json_int_t cpu = 0, minflt = 0, majflt = 0, nvcsw = 0, nivcsw = 0;
 	for (unsigned i = 0; i < s->run.n_procs; i++) {
 		const struct rusage *ru = &s->procs[i].ru;
-		cpu += tv_ns(ru->ru_utime) + tv_ns(ru->ru_stime);
+		cpu += hg_tv_to_ns(ru->ru_utime) + hg_tv_to_ns(ru->ru_stime);
 		minflt += ru->ru_minflt;
 		majflt += ru->ru_majflt;
 		nvcsw += ru->ru_nvcsw;

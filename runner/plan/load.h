@@ -2,7 +2,7 @@
  * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST.
  *
  * A load is one or more processes that hgrun forks at the load's start
- * time and kills (by process group) at its stop time; loadrun.c does the
+ * time and kills (by process group) at its stop time; loads/supervisor.c does the
  * forking, priorities, affinity, killing and reaping.  A load only says how
  * many processes it wants and what each one does. */
 #ifndef HG_LOAD_H

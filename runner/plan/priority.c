@@ -1,4 +1,4 @@
-/* The table of named priorities (DESIGN.md "Priorities"). */
+/* The table of named priorities (docs/scenario.md "Priorities"). */
 #include <strings.h>
 
 #include "plan/priority.h"

@@ -1,13 +1,13 @@
-/* result.json as a jansson tree: the contract of DESIGN.md "Results". */
+/* result.json as a jansson tree: the contract of schemas/result.schema.json. */
 #include <string.h>
 #include <unistd.h>
 
-#include "run/counter.h"
+#include "base/sha256.h"
 #include "loads/supervisor.h"
 #include "plan/plan_json.h"
-#include "results/results.h"
-#include "base/sha256.h"
 #include "plan/workload.h"
+#include "results/results.h"
+#include "run/counter.h"
 
 #define HG_RESULT_FORMAT "hgrun-result/1"
 

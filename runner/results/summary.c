@@ -5,8 +5,8 @@
 #include <stdio.h>
 
 #include "loads/supervisor.h"
-#include "results/results.h"
 #include "plan/workload.h"
+#include "results/results.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)
 {

@@ -30,9 +30,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/stats.h"
+#include "base/timeutil.h"
 #include "run/counter.h"
 #include "run/host.h"
-#include "base/stats.h"
 
 #define SAMPLES 16
 #define PAIR_TRIES 8
@@ -87,20 +88,13 @@ static inline uint64_t ordered_read(void)
 #endif
 }
 
-static int64_t clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The tightest of PAIR_TRIES brackets of clk by the counter. */
 static void take_pair(clockid_t clk, struct pair *p)
 {
 	p->bracket = UINT64_MAX;
 	for (int i = 0; i < PAIR_TRIES; i++) {
 		uint64_t t0 = ordered_read();
-		int64_t ns = clock_ns(clk);
+		int64_t ns = hg_clock_ns(clk);
 		uint64_t t1 = ordered_read();
 		if (t1 - t0 < p->bracket) {
 			p->bracket = t1 - t0;
@@ -112,8 +106,7 @@ static void take_pair(clockid_t clk, struct pair *p)
 
 static void sleep_until(int64_t monotonic_ns)
 {
-	struct timespec ts = { .tv_sec = monotonic_ns / 1000000000,
-			       .tv_nsec = monotonic_ns % 1000000000 };
+	struct timespec ts = hg_ns_to_ts(monotonic_ns);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
@@ -121,7 +114,7 @@ static void sleep_until(int64_t monotonic_ns)
 /* SAMPLES pairs evenly spread over span_ns of CLOCK_MONOTONIC. */
 static void take_pairs(struct pair *p, int64_t span_ns)
 {
-	int64_t start = clock_ns(CLOCK_MONOTONIC);
+	int64_t start = hg_clock_ns(CLOCK_MONOTONIC);
 	for (int i = 0; i < SAMPLES; i++) {
 		if (i > 0)
 			sleep_until(start + span_ns * i / (SAMPLES - 1));

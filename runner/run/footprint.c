@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run/footprint.h"
-#include "run/gaptrace.h"
 #include "plan/load.h"
 #include "plan/workload.h"
+#include "run/footprint.h"
+#include "run/gaptrace.h"
 
 static uint64_t mem_available(void)
 {

@@ -12,16 +12,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/exitcodes.h"
 #include "base/cpuset.h"
-#include "run/footprint.h"
-#include "run/pmqos.h"
-#include "run/host.h"
+#include "base/exitcodes.h"
+#include "base/timeutil.h"
 #include "loads/supervisor.h"
-#include "run/runstate.h"
 #include "plan/timer.h"
-#include "run/wake.h"
 #include "plan/workload.h"
+#include "run/footprint.h"
+#include "run/host.h"
+#include "run/pmqos.h"
+#include "run/runstate.h"
+#include "run/wake.h"
 
 #define HG_CALIBRATE_MS 100
 #define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
@@ -308,7 +309,7 @@ static int gate(struct hg_run_state *rs, int verdict)
  * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
 static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
 {
-	int64_t give_up = rs->wd.hard_ns + 1000000000LL;
+	int64_t give_up = rs->wd.hard_ns + HG_NS_PER_SEC;
 	for (;;) {
 		struct timespec tmo = { 0, 100000000 };
 		int sig = sigtimedwait(waited, NULL, &tmo);
@@ -340,13 +341,7 @@ static size_t join_workers(struct hg_run_state *rs, bool bounded)
 		if (!w->created || w->joined)
 			continue;
 		if (bounded && !atomic_load(&w->done)) {
-			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 200000000;
-			if (ts.tv_nsec >= 1000000000) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000;
-			}
+			struct timespec ts = hg_ns_to_ts(hg_clock_ns(CLOCK_REALTIME) + 200000000);
 			if (pthread_timedjoin_np(w->thread, NULL, &ts) != 0) {
 				stuck++;
 				hg_run_warn(rs, "%s did not stop by the run's end + %lld ms; its "

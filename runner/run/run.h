@@ -35,7 +35,7 @@ struct hg_run_options {
 	FILE *err;                /* errors; NULL = stderr */
 };
 
-/* Returns the exit code of DESIGN.md: 0 ok, 1 run or expectation failed,
+/* Returns the exit code of base/exitcodes.h: 0 ok, 1 run or expectation failed,
  * 2 a CPU of the plan is not online here, 4 privilege missing (strict),
  * 130/143 interrupted by SIGINT/SIGTERM (a result is still written). */
 int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt);

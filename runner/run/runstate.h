@@ -7,11 +7,11 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "run/counter.h"
 #include "plan/plan.h"
+#include "run/counter.h"
 #include "run/run.h"
-#include "run/watchdog.h"
 #include "run/thread.h"
+#include "run/watchdog.h"
 
 struct hg_thread_numbers;
 

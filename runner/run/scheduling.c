@@ -30,9 +30,9 @@
 #include <linux/sched.h>
 
 #include "base/cpuset.h"
+#include "base/units.h"
 #include "run/host.h"
 #include "run/scheduling.h"
-#include "base/units.h"
 
 #define PROC_K "/proc/sys/kernel/"
 

@@ -10,16 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
-#include "run/thread.h"
 #include "plan/workload.h"
-
-int64_t hg_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+#include "run/thread.h"
 
 uint64_t hg_worker_ticks(const struct hg_worker *w, uint64_t ns)
 {
@@ -138,7 +132,7 @@ static int setup(struct hg_worker *w)
 /* Sleeps until mono_ns; returns false when the run stopped first. */
 static bool wait_start(struct hg_worker *w, int64_t mono_ns)
 {
-	struct timespec ts = { mono_ns / 1000000000, mono_ns % 1000000000 };
+	struct timespec ts = hg_ns_to_ts(mono_ns);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		if (hg_worker_stopping(w))
 			return false;

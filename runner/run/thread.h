@@ -10,13 +10,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "run/counter.h"
-#include "plan/jobexec.h"
-#include "run/gaptrace.h"
-#include "plan/plan.h"
-#include "run/scheduling.h"
 #include "base/stats.h"
+#include "base/timeutil.h"
+#include "plan/jobexec.h"
+#include "plan/plan.h"
 #include "plan/timer.h"
+#include "run/counter.h"
+#include "run/gaptrace.h"
+#include "run/scheduling.h"
 
 /* What all threads of a run share: the start gate and the timeline.  The
  * gate is a counted barrier that main opens once every thread it managed to
@@ -93,7 +94,6 @@ void *hg_worker_main(void *arg);
 void hg_worker_cleanup(struct hg_worker *w);
 
 /* Helpers for workloads. */
-int64_t  hg_now_ns(void);                                 /* CLOCK_MONOTONIC */
 uint64_t hg_worker_tick_at(const struct hg_worker *w, int64_t mono_ns);
 uint64_t hg_worker_ticks(const struct hg_worker *w, uint64_t ns);
 int64_t  hg_worker_rel_ns(const struct hg_worker *w, int64_t mono_ns); /* from t0 */

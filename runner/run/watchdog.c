@@ -4,20 +4,15 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "base/timeutil.h"
 #include "plan/priority.h"
 #include "run/scheduling.h"
 #include "run/wake.h"
 #include "run/watchdog.h"
 
-static struct timespec ts_of(int64_t ns)
-{
-	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-	return ts;
-}
-
 static void sleep_until_end(struct hg_watchdog *wd)
 {
-	struct timespec end = ts_of(wd->sync->end_ns);
+	struct timespec end = hg_ns_to_ts(wd->sync->end_ns);
 	while (!atomic_load(&wd->sync->stop) &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
 		;
@@ -46,7 +41,7 @@ static void *watchdog_main(void *arg)
 	wd->rt_granted = rc == 0;
 	wd->rt_error = -rc;
 	sleep_until_end(wd);
-	struct timespec tick = ts_of(2000000); /* re-wake every 2 ms */
+	struct timespec tick = hg_ns_to_ts(2000000); /* re-wake every 2 ms */
 	while (!wake_all(wd)) {
 		if (hg_now_ns() >= wd->hard_ns) {
 			atomic_store(&wd->gave_up, 1);

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/check.h"
-#include "plan/metrics.h"
 #include "base/units.h"
+#include "plan/metrics.h"
 #include "plan/workload.h"
+#include "scenario/check.h"
 
 #define MIN_PERIOD_NS 10000ull          /* 10us: below this a period is noise */
 #define MIN_BUDGET_NS 1024ull           /* SCHED_DEADLINE's smallest runtime */

@@ -3,8 +3,8 @@
 #ifndef HG_CHECK_H
 #define HG_CHECK_H
 
-#include "scenario/diag.h"
 #include "plan/plan.h"
+#include "scenario/diag.h"
 #include "scenario/yamldoc.h"
 
 void hg_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_diags *d);

@@ -32,7 +32,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	CYAML_FIELD_END
 };
 
-/* Used for threads[] and for defaults: (where `name` is refused by parse.c). */
+/* Used for threads[] and for defaults: (where `name` is refused by scenario/resolve.c). */
 static const cyaml_schema_field_t thread_fields[] = {
 	STR("name", OPT, struct hg_raw_thread, name),
 	STR("count", OPT, struct hg_raw_thread, count),

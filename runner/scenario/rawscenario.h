@@ -1,8 +1,8 @@
 /* The scenario as libcyaml loads it: the document's structure, every leaf
  * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
- * fields and 1abc as 1, so hgrun parses every value itself, in parse.c).
+ * fields and 1abc as 1, so hgrun parses every value itself, in scenario/resolve*.c).
  * The few keys whose value may take several shapes (priority, cpus, exec,
- * sweep.grid) are left to parse.c, which reads them from the YAML nodes. */
+ * sweep.grid) are left to scenario/resolve*.c, which reads them from the YAML nodes. */
 #ifndef HG_RAWSCENARIO_H
 #define HG_RAWSCENARIO_H
 

@@ -6,10 +6,10 @@
 
 #include "base/cpuset.h"
 #include "plan/priority.h"
-#include "scenario/resolve_internal.h"
-#include "scenario/shape.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
+#include "scenario/resolve_internal.h"
+#include "scenario/shape.h"
 
 #define DEFAULT_TRACE_RECORDS 300000
 #define MAX_TRACE_RECORDS 100000000ull

@@ -4,8 +4,8 @@
 #ifndef HG_RESOLVE_H
 #define HG_RESOLVE_H
 
-#include "scenario/diag.h"
 #include "plan/plan.h"
+#include "scenario/diag.h"
 #include "scenario/rawscenario.h"
 #include "scenario/yamldoc.h"
 

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scenario/resolve.h"
 #include "base/units.h"
+#include "scenario/resolve.h"
 
 struct hg_resolver {
 	struct hg_yaml *y;

@@ -1,7 +1,7 @@
 /* The loading story: each stage sees only what the one before produced,
  * and a stage runs only when the one before found no error. */
-#include "scenario/check.h"
 #include "base/cpuset.h"
+#include "scenario/check.h"
 #include "scenario/rawscenario.h"
 #include "scenario/resolve.h"
 #include "scenario/scenario.h"

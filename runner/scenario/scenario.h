@@ -3,8 +3,8 @@
 #ifndef HG_SCENARIO_H
 #define HG_SCENARIO_H
 
-#include "scenario/diag.h"
 #include "plan/plan.h"
+#include "scenario/diag.h"
 
 /* Returns the plan, or NULL with errors in d (d->file is set to path). */
 struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d);

@@ -82,7 +82,7 @@ static void check_value(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_va
 	char sub[256];
 	switch (s->type) {
 	case CYAML_IGNORE:
-		return;     /* several shapes allowed: parse.c decides */
+		return;     /* several shapes allowed: scenario/resolve*.c decides */
 	case CYAML_MAPPING:
 		if (n->type != YAML_MAPPING_NODE) {
 			hg_yaml_error_at(d, n, path, "expected a mapping of keys, got %s",

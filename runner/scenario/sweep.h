@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#include "scenario/diag.h"
-#include "plan/plan.h"
 #include "base/units.h"
+#include "plan/plan.h"
+#include "scenario/diag.h"
 #include "scenario/yamldoc.h"
 
 /* Grid points (product of the axes' lengths), not counting repeats. */

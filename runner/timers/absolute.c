@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
 
 struct hg_timer { int unused; };
@@ -16,7 +17,7 @@ static int absolute_open(struct hg_timer **t)
 static int absolute_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 {
 	(void)t;
-	struct timespec ts = { deadline_ns / 1000000000, deadline_ns % 1000000000 };
+	struct timespec ts = hg_ns_to_ts(deadline_ns);
 	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	return rc ? -rc : 0;
 }

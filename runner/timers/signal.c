@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
 #include "run/wake.h"
 
@@ -60,7 +61,7 @@ static int signal_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 	drain(t);
 	struct itimerspec its = {
 		.it_interval = { 0, 0 },
-		.it_value = { deadline_ns / 1000000000, deadline_ns % 1000000000 },
+		.it_value = hg_ns_to_ts(deadline_ns),
 	};
 	if (timer_settime(t->id, TIMER_ABSTIME, &its, NULL) < 0)
 		return -errno;

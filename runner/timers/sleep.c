@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
 
 struct hg_timer { int unused; };
@@ -21,10 +22,10 @@ static int sleep_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 	(void)t;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t rel = deadline_ns - ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	int64_t rel = deadline_ns - hg_ts_to_ns(now);
 	if (rel <= 0)
 		return 0;
-	struct timespec ts = { rel / 1000000000, rel % 1000000000 };
+	struct timespec ts = hg_ns_to_ts(rel);
 	int rc = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 	return rc ? -rc : 0;
 }

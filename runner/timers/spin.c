@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
 #include "run/wake.h"
 
@@ -25,7 +26,7 @@ static int spin_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 	for (;;) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec >= deadline_ns)
+		if (hg_ts_to_ns(now) >= deadline_ns)
 			return 0;
 		if (hg_wake_count() != woken)
 			return -EINTR;

@@ -4,6 +4,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "plan/timer.h"
 
 struct hg_timer { int fd; };
@@ -27,7 +28,7 @@ static int timerfd_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 {
 	struct itimerspec its = {
 		.it_interval = { 0, 0 },
-		.it_value = { deadline_ns / 1000000000, deadline_ns % 1000000000 },
+		.it_value = hg_ns_to_ts(deadline_ns),
 	};
 	if (deadline_ns <= 0)
 		return 0;

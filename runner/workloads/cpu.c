@@ -1,6 +1,6 @@
 /* Workload 'cpu': runs whenever it can, recording the gap trace */
-#include "run/thread.h"
 #include "plan/workload.h"
+#include "run/thread.h"
 
 static void cpu_run(struct hg_worker *w)
 {

@@ -1,6 +1,6 @@
 /* Workload 'cpu_periodic': never blocks; a job of exec CPU starts when one completes; a period with no completed job is a miss */
-#include "run/thread.h"
 #include "plan/workload.h"
+#include "run/thread.h"
 
 /* Periods are fixed windows [start + k*period, start + (k+1)*period).  Jobs
  * run back to back; a job counts for the window in which it completes.

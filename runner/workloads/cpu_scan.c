@@ -1,6 +1,6 @@
 /* Workload 'cpu_scan': as cpu, sequentially touching a working_set array; counts passes */
-#include "workloads/scan.h"
 #include "plan/workload.h"
+#include "workloads/scan.h"
 
 static void cpu_scan_run(struct hg_worker *w)
 {

@@ -1,6 +1,6 @@
 /* Workload 'cpu_scan_yield': cpu_scan that yields after each yield_after of CPU */
-#include "workloads/scan.h"
 #include "plan/workload.h"
+#include "workloads/scan.h"
 
 static void cpu_scan_yield_run(struct hg_worker *w)
 {

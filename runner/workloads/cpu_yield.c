@@ -1,6 +1,6 @@
 /* Workload 'cpu_yield': as cpu, yielding each time it has received yield_after of CPU */
-#include "run/thread.h"
 #include "plan/workload.h"
+#include "run/thread.h"
 
 /* Each slice is CPU received since the last yield (gaps inside a slice do
  * not count), then the interval closes as `yielded` and sched_yield(). */

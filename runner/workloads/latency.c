@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "base/buffer.h"
-#include "run/thread.h"
 #include "plan/workload.h"
+#include "run/thread.h"
 
 #define HG_LAT_BUCKET_NS 1000          /* histogram: 1 us buckets */
 #define HG_LAT_BUCKETS 20000           /* up to 20 ms, then overflow */

@@ -1,6 +1,6 @@
 /* Workload 'periodic': each period, runs until exec of CPU is received, then sleeps on its timer */
-#include "run/thread.h"
 #include "plan/workload.h"
+#include "run/thread.h"
 
 /* Semantics (docs/semantics.md): job k is released at r_k with deadline
  * r_k + period.  It runs until it has RECEIVED its exec (gap trace).  Done

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "unit.h"
 #include "scenario/scenario.h"
 
-static int passed, failed;
 
 #define HEAD "hgrun: 1\nname: t\nduration: 2s\n"
 #define T(body) HEAD "threads:\n  - name: rt\n" body
@@ -126,6 +126,5 @@ int main(void)
 		}
 		hg_plan_free(plan);
 	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report("test_checks");
 }

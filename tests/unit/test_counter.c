@@ -1,15 +1,13 @@
-/* Tests of the counter calibration (runner/counter.c).  Timing on a shared
+/* Tests of the counter calibration (runner/run/counter.c).  Timing on a shared
  * machine is noisy, so the tolerances are generous: they catch a wrong
  * formula (a factor, a unit), not a few ppm. */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "unit.h"
 #include "run/counter.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static int64_t now_ns(clockid_t clk)
 {
@@ -90,6 +88,5 @@ int main(void)
 	test_calibration();
 	test_bounds();
 	test_cpu();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report("test_counter");
 }

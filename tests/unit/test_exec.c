@@ -1,13 +1,11 @@
-/* Execution-time generators (runner/exec.c): fixed, cycled lists, seeded
+/* Execution-time generators (runner/plan/jobexec.c): fixed, cycled lists, seeded
  * uniform and normal draws that are reproducible and stay in bounds. */
 #include <math.h>
 #include <stdio.h>
 
+#include "unit.h"
 #include "plan/jobexec.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static void test_fixed_and_list(void)
 {
@@ -119,6 +117,5 @@ int main(void)
 	test_fixed_and_list();
 	test_uniform();
 	test_normal();
-	printf("test_exec: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_report("test_exec");
 }

@@ -1,14 +1,12 @@
-/* Gap tracing with synthetic counter values (runner/gaptrace.c): the
+/* Gap tracing with synthetic counter values (runner/run/gaptrace.c): the
  * recording logic of figure 2, drops on a full buffer, end reasons. */
 #include <stdio.h>
 #include <string.h>
 
+#include "unit.h"
 #include "run/counter.h"
 #include "run/gaptrace.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 static int fake_cpu_value;
 static int fake_cpu(void) { return fake_cpu_value; }
@@ -149,6 +147,5 @@ int main(void)
 	test_threshold_edge();
 	test_names();
 	test_run_until();
-	printf("test_gaptrace: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_report("test_gaptrace");
 }

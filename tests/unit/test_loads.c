@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "unit.h"
 #include "base/fsutil.h"
 #include "loads/supervisor.h"
 #include "scenario/scenario.h"
@@ -22,7 +23,6 @@
 #define MS 1000000LL
 #define SLACK (150 * MS)
 
-static int passed, failed;
 static char tmpdir[64];
 
 struct lcase {
@@ -396,6 +396,5 @@ int main(void)
 	test_listen();
 	test_create_errors();
 	rmdir(tmpdir);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report("test_loads");
 }

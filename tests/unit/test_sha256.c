@@ -1,12 +1,10 @@
-/* SHA-256 against the FIPS 180-4 / NIST example vectors (runner/sha256.c). */
+/* SHA-256 against the FIPS 180-4 / NIST example vectors (runner/base/sha256.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "unit.h"
 #include "base/sha256.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 struct vcase { const char *in; const char *want; };
 
@@ -77,6 +75,5 @@ int main(void)
 	test_vectors();
 	test_million_a();
 	test_boundaries();
-	printf("test_sha256: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_report("test_sha256");
 }

@@ -1,13 +1,11 @@
 /* Table-driven tests of percentiles, summaries and the histogram
- * (runner/stats.c). */
+ * (runner/base/stats.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "unit.h"
 #include "base/stats.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -132,6 +130,5 @@ int main(void)
 	test_exact_ranks();
 	test_summaries();
 	test_histogram();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report("test_stats");
 }

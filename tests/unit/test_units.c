@@ -1,14 +1,12 @@
-/* Table-driven tests of strict unit parsing (runner/units.c). */
+/* Table-driven tests of strict unit parsing (runner/base/units.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "unit.h"
 #include "base/cpuset.h"
 #include "base/names.h"
 #include "base/units.h"
 
-static int passed, failed;
-#define CHECK(cond, ...) do { if (cond) passed++; else { failed++; \
-	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 struct dcase { const char *in; int ok; uint64_t want; const char *msg_part; };
 
@@ -154,6 +152,5 @@ int main(void)
 	test_integers();
 	test_format();
 	test_cpusets_and_names();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report("test_units");
 }

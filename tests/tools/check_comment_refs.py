@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Comments that name a project file must name one that exists: a comment
+citing a design note or a source file that is not in the tree misleads the
+next reader.  Scans comments of runner/ (C) and the Python sources of
+analysis/, tests/ and bench/; exits 1 listing each dangling reference."""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+REF = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:c|h|md|py|sh|yaml|json))\b")
+C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+PY_COMMENT = re.compile(r"#[^\n]*|\"\"\".*?\"\"\"", re.S)
+# Names that are not files of this project: libraries' headers and files of
+# the machine, written in comments for what they are.
+EXTERNAL = {"cyaml.h", "yaml.h", "jansson.h", "sched.h", "trace.proto", "perfetto_trace.proto",
+            "result.json", "sweep.json", "trace.jsonl", "latency.jsonl", "series.jsonl",
+            "report.md", "summary.json", "scenario.yaml", "s.yaml", "my.yaml", "t.yaml", "x.yaml"}
+
+
+def known_files():
+    names, paths = set(), set()
+    for p in ROOT.rglob("*"):
+        if ".git" in p.parts or "build" in p.parts[len(ROOT.parts):len(ROOT.parts) + 1]:
+            continue
+        if p.is_file():
+            rel = p.relative_to(ROOT).as_posix()
+            paths.add(rel)
+            names.add(p.name)
+    return names, paths
+
+
+def refs_in(path: pathlib.Path):
+    text = path.read_text(errors="replace")
+    pattern = C_COMMENT if path.suffix in (".c", ".h") else PY_COMMENT
+    for m in pattern.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        for r in REF.finditer(m.group(0)):
+            yield line + m.group(0).count("\n", 0, r.start()), r.group(1)
+
+
+def main() -> int:
+    names, paths = known_files()
+    sources = [*ROOT.glob("runner/**/*.[ch]"), *ROOT.glob("analysis/**/*.py"),
+               *ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/**/*.py"),
+               *ROOT.glob("tests/**/*.[ch]")]
+    bad = []
+    for src in sorted(sources):
+        for line, ref in refs_in(src):
+            base = ref.rsplit("/", 1)[-1]
+            if base in EXTERNAL or ref in EXTERNAL or ref.startswith(("linux/", "sys/")):
+                continue
+            ok = (ref in paths or any(p.endswith("/" + ref) for p in paths)) if "/" in ref \
+                else base in names
+            if not ok:
+                bad.append(f"{src.relative_to(ROOT)}:{line}: names '{ref}', which is not a "
+                           "file of this project")
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
