@@ -156,13 +156,14 @@ json_t *hg_plan_to_json(const struct hg_plan *plan)
 		json_array_append_new(expect, json_pack("{s:s, s:s, s:f}", "thread", e->thread,
 			"metric", e->metric, e->bound == HG_EXPECT_MAX ? "max" : "min", e->limit));
 	}
-	return json_pack("{s:i, s:s, s:o, s:I, s:{s:I, s:b, s:o}, s:b, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:i, s:s, s:o, s:I, s:{s:I, s:b, s:o, s:b}, s:b, s:o, s:o, s:o, s:o, s:o}",
 			 "hgrun", 1, "name", plan->name,
 			 "description", opt_string(plan->description),
 			 "duration_ns", (json_int_t)plan->duration_ns,
 			 "trace", "records", (json_int_t)plan->trace_records,
 			 "gap_auto", plan->gap_auto,
 			 "gap_ns", plan->gap_auto ? json_null() : json_integer((json_int_t)plan->gap_ns),
+			 "kernel", plan->kernel_trace,
 			 "lock_memory", plan->lock_memory,
 			 "cpu_dma_latency_ns", plan->cpu_dma_latency_set
 				 ? json_integer((json_int_t)plan->cpu_dma_latency_ns) : json_null(),

@@ -6,6 +6,7 @@
 #include "loads/supervisor.h"
 #include "plan/plan_json.h"
 #include "plan/workload.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 #include "run/counter.h"
 
@@ -106,6 +107,7 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "started_ns", started_json(w->st.started_ns));
 	json_object_set_new(o, "stopped_ns", started_json(w->st.stopped_ns));
 	json_object_set_new(o, "stats", stats_json(w, &rs->nums[i]));
+	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
 	return o;
 }
 
@@ -183,5 +185,10 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set(o, "warnings", rs->warnings);
 	json_object_set_new(o, "files", json_pack("{s:s, s:s}", "trace", "trace.jsonl",
 						  "latency", "latency.jsonl"));
+	json_object_set_new(o, "kernel_trace", hg_kernel_trace_json(rs));
+	json_object_set(o, "competition", rs->kernel && rs->kernel->competition
+					  ? rs->kernel->competition : json_null());
+	if (rs->kernel && rs->kernel->traced)
+		json_object_set_new(json_object_get(o, "files"), "kernel", json_string("kernel.jsonl"));
 	return o;
 }

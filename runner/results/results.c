@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 
 void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
@@ -100,19 +101,23 @@ static int64_t rel_ns(const struct hg_run_state *rs, uint64_t tick)
 /* One gap-trace interval as a JSON line (names are [A-Za-z0-9_-], see names.c,
  * so they need no escaping). */
 static void trace_line(FILE *f, const struct hg_run_state *rs, const struct hg_worker *w,
-		       const struct hg_gap_record *r)
+		       const struct hg_gap_record *r, uint32_t cause)
 {
 	fprintf(f, "{\"thread\":\"%s\",\"instance\":%u,\"cpu\":%d,\"start_ns\":%lld,"
-		"\"end_ns\":%lld,\"end\":\"%s\"}\n", w->plan->name, w->plan->instance, (int)r->cpu,
+		"\"end_ns\":%lld,\"end\":\"%s\"", w->plan->name, w->plan->instance, (int)r->cpu,
 		(long long)rel_ns(rs, r->start), (long long)rel_ns(rs, r->end),
 		hg_gap_end_name((enum hg_gap_end)r->end_reason));
+	if (cause) /* kernel attribution (docs/kernel-trace.md) */
+		fprintf(f, ",\"cause\":\"%s\"", hg_cause_names[cause]);
+	fputs("}\n", f);
 }
 
 static int write_trace(FILE *f, const struct hg_run_state *rs)
 {
 	for (size_t i = 0; i < rs->n_workers; i++)
 		for (size_t k = 0; k < rs->workers[i].gt.n; k++)
-			trace_line(f, rs, &rs->workers[i], &rs->workers[i].gt.rec[k]);
+			trace_line(f, rs, &rs->workers[i], &rs->workers[i].gt.rec[k],
+				   hg_kernel_record_cause(rs, i, k));
 	return 0;
 }
 
@@ -167,6 +172,8 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 	rc = write_atomic(rs, name, write_trace);
 	if (!rc)
 		rc = write_atomic(rs, name = "latency.jsonl", write_latency);
+	if (!rc && rs->kernel && rs->kernel->traced)
+		rc = write_atomic(rs, name = "kernel.jsonl", hg_kernel_write_segments);
 	if (!rc)
 		rc = write_atomic(rs, name = "result.json", write_result);
 	if (rc) {

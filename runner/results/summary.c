@@ -6,6 +6,7 @@
 
 #include "loads/supervisor.h"
 #include "plan/workload.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)
@@ -113,6 +114,7 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	json_array_foreach(loads, i, v)
 		load_line(out, v);
 	json_decref(loads);
+	hg_kernel_summary(rs, out);
 	json_array_foreach(rs->warnings, i, v)
 		fprintf(out, "warning: %s\n", json_string_value(v));
 	size_t n_exp = json_array_size(rs->expectations), failed = 0;

@@ -11,6 +11,7 @@
 static const cyaml_schema_field_t trace_fields[] = {
 	STR("records", OPT, struct hg_raw_trace, records),
 	STR("gap", OPT, struct hg_raw_trace, gap),
+	STR("kernel", OPT, struct hg_raw_trace, kernel),
 	CYAML_FIELD_END
 };
 

@@ -10,7 +10,7 @@
 
 #include "scenario/diag.h"
 
-struct hg_raw_trace { char *records, *gap; };
+struct hg_raw_trace { char *records, *gap, *kernel; };
 
 struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };
 

@@ -556,6 +556,8 @@ static void resolve_top(struct hg_resolver *r)
 				      "must be 'auto' or a duration in 1ns..1s (got %s)",
 				      raw->trace->gap);
 	}
+	if (raw->trace && raw->trace->kernel)
+		hg_r_bool(r, raw->trace->kernel, "trace.kernel", &plan->kernel_trace);
 	plan->lock_memory = true;
 	if (raw->lock_memory)
 		hg_r_bool(r, raw->lock_memory, "lock_memory", &plan->lock_memory);
