@@ -181,3 +181,25 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
     warning = next(w for w in r.result["warnings"] if w.startswith("competition:"))
     if ("competitor", other.pid) in names[:3]:
         assert f"competitor (pid {other.pid})" in warning
+
+
+@needs_tracefs
+def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path):
+    root = tracefs_root()
+    if root is None:
+        pytest.skip("tracefs not mounted")
+    files = ["trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event", "tracing_on"]
+    before = {f: (root / f).read_text() for f in files}
+    other = root / "instances" / f"hgtest-{os.getpid()}"
+    other.mkdir()
+    try:
+        (other / "events" / "sched" / "sched_switch" / "enable").write_text("1")
+        r = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="300ms")
+        assert r.rc == 0, r.err
+        assert {f: (root / f).read_text() for f in files} == before
+        assert (other / "events" / "sched" / "sched_switch" / "enable").read_text().strip() == "1"
+        assert (other / "tracing_on").read_text().strip() == "1"
+        assert "sched_switch" in (other / "trace").read_text()
+    finally:
+        (other / "events" / "sched" / "sched_switch" / "enable").write_text("0")
+        other.rmdir()
