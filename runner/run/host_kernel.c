@@ -71,7 +71,7 @@ bool hg_host_preempt_private_debugfs(char *model, size_t size)
 }
 
 /* The last "Dynamic Preempt: <mode>" of the kernel log: printed at boot and
- * on every change through debugfs (kernel/sched/core.c sched_dynamic_update),
+ * on every change through debugfs (the scheduler's sched_dynamic_update()),
  * so the last one is the mode in effect while the boot messages are still
  * in the ring buffer. */
 bool hg_host_preempt_klog(char *model, size_t size)
