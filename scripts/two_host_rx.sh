@@ -34,7 +34,7 @@ out=""
 phase=10
 rps=1
 
-usage() { sed -n '23,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '22,28p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "two_host_rx.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
