@@ -26,6 +26,8 @@
 #                   scenarios; at least 1); other values run scaled copies
 #   --no-rps        leave receive processing where veth puts it (sender's CPU)
 #   --hgrun PATH    the hgrun binary (default build/hgrun)
+# Exit status: 0 both runs ended well, 1 one of them failed, 2 bad usage or a
+# missing prerequisite (root, ip, 2 CPUs, hgrun), 130/143 interrupted.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
