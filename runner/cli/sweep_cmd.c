@@ -125,8 +125,25 @@ static void progress_line(const struct sweep_job *j, const struct tally *t, size
 	fflush(stdout);
 }
 
-/* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt). */
-static int run_one(struct sweep_job *j, size_t run)
+/* The first line of a quiet run's messages that is not a warning: the
+ * reason its one failure line gives. */
+static void first_reason(const char *text, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (const char *line = text; line && *line;) {
+		size_t len = strcspn(line, "\n");
+		if (len && !memmem(line, len, "warning", 7)) {
+			snprintf(out, size, ": %.*s", (int)(len < 300 ? len : 300), line);
+			return;
+		}
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
+ * With --quiet its messages are kept, and the first of them becomes the
+ * reason on the run's one failure line. */
+static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_size)
 {
 	size_t point = run % j->n_points;
 	unsigned rep = (unsigned)(run / j->n_points);
@@ -143,14 +160,23 @@ static int run_one(struct sweep_job *j, size_t run)
 	struct hg_plan *plan = point_plan(j, point);
 	if (!plan)
 		return HG_EXIT_INVALID;
+	char *messages = NULL;
+	size_t messages_len = 0;
+	FILE *err = j->cli->quiet ? open_memstream(&messages, &messages_len) : NULL;
 	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
 				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
 				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = dir, .strict = j->cli->strict, .quiet = j->cli->quiet,
 		.argc = j->cli->argc, .argv = j->cli->argv, .sweep_point = where, .overrides = j->sets,
+		.err = err,
 	};
 	rc = hg_run(plan, &opt);
+	if (err) {
+		fclose(err);
+		first_reason(messages, reason, reason_size);
+		free(messages);
+	}
 	json_decref(where);
 	hg_plan_free(plan);
 	return rc;
@@ -208,6 +234,7 @@ static int run_all(struct sweep_job *j)
 		t.todo += mine(j->cli, run) && !complete[run];
 	}
 	int worst = HG_EXIT_OK;
+	char reason[320];
 	sigset_t stops, old;
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
@@ -221,7 +248,8 @@ static int run_all(struct sweep_job *j)
 			if (!j->cli->quiet)
 				progress_line(j, &t, run);
 			double start = now_s();
-			rc = run_one(j, run);
+			reason[0] = '\0';
+			rc = run_one(j, run, reason, sizeof(reason));
 			t.spent_s += now_s() - start;
 			t.done++;
 		}
@@ -238,8 +266,8 @@ static int run_all(struct sweep_job *j)
 			run_name(j, run, name);
 			t.failed++;
 			worst = HG_EXIT_FAILED;
-			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s\n", run + 1,
-				j->n_runs, name, rc, j->dir, name);
+			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,
+				j->n_runs, name, rc, j->dir, name, reason);
 		} else {
 			t.succeeded++;
 		}
