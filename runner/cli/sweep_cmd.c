@@ -69,13 +69,14 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	char err[HG_ERRLEN], id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
 	char *text = hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err);
+	bool applied = text != NULL;
 	struct hg_diags d;
 	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
 	free(text);
 	if (!plan) {
-		fprintf(stderr, "hgrun: sweep point %s: %s%s%s\n", id, text && d.items[0].path[0]
-			? d.items[0].path : "", text && d.items[0].path[0] ? ": " : "",
-			text ? d.items[0].message : err);
+		bool at = applied && d.items[0].path[0];
+		fprintf(stderr, "hgrun: sweep point %s: %s%s%s\n", id, at ? d.items[0].path : "",
+			at ? ": " : "", applied ? d.items[0].message : err);
 		return NULL;
 	}
 	struct hg_missing_cpu m;
@@ -224,7 +225,9 @@ static void final_line(const struct sweep_job *j, const struct tally *t, const c
 static int run_all(struct sweep_job *j)
 {
 	struct tally t = { 0 };
-	bool complete[j->n_runs ? j->n_runs : 1];
+	bool *complete = calloc(j->n_runs ? j->n_runs : 1, sizeof(*complete));
+	if (!complete)
+		return HG_EXIT_FAILED;
 	for (size_t run = 0; run < j->n_runs; run++) {
 		char name[64];
 		run_name(j, run, name);
@@ -244,7 +247,8 @@ static int run_all(struct sweep_job *j)
 		if (!mine(j->cli, run) || complete[run])
 			continue;
 		int rc = pending_stop(&stops);
-		if (!rc) {
+		bool ran = !rc;
+		if (ran) {
 			if (!j->cli->quiet)
 				progress_line(j, &t, run);
 			double start = now_s();
@@ -254,11 +258,12 @@ static int run_all(struct sweep_job *j)
 			t.done++;
 		}
 		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
-			t.failed++;
+			t.failed += ran;   /* it is run again by --resume */
 			fprintf(stderr, "hgrun: sweep stopped after %zu run%s (exit %d); finish it with "
 				"--resume -o %s\n", t.done, t.done == 1 ? "" : "s", rc, j->dir);
 			final_line(j, &t, ", stopped");
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			free(complete);
 			return rc;
 		}
 		if (rc) {
@@ -274,6 +279,7 @@ static int run_all(struct sweep_job *j)
 	}
 	final_line(j, &t, "");
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(complete);
 	return worst;
 }
 
