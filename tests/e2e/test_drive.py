@@ -64,7 +64,7 @@ def test_force_never_removes_files_hgrun_did_not_write(hgrun, scenario, tmp_path
     for extra in ([], ["--force"]):
         r = hgrun("run", scenario(RUN), "-o", out, "--duration", "100ms", "--quiet", *extra)
         assert r.rc == 3
-        assert "holds files hgrun did not write (notes.txt)" in r.err
+        assert "holds more than a run's results (notes.txt)" in r.err
         assert (out / "notes.txt").read_text() == "keep me"
     assert not (out / "result.json").exists()
 
