@@ -83,6 +83,15 @@ static inline void hg_ring_release(struct hg_ring *r, size_t n)
 	atomic_store_explicit(&r->tail, tail + n, memory_order_release);
 }
 
+/* Empties the ring and its drop count: only while neither side runs. */
+static inline void hg_ring_reset(struct hg_ring *r)
+{
+	atomic_store(&r->head, 0);
+	atomic_store(&r->tail, 0);
+	atomic_store(&r->dropped, 0);
+	r->tail_seen = 0;
+}
+
 static inline uint64_t hg_ring_dropped(const struct hg_ring *r)
 {
 	return atomic_load_explicit(&r->dropped, memory_order_relaxed);

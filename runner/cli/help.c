@@ -32,7 +32,7 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
 	  "  hgrun run experiments/02_periodic_deadlines.yaml --duration 2s -o /tmp/pd\n"
-	  "  hgrun run s.yaml --set threads[rt].priority=RTHIGH --set threads[rt].workload.exec=2ms\n" },
+	  "  hgrun run s.yaml --set 'threads[rt].priority=RTHIGH' --set 'threads[rt].workload.exec=2ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
 	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
@@ -87,7 +87,7 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun validate experiments/*.yaml\n"
 	  "  hgrun validate --resolved experiments/rx_deadline.yaml\n"
-	  "  hgrun validate experiments/rx_deadline.yaml --set threads[rt].priority=RTLOW\n" },
+	  "  hgrun validate experiments/rx_deadline.yaml --set 'threads[rt].priority=RTLOW'\n" },
 	{ HG_CMD_LIST,
 	  "usage: hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n",
 	  "Lists what a scenario may name: workloads and their parameters, timers,\n"

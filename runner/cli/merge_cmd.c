@@ -139,7 +139,8 @@ int hg_merge_command(const struct hg_cli *cli)
 		       copied, copied == 1 ? "" : "s", n, n == 1 ? "y" : "ies", out, missing);
 		if (missing) {
 			fprintf(stderr, "hgrun: sweep-merge: %zu run%s missing; run them with "
-				"'hgrun sweep %s -o %s --resume'\n", missing, missing == 1 ? " is" : "s are",
+				"'hgrun sweep %s -o %s --resume' (with the --duration and --set the "
+				"sweep was started with)\n", missing, missing == 1 ? " is" : "s are",
 				json_string_value(json_object_get(idx[0], "source")), out);
 			rc = HG_EXIT_FAILED;
 		}

@@ -174,15 +174,15 @@ int hg_outdir_prepare(const char *dir, enum hg_outdir_kind kind, bool force, FIL
 		fprintf(err, "hgrun: -o %s: not a directory\n", dir);
 		return HG_EXIT_USAGE;
 	}
+	const char *what = kind == HG_OUTDIR_SWEEP ? "sweep" : "run";
 	struct walk w = { .remove = false };
 	walk(&w, dir, kind);
 	if (w.ours + w.foreign == 0)
 		return 0;
-	const char *what = kind == HG_OUTDIR_SWEEP ? "sweep" : "run";
 	if (w.foreign) {
-		fprintf(err, "hgrun: -o %s: the directory holds files hgrun did not write (%s%s); "
-			"hgrun never removes them, %s: choose a new directory, or move them away\n",
-			dir, w.foreign_names, w.foreign > 4 ? ", ..." : "",
+		fprintf(err, "hgrun: -o %s: the directory holds more than a %s's results (%s%s); "
+			"hgrun never removes those, %s: choose a new directory, or move them away\n",
+			dir, what, w.foreign_names, w.foreign > 4 ? ", ..." : "",
 			force ? "not even with --force" : "and does not write its results among them");
 		return HG_EXIT_USAGE;
 	}

@@ -69,13 +69,14 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	char err[HG_ERRLEN], id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
 	char *text = hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err);
+	bool applied = text != NULL;
 	struct hg_diags d;
 	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
 	free(text);
 	if (!plan) {
-		fprintf(stderr, "hgrun: sweep point %s: %s%s%s\n", id, text && d.items[0].path[0]
-			? d.items[0].path : "", text && d.items[0].path[0] ? ": " : "",
-			text ? d.items[0].message : err);
+		bool at = applied && d.items[0].path[0];
+		fprintf(stderr, "hgrun: sweep point %s: %s%s%s\n", id, at ? d.items[0].path : "",
+			at ? ": " : "", applied ? d.items[0].message : err);
 		return NULL;
 	}
 	struct hg_missing_cpu m;
@@ -127,8 +128,25 @@ static void progress_line(const struct sweep_job *j, const struct tally *t, size
 	fflush(stdout);
 }
 
-/* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt). */
-static int run_one(struct sweep_job *j, size_t run)
+/* The first line of a quiet run's messages that is not a warning: the
+ * reason its one failure line gives. */
+static void first_reason(const char *text, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (const char *line = text; line && *line;) {
+		size_t len = strcspn(line, "\n");
+		if (len && !memmem(line, len, "warning", 7)) {
+			snprintf(out, size, ": %.*s", (int)(len < 300 ? len : 300), line);
+			return;
+		}
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
+ * With --quiet its messages are kept, and the first of them becomes the
+ * reason on the run's one failure line. */
+static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_size)
 {
 	size_t point = run % j->n_points;
 	unsigned rep = (unsigned)(run / j->n_points);
@@ -145,14 +163,23 @@ static int run_one(struct sweep_job *j, size_t run)
 	struct hg_plan *plan = point_plan(j, point);
 	if (!plan)
 		return HG_EXIT_INVALID;
+	char *messages = NULL;
+	size_t messages_len = 0;
+	FILE *err = j->cli->quiet ? open_memstream(&messages, &messages_len) : NULL;
 	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
 				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
 				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = dir, .strict = j->cli->strict, .quiet = j->cli->quiet,
 		.argc = j->cli->argc, .argv = j->cli->argv, .sweep_point = where, .overrides = j->sets,
+		.err = err,
 	};
 	rc = hg_run(plan, &opt);
+	if (err) {
+		fclose(err);
+		first_reason(messages, reason, reason_size);
+		free(messages);
+	}
 	json_decref(where);
 	hg_plan_free(plan);
 	return rc;
@@ -200,7 +227,9 @@ static void final_line(const struct sweep_job *j, const struct tally *t, const c
 static int run_all(struct sweep_job *j)
 {
 	struct tally t = { 0 };
-	bool complete[j->n_runs ? j->n_runs : 1];
+	bool *complete = calloc(j->n_runs ? j->n_runs : 1, sizeof(*complete));
+	if (!complete)
+		return HG_EXIT_FAILED;
 	for (size_t run = 0; run < j->n_runs; run++) {
 		char name[64];
 		run_name(j, run, name);
@@ -210,6 +239,7 @@ static int run_all(struct sweep_job *j)
 		t.todo += mine(j->cli, run) && !complete[run];
 	}
 	int worst = HG_EXIT_OK;
+	char reason[320];
 	sigset_t stops, old;
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
@@ -219,20 +249,23 @@ static int run_all(struct sweep_job *j)
 		if (!mine(j->cli, run) || complete[run])
 			continue;
 		int rc = pending_stop(&stops);
-		if (!rc) {
+		bool ran = !rc;
+		if (ran) {
 			if (!j->cli->quiet)
 				progress_line(j, &t, run);
 			double start = now_s();
-			rc = run_one(j, run);
+			reason[0] = '\0';
+			rc = run_one(j, run, reason, sizeof(reason));
 			t.spent_s += now_s() - start;
 			t.done++;
 		}
 		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
-			t.failed++;
+			t.failed += ran;   /* it is run again by --resume */
 			fprintf(stderr, "hgrun: sweep stopped after %zu run%s (exit %d); finish it with "
 				"--resume -o %s\n", t.done, t.done == 1 ? "" : "s", rc, j->dir);
 			final_line(j, &t, ", stopped");
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			free(complete);
 			return rc;
 		}
 		if (rc) {
@@ -240,14 +273,15 @@ static int run_all(struct sweep_job *j)
 			run_name(j, run, name);
 			t.failed++;
 			worst = HG_EXIT_FAILED;
-			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s\n", run + 1,
-				j->n_runs, name, rc, j->dir, name);
+			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,
+				j->n_runs, name, rc, j->dir, name, reason);
 		} else {
 			t.succeeded++;
 		}
 	}
 	final_line(j, &t, "");
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(complete);
 	return worst;
 }
 

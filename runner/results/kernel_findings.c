@@ -1,14 +1,20 @@
 /* Building the findings of results/kernel_findings.h: the gaps of each
- * thread from its gap trace, matched (results/attribution.c) against the
+ * thread from trace.bin, matched (results/attribution.c) against the
  * segments of the kernel trace; the outsiders from the trace or from /proc;
  * the warnings. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loads/supervisor.h"
 #include "results/kernel_findings.h"
+#include "results/stream.h"
 #include "run/competition.h"
 #include "run/host.h"
 #include "run/ktrace.h"
@@ -114,26 +120,58 @@ const char *hg_kernel_task_name(const struct hg_run_state *rs, int32_t pid)
 	return n ? n : "?";
 }
 
-static int64_t rel_ns(const struct hg_run_state *rs, uint64_t tick)
+/* trace.bin's interval records, read back once the writer has stopped
+ * (it is flushed first); NULL when there is none. */
+static struct hg_bin_interval *read_trace(const struct hg_run_state *rs, size_t *n, int *fd)
 {
-	return (int64_t)((double)(int64_t)(tick - rs->sync->t0_ticks) * 1e9 / rs->trace_hz);
+	char path[PATH_MAX + 16];
+	*n = 0;
+	*fd = -1;
+	if (!rs->stream || !rs->stream->trace.f || fflush(rs->stream->trace.f) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/trace.bin", rs->dir);
+	*fd = open(path, O_RDWR | O_CLOEXEC);
+	struct stat st;
+	if (*fd < 0 || fstat(*fd, &st) != 0 || st.st_size < HG_BIN_HEADER)
+		return NULL;
+	size_t count = (size_t)(st.st_size - HG_BIN_HEADER) / sizeof(struct hg_bin_interval);
+	struct hg_bin_interval *v = malloc((count ? count : 1) * sizeof(*v));
+	if (!v || pread(*fd, v, count * sizeof(*v), HG_BIN_HEADER) !=
+		  (ssize_t)(count * sizeof(*v))) {
+		free(v);
+		return NULL;
+	}
+	*n = count;
+	return v;
 }
 
-/* The gaps of worker w (in record order) and, for each, its record. */
-static size_t worker_gaps(const struct hg_run_state *rs, size_t w, struct hg_gap *out,
-			  size_t *rec_of)
+/* The gaps of each thread: between two of its records that follow each
+ * other in trace.bin (the same outlier window, or none) when the first
+ * ended preempted.  rec_of[w][k]: the record the k-th gap of w ended. */
+static void split_gaps(const struct hg_run_state *rs, const struct hg_bin_interval *v, size_t n,
+		       struct hg_gap **gaps, size_t **rec_of, size_t *n_gaps)
 {
-	const struct hg_worker *wk = &rs->workers[w];
-	size_t n = 0;
-	for (size_t k = 0; k + 1 < wk->gt.n; k++) {
-		const struct hg_gap_record *r = &wk->gt.rec[k];
-		if (r->end_reason != HG_END_PREEMPTED)
-			continue;
-		out[n] = (struct hg_gap){ rel_ns(rs, r->end), rel_ns(rs, wk->gt.rec[k + 1].start),
-					  wk->tid, (int16_t)r->cpu, (uint32_t)w };
-		rec_of[n++] = k;
+	size_t *prev = malloc((rs->n_workers + 1) * sizeof(*prev));
+	if (!prev)
+		return;
+	for (size_t w = 0; w < rs->n_workers; w++) {
+		prev[w] = SIZE_MAX;
+		gaps[w] = malloc((n ? n : 1) * sizeof(**gaps));
+		rec_of[w] = malloc((n ? n : 1) * sizeof(**rec_of));
 	}
-	return n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t w = v[i].thread;
+		if (w >= rs->n_workers || !gaps[w] || !rec_of[w])
+			continue;
+		size_t p = prev[w];
+		if (p != SIZE_MAX && v[p].end == HG_END_PREEMPTED && v[p].window == v[i].window) {
+			gaps[w][n_gaps[w]] = (struct hg_gap){ v[p].end_ns, v[i].start_ns,
+							      rs->workers[w].tid, v[p].cpu, w };
+			rec_of[w][n_gaps[w]++] = p;
+		}
+		prev[w] = i;
+	}
+	free(prev);
 }
 
 static void tally(struct hg_thread_causes *t, const struct hg_gap *g, const struct hg_gap_attr *a)
@@ -151,26 +189,25 @@ static void tally(struct hg_thread_causes *t, const struct hg_gap *g, const stru
 	}
 }
 
-static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, size_t w)
+/* Attributes the gaps of worker w; the cause of each goes into the record
+ * it ended (v[].cause). */
+static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, size_t w,
+			     const struct hg_gap *gaps, const size_t *rec_of, size_t n,
+			     struct hg_bin_interval *v)
 {
 	struct hg_kernel_findings *kf = rs->kernel;
 	const struct hg_worker *wk = &rs->workers[w];
-	size_t cap = wk->gt.n ? wk->gt.n : 1;
-	struct hg_gap *gaps = malloc(cap * sizeof(*gaps));
-	size_t *rec_of = malloc(cap * sizeof(*rec_of));
-	struct hg_gap_attr *attr = malloc(cap * sizeof(*attr));
-	kf->record_cause[w] = calloc(cap, 1);
-	if (!gaps || !rec_of || !attr || !kf->record_cause[w])
-		goto out;
-	size_t n = worker_gaps(rs, w, gaps, rec_of);
+	struct hg_gap_attr *attr = malloc((n ? n : 1) * sizeof(*attr));
 	struct hg_attr_input in = { kf->segs, kf->n_segs, gaps, n, classify, cl };
 	struct hg_attr_item *items = NULL;
-	long n_items = hg_attribute(&in, attr, &items);
-	if (n_items < 0)
-		goto out;
+	long n_items = attr ? hg_attribute(&in, attr, &items) : -1;
+	if (n_items < 0) {
+		free(attr);
+		return;
+	}
 	struct hg_thread_causes *t = &kf->per_thread[w];
 	for (size_t i = 0; i < n; i++) {
-		kf->record_cause[w][rec_of[i]] = attr[i].cause;
+		v[rec_of[i]].cause = attr[i].cause;
 		tally(t, &gaps[i], &attr[i]);
 	}
 	for (long i = 0; i < n_items; i++)
@@ -184,14 +221,51 @@ static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, siz
 		kf->n_items += (size_t)n_items;
 	}
 	free(items);
+	free(attr);
 	int64_t from = wk->st.started_ns >= 0 ? wk->st.started_ns : 0;
 	int64_t to = wk->st.stopped_ns >= 0 ? wk->st.stopped_ns : (int64_t)rs->plan->duration_ns;
 	hg_switch_recall(kf->segs, kf->n_segs, wk->tid, from, to, RECALL_MIN_NS, gaps, n,
 			 &t->switch_outs, &t->switch_outs_matched);
-out:
+}
+
+/* Attributes every thread's gaps and writes each record's cause back into
+ * trace.bin (offset 28 of its record: docs/results.md). */
+static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
+{
+	struct hg_kernel_findings *kf = rs->kernel;
+	size_t n;
+	int fd;
+	struct hg_bin_interval *v = read_trace(rs, &n, &fd);
+	struct hg_gap **gaps = calloc(rs->n_workers + 1, sizeof(*gaps));
+	size_t **rec_of = calloc(rs->n_workers + 1, sizeof(*rec_of));
+	size_t *n_gaps = calloc(rs->n_workers + 1, sizeof(*n_gaps));
+	if (v && gaps && rec_of && n_gaps) {
+		split_gaps(rs, v, n, gaps, rec_of, n_gaps);
+		for (size_t w = 0; w < rs->n_workers; w++)
+			if (gaps[w] && rec_of[w])
+				attribute_worker(rs, cl, w, gaps[w], rec_of[w], n_gaps[w], v);
+		for (size_t i = 0; i < n; i++)
+			if (v[i].cause &&
+			    pwrite(fd, &v[i].cause, sizeof(v[i].cause),
+				   (off_t)(HG_BIN_HEADER + i * sizeof(*v) +
+					   offsetof(struct hg_bin_interval, cause))) != sizeof(v[i].cause))
+				break;
+		kf->causes_written = true;
+	}
+	for (size_t w = 0; w < rs->n_workers; w++) {
+		if (gaps)
+			free(gaps[w]);
+		if (rec_of)
+			free(rec_of[w]);
+	}
 	free(gaps);
 	free(rec_of);
-	free(attr);
+	free(n_gaps);
+	free(v);
+	if (fd >= 0) {
+		fdatasync(fd);
+		close(fd);
+	}
 }
 
 void hg_kernel_findings_build(struct hg_run_state *rs)
@@ -210,13 +284,12 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 	size_t n_ev;
 	const struct hg_kevent *ev = hg_ktrace_events(rs->ktrace, &n_ev);
 	kf->per_thread = calloc(rs->n_workers + 1, sizeof(*kf->per_thread));
-	kf->record_cause = calloc(rs->n_workers + 1, sizeof(*kf->record_cause));
-	if (ev && kf->per_thread && kf->record_cause) {
+	if (ev && kf->per_thread) {
 		long n = hg_kseg_build(ev, n_ev, rs->sync->t0_ns, &kf->segs);
 		kf->n_segs = n > 0 ? (size_t)n : 0;
 		kf->traced = n > 0;
-		for (size_t w = 0; kf->traced && w < rs->n_workers; w++)
-			attribute_worker(rs, cl, w);
+		if (kf->traced)
+			attribute_all(rs, cl);
 	}
 	kf->competition = hg_kernel_competition(rs, classify, cl, cl->loads, cl->n_loads);
 	free(cl->loads);
@@ -228,22 +301,10 @@ void hg_kernel_findings_free(struct hg_run_state *rs)
 	struct hg_kernel_findings *kf = rs->kernel;
 	if (!kf)
 		return;
-	for (size_t w = 0; kf->record_cause && w < rs->n_workers; w++)
-		free(kf->record_cause[w]);
-	free(kf->record_cause);
 	free(kf->per_thread);
 	free(kf->items);
 	free(kf->segs);
 	json_decref(kf->competition);
 	free(kf);
 	rs->kernel = NULL;
-}
-
-uint32_t hg_kernel_record_cause(const struct hg_run_state *rs, size_t w, size_t k)
-{
-	const struct hg_kernel_findings *kf = rs->kernel;
-	if (!kf || !kf->traced || !kf->record_cause || !kf->record_cause[w] ||
-	    k >= rs->workers[w].gt.n)
-		return 0;
-	return kf->record_cause[w][k];
 }

@@ -23,21 +23,19 @@ struct hg_kernel_findings {
 	bool traced;                 /* kernel events are available */
 	struct hg_kseg *segs;
 	size_t n_segs;
-	uint8_t **record_cause;      /* [worker][record]: cause of the gap ending the record */
+	bool causes_written;         /* trace.bin records carry their cause */
 	struct hg_thread_causes *per_thread;
 	struct hg_attr_item *items;
 	size_t n_items;
 	json_t *competition;         /* result.json `competition` */
 };
 
-/* Builds rs->kernel (attribution when traced, competition always) and adds
- * the competition warnings to rs->warnings. */
+/* Builds rs->kernel (attribution when traced, competition always), writes
+ * each gap's cause into its record of trace.bin (the streaming writer has
+ * stopped; it closes the file later) and adds the competition warnings to
+ * rs->warnings. */
 void hg_kernel_findings_build(struct hg_run_state *rs);
 void hg_kernel_findings_free(struct hg_run_state *rs);
-
-/* The cause code (enum hg_cause) of record `k` of worker `w`: 0 when not
- * attributed.  For the trace writers (trace.jsonl, trace.bin). */
-uint32_t hg_kernel_record_cause(const struct hg_run_state *rs, size_t w, size_t k);
 
 /* The name of a pid seen in the trace ("?" when unknown) and its class. */
 const char *hg_kernel_task_name(const struct hg_run_state *rs, int32_t pid);
