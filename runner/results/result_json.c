@@ -209,6 +209,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 		json_object_set_new(o, "latency", json_string("latency.bin"));
 	if (s && s->series)
 		json_object_set_new(o, "series", json_string("series.jsonl"));
+	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
+		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
 	return o;
 }
 

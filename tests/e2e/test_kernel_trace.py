@@ -1,6 +1,6 @@
 """The kernel trace (docs/kernel-trace.md): a run's own tracefs instance is
 removed after the run and after SIGINT, a stale one of a dead run is
-cleaned, gaps get causes, a competing process is named in the warnings, and
+cleaned, gaps get causes (trace.bin's cause field), a competing process is named in the warnings, and
 without tracefs the run goes on with a warning (exit 4 with --strict)."""
 import json
 import os
@@ -49,7 +49,7 @@ def test_without_tracefs_the_run_goes_on_with_a_warning(hgrun, scenario, tmp_pat
     causes = r.thread("hog")["gap_causes"]
     assert causes["available"] is False and "not a tracefs root" in causes["reason"]
     assert "kernel" not in r.result["files"]
-    assert all("cause" not in line for line in r.lines("trace.jsonl"))
+    assert all(x["cause"] == 0 for x in r.trace())
     r.validate()
 
 
@@ -94,9 +94,10 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
     assert 0 <= causes["explained_ns"] <= causes["gap_ns"]
     by = causes["by_cause"]
     assert set(by) <= set(kt["causes"])
-    recs = r.lines("trace.jsonl")
+    recs = r.trace()
     preempted = [x for x in recs[:-1] if x["end"] == "preempted"]
-    assert preempted and all(x.get("cause") in kt["causes"] for x in preempted[:-1])
+    assert preempted and all(1 <= x["cause"] < len(kt["causes"]) for x in preempted)
+    assert all(x["cause"] == 0 for x in recs if x["end"] != "preempted")
 
 
 @needs_tracefs
