@@ -237,7 +237,8 @@ def test_merge_brings_shards_together_and_refuses_other_sweeps(hgrun, scenario, 
                  "--duration", "100ms", "--quiet", "--shard", "0/3").rc == 0
     r = hgrun("sweep-merge", tmp_path / "all3", shards[1], other)
     assert r.rc == 3
-    assert "are shards of different sweeps (scenario.threads[0].workload.period_ns" in r.err
+    assert "are shards of different sweeps (scenario.threads[0].workload.period_ns: " in r.err
+    assert f"{shards[1]} has 5000000, {other} has 6000000" in r.err
     assert not (tmp_path / "all3").exists()
     # and the merged directory finishes with --resume
     r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--resume")
