@@ -30,7 +30,8 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
 	  "  hgrun run experiments/02_periodic_deadlines.yaml --duration 2s -o /tmp/pd\n"
-	  "  hgrun run s.yaml --set 'threads[rt].priority=RTHIGH' --set 'threads[rt].workload.exec=2ms'\n" },
+	  "  hgrun run experiments/02_periodic_deadlines.yaml --set 'threads[audio].priority=RTMED' \\\n"
+	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
 	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
