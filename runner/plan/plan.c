@@ -92,3 +92,13 @@ bool hg_plan_missing_cpu(const struct hg_plan *plan, struct hg_missing_cpu *m)
 	}
 	return false;
 }
+
+const char *hg_trace_mode_name(enum hg_trace_mode mode)
+{
+	switch (mode) {
+	case HG_TRACE_FULL: return "full";
+	case HG_TRACE_OUTLIERS: return "outliers";
+	case HG_TRACE_NONE: return "none";
+	}
+	return "unknown";
+}

@@ -7,6 +7,7 @@
 
 #include "base/exitcodes.h"
 #include "results/results.h"
+#include "results/stream.h"
 
 static void collect(struct hg_run_state *rs)
 {
@@ -43,9 +44,19 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	fflush(out);
 	if (rs->expect_failed)
 		hg_expect_report(rs, err);
+	hg_stream_free(rs->stream);
+	rs->stream = NULL;
+}
+
+/* The streaming writer runs from the gate until the threads are joined. */
+static int start(struct hg_run_state *rs, char *err, size_t errlen)
+{
+	return hg_stream_start(rs, err, errlen);
 }
 
 const struct hg_run_sink hg_results_sink = {
 	.open = hg_results_dir,
+	.start = start,
+	.stop = hg_stream_stop,
 	.finish = finish,
 };

@@ -48,8 +48,9 @@ static void latency_line(FILE *out, const struct hg_worker *w, const struct hg_t
 		fmt_ns((double)s->p50, b, sizeof(b)), fmt_ns((double)s->p99, c, sizeof(c)),
 		fmt_ns((double)s->p999, d, sizeof(d)), fmt_ns((double)s->max, e, sizeof(e)),
 		(unsigned long long)n->latency_count);
-	if (w->hist.overflow)
-		fprintf(out, ", %llu beyond the histogram", (unsigned long long)w->hist.overflow);
+	if (w->wk.hist.overflow)
+		fprintf(out, ", %llu beyond the histogram's 20 ms: percentiles there are the max",
+			(unsigned long long)w->wk.hist.overflow);
 	fputs(")\n", out);
 }
 
