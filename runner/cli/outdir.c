@@ -15,9 +15,13 @@
 #include "base/fsutil.h"
 #include "cli/outdir.h"
 
-/* The files of one run (results/results.c) and its temporaries; a run's
+/* The files of one run (results/stream.c, results/results.c) and their
+ * temporaries; a run's
  * result.json may name more in "files" (run_entry reads them). */
-static const char *const run_files[] = { "result.json", "trace.jsonl", "latency.jsonl" };
+static const char *const run_files[] = {
+	"result.json", "trace.bin", "latency.bin", "series.jsonl",
+	"trace.jsonl", "latency.jsonl",   /* written by hgrun before the binary traces */
+};
 
 static bool is_temporary(const char *name, const char *const *files, size_t n)
 {

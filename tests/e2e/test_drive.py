@@ -35,6 +35,18 @@ def runs_of(root):
     return {str(p.parent.relative_to(root)): p for p in root.glob("p*/r*/result.json")}
 
 
+def complete_runs(root):
+    """The runs whose result.json is final (not a checkpoint, not half written)."""
+    done = {}
+    for run, p in runs_of(root).items():
+        try:
+            if json.loads(p.read_text())["complete"]:
+                done[run] = p
+        except (ValueError, OSError):
+            pass
+    return done
+
+
 # ---- 1. safe output --------------------------------------------------------
 
 def test_non_empty_output_is_refused_untouched_and_force_replaces(hgrun, scenario, tmp_path):
@@ -159,11 +171,11 @@ def test_killed_sweep_resumes_rerunning_only_what_is_missing(hgrun_bin, hgrun, s
     proc = subprocess.Popen([str(hgrun_bin), "sweep", str(path), "-o", str(out), "--duration", "300ms",
                              "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
-    while not runs_of(out) and time.monotonic() < deadline:
+    while not complete_runs(out) and time.monotonic() < deadline:
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
-    before = {run: p.stat().st_mtime_ns for run, p in runs_of(out).items()}
+    before = {run: p.stat().st_mtime_ns for run, p in complete_runs(out).items()}
     assert 1 <= len(before) < 4
     r = hgrun("sweep", path, "-o", out, "--duration", "300ms", "--quiet")
     assert r.rc == 3 and "add --resume" in r.err

@@ -30,6 +30,8 @@ static const struct ocase cases[] = {
 	{ "a run and its report", HG_OUTDIR_RUN,
 	  { "result.json", "d:report", "report/report.md", "report/gaps.png", NULL },
 	  HG_EXIT_USAGE, 0, true },
+	{ "a run killed before its first checkpoint", HG_OUTDIR_RUN, { "trace.bin", "latency.bin",
+	  "series.jsonl", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "a temporary", HG_OUTDIR_RUN, { "trace.jsonl.tmp.123", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "a user's file", HG_OUTDIR_RUN, { "result.json", "notes.txt", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
