@@ -17,8 +17,8 @@ static const struct command_help helps[] = {
 	  "\n"
 	  "options:\n"
 	  "  -o, --output DIR    result directory; it must be new or empty\n"
-	  "  --force             -o DIR may hold an earlier run: its result.json, trace.jsonl,\n"
-	  "                      latency.jsonl and report/ are removed first (nothing else is\n"
+	  "  --force             -o DIR may hold an earlier run: its result.json, traces,\n"
+	  "                      series.jsonl and report/ are removed first (nothing else is\n"
 	  "                      touched; other files make hgrun refuse even with --force)\n"
 	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs\n"
 	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable):\n"
@@ -32,7 +32,8 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
 	  "  hgrun run experiments/02_periodic_deadlines.yaml --duration 2s -o /tmp/pd\n"
-	  "  hgrun run s.yaml --set 'threads[rt].priority=RTHIGH' --set 'threads[rt].workload.exec=2ms'\n" },
+	  "  hgrun run experiments/02_periodic_deadlines.yaml --set 'threads[audio].priority=RTMED' \\\n"
+	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
 	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",

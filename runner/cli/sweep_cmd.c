@@ -315,7 +315,8 @@ static int check_dir(struct sweep_job *j, json_t *index)
 		return HG_EXIT_USAGE;
 	}
 	if (recorded && !j->cli->force) {
-		const char *d = hg_sweep_index_differs(recorded, index, diff, sizeof(diff));
+		const char *d = hg_sweep_index_differs(recorded, index, "sweep.json", "this one",
+						       diff, sizeof(diff));
 		json_decref(recorded);
 		if (d) {
 			fprintf(stderr, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
