@@ -98,6 +98,7 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
     preempted = [x for x in recs[:-1] if x["end"] == "preempted"]
     assert preempted and all(1 <= x["cause"] < len(kt["causes"]) for x in preempted)
     assert all(x["cause"] == 0 for x in recs if x["end"] != "preempted")
+    r.validate()
 
 
 @needs_tracefs
