@@ -19,20 +19,23 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def gaps_of(run_dir: pathlib.Path, thread: str):
-    prev = None
-    out = []
-    for line in (run_dir / "trace.jsonl").read_text().splitlines():
-        r = json.loads(line)
-        if r["thread"] != thread:
-            continue
-        if prev is not None and prev["end"] == "preempted":
-            out.append(r["start_ns"] - prev["end_ns"])
-        prev = r
-    return out
+INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
+                     ("end", "u1"), ("flags", "u1"), ("window", "<u4"), ("cause", "<u4")])
+
+
+def gaps_of(run_dir: pathlib.Path, thread: int):
+    """Gap lengths of one thread (index) from trace.bin (docs/results.md)."""
+    data = (run_dir / "trace.bin").read_bytes()
+    n = (len(data) - 64) // INTERVAL.itemsize
+    r = np.frombuffer(data, dtype=INTERVAL, count=n, offset=64)
+    r = r[r["thread"] == thread]
+    pre = (r["end"][:-1] == 0) & (r["window"][:-1] == r["window"][1:])
+    return list(r["start_ns"][1:][pre] - r["end_ns"][:-1][pre])
 
 
 def pct(v, q):
@@ -53,9 +56,9 @@ def one_run(hgrun: str, scenario: str, traced: bool, duration: str, work: pathli
     r = json.loads((out / "result.json").read_text())
     dur = r["scenario"]["duration_ns"] / 1e9
     m = {}
-    for t in r["threads"]:
+    for i, t in enumerate(r["threads"]):
         s = t["stats"]
-        gaps = gaps_of(out, t["name"])
+        gaps = gaps_of(out, i)
         m[f"{t['os_name']} cpu s"] = s["cpu_ns"] / 1e9
         m[f"{t['os_name']} gaps/s"] = s["gaps"] / dur
         m[f"{t['os_name']} gap p99 us"] = pct(gaps, 0.99) / 1e3
