@@ -1,4 +1,5 @@
-/* The reader of a run's tracefs instance: one thread at nice 19 that reads
+/* The reader of a run's tracefs instance: one thread at nice 19, on CPUs
+ * outside the scenario's when there are any, that reads
  * every CPU's trace_pipe_raw (non-blocking, a page at a time) every
  * HG_KTRACE_READ_PERIOD_MS, decodes the pages (run/ktrace_parse.c) and
  * appends the events to a growing array bounded by HG_KTRACE_MAX_EVENTS.
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/cpuset.h"
 #include "run/ktrace_internal.h"
 
 #define READER_NICE 19
@@ -107,6 +109,14 @@ int hg_ktrace_reader_start(struct hg_ktrace *kt)
 		return -rc;
 	kt->reader_started = true;
 	pthread_setname_np(kt->reader, "hg-ktrace");
+	/* off the measuring CPUs when the machine has others */
+	cpu_set_t others;
+	hg_cpuset_online(&others);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &kt->cpus))
+			CPU_CLR(cpu, &others);
+	if (CPU_COUNT(&others) > 0)
+		pthread_setaffinity_np(kt->reader, sizeof(others), &others);
 	return 0;
 }
 
