@@ -72,12 +72,17 @@ static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
 		if (c->loads[i] == pid)
 			return HG_CAUSE_LOAD;
 	snprintf(path, sizeof(path), "/proc/self/task/%d", pid);
-	const char *name = hg_kernel_task_name(rs, pid);
-	if (access(path, F_OK) == 0 || strcmp(name, "hgrun") == 0 || strncmp(name, "hg-", 3) == 0)
+	if (pid == (int32_t)getpid() || access(path, F_OK) == 0)
 		return HG_CAUSE_HGRUN;
+	/* a live task that is not one of ours (another hgrun is a process) */
 	long long flags = task_flags(pid);
 	if (flags >= 0)
 		return flags & PF_KTHREAD ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
+	/* gone: our helper threads that ended (watchdog, writer, loads'
+	 * supervisor) by their names, kernel threads by theirs */
+	const char *name = hg_kernel_task_name(rs, pid);
+	if (strncmp(name, "hg-", 3) == 0 || strncmp(name, "hgrun", 5) == 0)
+		return HG_CAUSE_HGRUN;
 	return kthread_name(name) ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
 }
 
