@@ -54,7 +54,7 @@ static bool is_tracefs_root(const char *dir)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The mount point of tracefs from /proc/mounts, "" when none. */
+/* The first mount point of tracefs in /proc/mounts, "" when none. */
 static void mounted_tracefs(char *out, size_t size)
 {
 	char line[1024], dev[256], dir[PATH_MAX], type[64];
@@ -64,7 +64,7 @@ static void mounted_tracefs(char *out, size_t size)
 		return;
 	while (!out[0] && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) == 3 &&
-		    strcmp(type, "tracefs") == 0 && is_tracefs_root(dir))
+		    strcmp(type, "tracefs") == 0)
 			snprintf(out, size, "%s", dir);
 	fclose(f);
 }
@@ -80,8 +80,14 @@ static int find_root(struct hg_ktrace *kt)
 		return -1;
 	}
 	mounted_tracefs(kt->root, sizeof(kt->root));
-	if (kt->root[0])
-		return 0;
+	if (kt->root[0]) {
+		if (is_tracefs_root(kt->root))
+			return 0;
+		int e = errno;
+		fail(kt, e, "cannot use tracefs at %s: %s%s", kt->root, strerror(e),
+		     e == EACCES || e == EPERM ? " (needs root)" : "");
+		return -1;
+	}
 	snprintf(kt->root, sizeof(kt->root), DEFAULT_TRACEFS);
 	if (mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0 && is_tracefs_root(kt->root)) {
 		kt->mounted = true;

@@ -205,3 +205,20 @@ def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario,
     finally:
         (other / "events" / "sched" / "sched_switch" / "enable").write_text("0")
         other.rmdir()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
+def test_without_privilege_strict_exits_4_and_says_why(hgrun_bin, tmp_path):
+    tmp_path.chmod(0o777)
+    path = tmp_path / "s.yaml"
+    path.write_text(HOG)
+    path.chmod(0o644)
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        str(hgrun_bin), "run", str(path), "-o", str(tmp_path / "out"),
+                        "--duration", "200ms", "--quiet", "--kernel-trace", "--strict"],
+                       capture_output=True, text=True, timeout=30)
+    if "Permission denied" in p.stderr and "hgrun" in p.stderr.split(":")[0]:
+        pytest.skip("the build directory is not readable by nobody")
+    assert p.returncode == 4, p.stderr
+    assert "error: trace.kernel:" in p.stderr and "(needs root" in p.stderr
+    assert not (tmp_path / "out").exists()
