@@ -273,6 +273,39 @@ static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
 	}
 }
 
+#define THREAD_LOSS_WARN_SHARE 0.05
+
+/* A thread that lost more than THREAD_LOSS_WARN_SHARE of its time to
+ * processes and kernel threads outside the scenario: a warning naming the
+ * largest of them. */
+static void warn_thread_losses(struct hg_run_state *rs)
+{
+	const struct hg_kernel_findings *kf = rs->kernel;
+	for (size_t w = 0; w < rs->n_workers; w++) {
+		const struct hg_worker *wk = &rs->workers[w];
+		int64_t span = wk->st.stopped_ns - wk->st.started_ns;
+		const struct hg_thread_causes *t = &kf->per_thread[w];
+		if (wk->st.started_ns < 0 || span <= 0 ||
+		    (double)t->outsiders_ns <= THREAD_LOSS_WARN_SHARE * (double)span)
+			continue;
+		char list[256] = "";
+		size_t len = 0;
+		int shown = 0;
+		for (size_t k = 0; k < kf->n_items && shown < 3 && len < sizeof(list) - 64; k++) {
+			const struct hg_attr_item *it = &kf->items[k];
+			if (it->thread != w ||
+			    (it->cause != HG_CAUSE_PROCESS && it->cause != HG_CAUSE_KTHREAD))
+				continue;
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d) %.3f s",
+						shown++ ? ", " : "", hg_kernel_task_name(rs, it->who),
+						(int)it->who, (double)it->ns / 1e9);
+		}
+		hg_run_warn(rs, "competition: %s lost %.1f%% of its time to processes outside the "
+			    "scenario: %s (gap_causes in result.json)", wk->plan->os_name,
+			    100.0 * (double)t->outsiders_ns / (double)span, list);
+	}
+}
+
 void hg_kernel_findings_build(struct hg_run_state *rs)
 {
 	struct hg_kernel_findings *kf = calloc(1, sizeof(*kf));
@@ -293,8 +326,10 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 		long n = hg_kseg_build(ev, n_ev, rs->sync->t0_ns, &kf->segs);
 		kf->n_segs = n > 0 ? (size_t)n : 0;
 		kf->traced = n > 0;
-		if (kf->traced)
+		if (kf->traced) {
 			attribute_all(rs, cl);
+			warn_thread_losses(rs);
+		}
 	}
 	kf->competition = hg_kernel_competition(rs, classify, cl, cl->loads, cl->n_loads);
 	free(cl->loads);
