@@ -312,6 +312,8 @@ json_t *hg_ktrace_to_json(const struct hg_ktrace *kt)
 			      "instance", kt->dir, "clock", "mono", "cpus", cpus,
 			      "buffer_kb", HG_KTRACE_BUFFER_KB);
 	json_object_set(o, "events_enabled", kt->enabled);
+	if (!kt->stopped)
+		return o;   /* a checkpoint while the reader runs: its counters are its own */
 	json_object_set_new(o, "events", json_integer((json_int_t)kt->n_ev));
 	json_object_set_new(o, "events_not_kept", json_integer((json_int_t)kt->not_kept));
 	json_object_set_new(o, "lost", json_integer((json_int_t)kt->lost));

@@ -42,7 +42,8 @@ const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt);
 
 /* result.json `kernel_trace` facts of the recording: {enabled, reason,
  * instance, clock, cpus, buffer_kb, events, events_not_kept, lost,
- * reader_cpu_ns, removed, stale_removed, events_enabled}.  New reference. */
+ * reader_cpu_ns, removed, stale_removed, events_enabled}; before the stop
+ * (result.json checkpoints) only what does not change.  New reference. */
 json_t *hg_ktrace_to_json(const struct hg_ktrace *kt);
 
 /* Removes instances/hgrun-<pid> of processes that no longer run (a crashed
