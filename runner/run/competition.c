@@ -34,36 +34,27 @@ struct hg_competition {
 	struct snapshot before, after;
 };
 
-static void read_stat(struct snapshot *s)
+void hg_proc_stat_parse(FILE *f, uint64_t *steal, uint64_t *irq, uint64_t *softirq)
 {
-	FILE *f = fopen("/proc/stat", "re");
 	char line[512];
-	if (!f)
-		return;
 	while (fgets(line, sizeof(line), f)) {
 		int cpu;
 		unsigned long long v[8];
 		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
 			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
 		    cpu >= 0 && cpu < CPU_SETSIZE) {
-			s->irq[cpu] = v[5];
-			s->softirq[cpu] = v[6];
-			s->steal[cpu] = v[7];
+			irq[cpu] = v[5];
+			softirq[cpu] = v[6];
+			steal[cpu] = v[7];
 		}
 	}
-	fclose(f);
 }
 
-/* /proc/interrupts: a header of CPU columns, then one row per source;
- * sums each CPU's column. */
-static void read_interrupts(struct snapshot *s)
+void hg_proc_interrupts_parse(FILE *f, uint64_t *intr)
 {
-	FILE *f = fopen("/proc/interrupts", "re");
 	char *line = NULL;
 	size_t cap = 0;
 	int cols[CPU_SETSIZE], n_cols = 0;
-	if (!f)
-		return;
 	if (getline(&line, &cap, f) > 0)
 		for (char *p = line; (p = strstr(p, "CPU")) && n_cols < CPU_SETSIZE; p += 3)
 			cols[n_cols++] = atoi(p + 3);
@@ -72,17 +63,39 @@ static void read_interrupts(struct snapshot *s)
 		if (!p)
 			continue;
 		p++;
-		for (int k = 0; k < n_cols; k++) {
+		unsigned long long v[CPU_SETSIZE];
+		int k = 0;
+		for (; k < n_cols; k++) {
 			char *end;
-			unsigned long long v = strtoull(p, &end, 10);
+			v[k] = strtoull(p, &end, 10);
 			if (end == p)
 				break;
-			if (cols[k] >= 0 && cols[k] < CPU_SETSIZE)
-				s->intr[cols[k]] += v;
 			p = end;
 		}
+		if (k < n_cols)
+			continue;   /* ERR:, MIS: one machine-wide count, not one per CPU */
+		for (k = 0; k < n_cols; k++)
+			if (cols[k] >= 0 && cols[k] < CPU_SETSIZE)
+				intr[cols[k]] += v[k];
 	}
 	free(line);
+}
+
+static void read_stat(struct snapshot *s)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return;
+	hg_proc_stat_parse(f, s->steal, s->irq, s->softirq);
+	fclose(f);
+}
+
+static void read_interrupts(struct snapshot *s)
+{
+	FILE *f = fopen("/proc/interrupts", "re");
+	if (!f)
+		return;
+	hg_proc_interrupts_parse(f, s->intr);
 	fclose(f);
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct hg_competition;
@@ -43,5 +44,11 @@ json_t *hg_competition_cpus_json(const struct hg_competition *c);
 double hg_competition_steal_share(const struct hg_competition *c);
 int64_t hg_competition_window_ns(const struct hg_competition *c);
 int hg_competition_n_cpus(const struct hg_competition *c);
+
+/* Parsers of /proc/stat (per CPU: irq, softirq, steal, in clock ticks)
+ * and /proc/interrupts (per CPU: the sum of the rows that have one count
+ * per CPU), into arrays of CPU_SETSIZE. */
+void hg_proc_stat_parse(FILE *f, uint64_t *steal, uint64_t *irq, uint64_t *softirq);
+void hg_proc_interrupts_parse(FILE *f, uint64_t *intr);
 
 #endif
