@@ -159,8 +159,8 @@ def cpu_list_pattern():
     return f"^{first}(?:,{more})*,?$"
 
 
-DURATION = r"^[0-9]+(\.[0-9]+)?(ns|us|ms|s|m)$"
-POSITIVE_DURATION = r"^(?![0.]+(ns|us|ms|s|m)$)[0-9]+(\.[0-9]+)?(ns|us|ms|s|m)$"
+DURATION = r"^[0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h|d)$"
+POSITIVE_DURATION = r"^(?![0.]+(ns|us|ms|s|m|h|d)$)[0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h|d)$"
 SIZE = r"^[0-9]+(\.[0-9]+)?(B|KiB|MiB|GiB|KB|MB|GB)$"
 NAME = f"^[A-Za-z0-9_-]{{1,{OS_NAME_MAX}}}$"
 NUMBER = r"^[0-9]+(\.[0-9]+)?$"
@@ -222,14 +222,14 @@ def build():
     defs["duration"] = {
         "type": "string",
         "pattern": DURATION,
-        "description": "A duration: a number with a unit ns, us, ms, s or m, no space, no sign, "
+        "description": "A duration: a number with a unit ns, us, ms, s, m, h or d, no space, no sign, "
                        "no exponent, at most 1 ns precision (87.0us, 1.5s, 3m).",
         "examples": ["5ms", "87.0us", "1.5s", "3m"],
     }
     defs["positive_duration"] = {
         "type": "string",
         "pattern": POSITIVE_DURATION,
-        "description": "A duration greater than zero (ns, us, ms, s, m: 5ms, 1.5s).",
+        "description": "A duration greater than zero (ns, us, ms, s, m, h, d: 5ms, 1.5s, 24h).",
         "examples": ["5ms", "1.5s"],
     }
     defs["size"] = {

@@ -8,7 +8,8 @@
  * sample itself was seen.  For n = 1 every percentile is that sample; for
  * n = 10, p50 is the 5th value and p90 the 9th.  A product q * n within
  * floating-point rounding of an integer counts as that integer, so p99 of
- * 100 values is the 99th, not the 100th. */
+ * 100 values is the 99th, not the 100th.  From a histogram the same rank
+ * gives the upper edge of its bucket (clipped to the exact min and max). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,4 +78,59 @@ void hg_summarise(uint64_t *values, size_t n, struct hg_summary *out)
 	out->p90 = hg_percentile_sorted(values, n, 0.90);
 	out->p99 = hg_percentile_sorted(values, n, 0.99);
 	out->p999 = hg_percentile_sorted(values, n, 0.999);
+}
+
+void hg_histogram_reset(struct hg_histogram *h)
+{
+	if (h->counts)
+		memset(h->counts, 0, h->n_buckets * sizeof(*h->counts));
+	h->overflow = h->count = h->min = h->max = h->sum = 0;
+}
+
+/* The 1-based nearest rank of q among n (as hg_percentile_sorted). */
+static uint64_t nearest_rank(uint64_t n, double q)
+{
+	if (!(q > 0))
+		return 1;
+	if (q >= 1)
+		return n;
+	double x = q * (double)n, k = nearbyint(x);
+	double r = fabs(x - k) <= 1e-12 * x ? k : ceil(x);
+	if (r < 1)
+		r = 1;
+	return r > (double)n ? n : (uint64_t)r;
+}
+
+uint64_t hg_histogram_percentile(const struct hg_histogram *h, double q)
+{
+	if (!h->count)
+		return 0;
+	if (!(q > 0))
+		return h->min;
+	if (q >= 1)
+		return h->max;
+	uint64_t rank = nearest_rank(h->count, q), seen = 0;
+	for (size_t i = 0; i < h->n_buckets; i++) {
+		seen += h->counts[i];
+		if (seen >= rank) {
+			uint64_t v = (uint64_t)(i + 1) * h->bucket_ns - 1;
+			return v > h->max ? h->max : v < h->min ? h->min : v;
+		}
+	}
+	return h->max;
+}
+
+void hg_histogram_summarise(const struct hg_histogram *h, struct hg_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!h->count)
+		return;
+	out->count = h->count;
+	out->min = h->min;
+	out->max = h->max;
+	out->mean = (double)h->sum / (double)h->count;
+	out->p50 = hg_histogram_percentile(h, 0.50);
+	out->p90 = hg_histogram_percentile(h, 0.90);
+	out->p99 = hg_histogram_percentile(h, 0.99);
+	out->p999 = hg_histogram_percentile(h, 0.999);
 }

@@ -17,9 +17,10 @@ struct unit {
 
 static const struct unit duration_units[] = {
 	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-	{ "s", 1000000000ull }, { "m", 60000000000ull }, { NULL, 0 },
+	{ "s", 1000000000ull }, { "m", 60000000000ull }, { "h", 3600000000000ull },
+	{ "d", 86400000000000ull }, { NULL, 0 },
 };
-#define DURATION_UNITS "ns, us, ms, s, m"
+#define DURATION_UNITS "ns, us, ms, s, m, h, d"
 
 static const struct unit size_units[] = {
 	{ "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 },

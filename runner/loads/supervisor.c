@@ -406,3 +406,16 @@ void hg_loadrun_destroy(struct hg_loadrun *lr)
 	free(lr->result_dir);
 	free(lr);
 }
+
+void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
+		       uint64_t counters[HG_LOAD_NCOUNTERS])
+{
+	memset(counters, 0, HG_LOAD_NCOUNTERS * sizeof(*counters));
+	if (!lr || i >= lr->n_loads || !lr->loads[i].procs)
+		return;
+	const struct hg_lsup *s = &lr->loads[i];
+	for (unsigned p = 0; p < s->run.n_procs; p++)
+		for (unsigned c = 0; c < HG_LOAD_NCOUNTERS; c++)
+			counters[c] += atomic_load_explicit(&s->procs[p].slot->counters[c],
+							    memory_order_relaxed);
+}

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/load.h"
 #include "plan/plan.h"
 
 struct hg_loadrun;
@@ -60,6 +61,11 @@ void hg_loadrun_stop_all(struct hg_loadrun *lr);
  * null if never started), ended_early, killed, processes, exit, granted,
  * stats, warnings}.  New reference. */
 json_t *hg_loadrun_to_json(const struct hg_loadrun *lr);
+
+/* While the loads run (from any thread): load i's slot counters summed
+ * over its processes so far (plan/load.h names them); zeros when unknown. */
+void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
+		       uint64_t counters[HG_LOAD_NCOUNTERS]);
 
 /* Run-level warnings of the loads (stray processes killed, ...), as an array
  * of strings to append to result.json's warnings.  New reference. */

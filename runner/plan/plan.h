@@ -104,6 +104,7 @@ struct hg_expect_plan {
 	const char *metric;      /* static string from the metric table */
 	enum hg_expect_bound bound;
 	double limit;            /* in the metric's unit: ns for *_ns, ratio, count */
+	char *limit_text;        /* the bound as written ("200us"), for messages */
 };
 
 struct hg_sweep_axis {
@@ -119,12 +120,27 @@ struct hg_sweep_plan {
 	unsigned repeat;
 };
 
+/* trace: what the streaming writer keeps (docs/scenario.md#trace). */
+enum hg_trace_mode { HG_TRACE_FULL, HG_TRACE_OUTLIERS, HG_TRACE_NONE };
+
+struct hg_trace_plan {
+	enum hg_trace_mode mode;
+	uint64_t series_ns;          /* one series line per thread per series_ns */
+	uint64_t outlier_gap_ns;     /* outliers: a longer gap opens a window */
+	uint64_t outlier_latency_ns; /* outliers: a later wake-up opens a window */
+	uint64_t before_ns, after_ns;/* outliers: the window around the trigger */
+	uint64_t budget_bytes;       /* trace.bin + latency.bin at most; 0 = no budget */
+};
+
+const char *hg_trace_mode_name(enum hg_trace_mode mode);
+
 struct hg_plan {
 	char *source_path;
 	char *name;
 	char *description;       /* NULL when absent */
 	uint64_t duration_ns;
-	uint64_t trace_records;  /* per thread */
+	uint64_t trace_records;  /* per thread: the ring between the thread and the writer */
+	struct hg_trace_plan trace;
 	bool gap_auto;
 	uint64_t gap_ns;         /* when !gap_auto */
 	bool lock_memory;

@@ -144,6 +144,24 @@ static json_t *sweep_to_json(const struct hg_sweep_plan *s)
 	return json_pack("{s:o, s:i}", "grid", grid, "repeat", (int)s->repeat);
 }
 
+static json_t *trace_to_json(const struct hg_plan *plan)
+{
+	const struct hg_trace_plan *t = &plan->trace;
+	json_t *o = json_pack("{s:I, s:b, s:o}", "records", (json_int_t)plan->trace_records,
+			      "gap_auto", plan->gap_auto, "gap_ns", plan->gap_auto ? json_null()
+			      : json_integer((json_int_t)plan->gap_ns));
+	json_object_set_new(o, "mode", json_string(hg_trace_mode_name(t->mode)));
+	json_object_set_new(o, "series_ns", json_integer((json_int_t)t->series_ns));
+	json_object_set_new(o, "outlier_gap_ns", json_integer((json_int_t)t->outlier_gap_ns));
+	json_object_set_new(o, "outlier_latency_ns",
+			    json_integer((json_int_t)t->outlier_latency_ns));
+	json_object_set_new(o, "before_ns", json_integer((json_int_t)t->before_ns));
+	json_object_set_new(o, "after_ns", json_integer((json_int_t)t->after_ns));
+	json_object_set_new(o, "budget_bytes", t->budget_bytes
+			    ? json_integer((json_int_t)t->budget_bytes) : json_null());
+	return o;
+}
+
 json_t *hg_plan_to_json(const struct hg_plan *plan)
 {
 	json_t *threads = json_array(), *loads = json_array(), *expect = json_array();
@@ -156,13 +174,11 @@ json_t *hg_plan_to_json(const struct hg_plan *plan)
 		json_array_append_new(expect, json_pack("{s:s, s:s, s:f}", "thread", e->thread,
 			"metric", e->metric, e->bound == HG_EXPECT_MAX ? "max" : "min", e->limit));
 	}
-	return json_pack("{s:i, s:s, s:o, s:I, s:{s:I, s:b, s:o}, s:b, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:i, s:s, s:o, s:I, s:o, s:b, s:o, s:o, s:o, s:o, s:o}",
 			 "hgrun", 1, "name", plan->name,
 			 "description", opt_string(plan->description),
 			 "duration_ns", (json_int_t)plan->duration_ns,
-			 "trace", "records", (json_int_t)plan->trace_records,
-			 "gap_auto", plan->gap_auto,
-			 "gap_ns", plan->gap_auto ? json_null() : json_integer((json_int_t)plan->gap_ns),
+			 "trace", trace_to_json(plan),
 			 "lock_memory", plan->lock_memory,
 			 "cpu_dma_latency_ns", plan->cpu_dma_latency_set
 				 ? json_integer((json_int_t)plan->cpu_dma_latency_ns) : json_null(),

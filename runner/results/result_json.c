@@ -1,4 +1,5 @@
 /* result.json as a jansson tree: the contract of schemas/result.schema.json. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include "plan/plan_json.h"
 #include "plan/workload.h"
 #include "results/results.h"
+#include "results/stream.h"
 #include "run/counter.h"
 
 #define HG_RESULT_FORMAT "hgrun-result/1"
@@ -16,36 +18,78 @@ static json_t *u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+#define HG_RESULT_BUCKET_NS 1000   /* result.json's histogram: 1 us buckets */
+
+/* The thread's lateness histogram regrouped into 1 us buckets, up to the
+ * last non-empty one. */
 static json_t *histogram_json(const struct hg_histogram *h)
 {
-	size_t last = 0;
-	for (size_t i = 0; i < h->n_buckets; i++)
-		if (h->counts[i])
-			last = i + 1;
+	size_t per = h->bucket_ns && HG_RESULT_BUCKET_NS % h->bucket_ns == 0
+		? HG_RESULT_BUCKET_NS / h->bucket_ns : 1;
+	size_t n = h->n_buckets / per, last = 0;
 	json_t *counts = json_array();
-	for (size_t i = 0; i < last; i++)
-		json_array_append_new(counts, u64(h->counts[i]));
-	return json_pack("{s:o, s:o, s:o, s:o}", "bucket_ns", u64(h->bucket_ns),
-			 "n_buckets", u64(h->n_buckets), "counts", counts,
-			 "overflow", u64(h->overflow));
+	uint64_t *sums = calloc(n ? n : 1, sizeof(*sums));
+	for (size_t i = 0; sums && i < n * per; i++)
+		if (h->counts[i]) {
+			sums[i / per] += h->counts[i];
+			last = i / per + 1;
+		}
+	for (size_t i = 0; sums && i < last; i++)
+		json_array_append_new(counts, u64(sums[i]));
+	free(sums);
+	return json_pack("{s:o, s:o, s:o, s:o}", "bucket_ns", u64(h->bucket_ns * per),
+			 "n_buckets", u64(n), "counts", counts, "overflow", u64(h->overflow));
 }
 
-static json_t *latency_json(const struct hg_worker *w, const struct hg_thread_numbers *n)
+static json_t *latency_json(const struct hg_run_state *rs, size_t i,
+			    const struct hg_thread_numbers *n)
 {
+	const struct hg_worker *w = &rs->workers[i];
 	if (w->plan->workload.ops != &hg_workload_latency)
 		return json_null();
-	const struct hg_summary *s = &n->latency;
+	const struct hg_stream *st = rs->stream;
+	bool cp = st && st->checkpointing;
+	const struct hg_histogram *h = cp ? &st->th[i].lat_all : &w->wk.hist;
+	struct hg_summary sum;
+	hg_histogram_summarise(h, &sum);
+	uint64_t written = st ? st->th[i].latency_written : 0;
 	return json_pack("{s:o, s:o, s:o, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "count", u64(n->latency_count), "samples", u64(s->count),
-			 "min_ns", u64(s->min), "mean_ns", s->mean, "p50_ns", u64(s->p50),
-			 "p90_ns", u64(s->p90), "p99_ns", u64(s->p99), "p999_ns", u64(s->p999),
-			 "max_ns", u64(s->max), "samples_dropped", u64(w->st.samples_dropped),
-			 "grid_skipped", u64(w->st.grid_skipped),
-			 "histogram", histogram_json(&w->hist));
+			 "count", u64(sum.count), "samples", u64(written),
+			 "min_ns", u64(sum.min), "mean_ns", sum.mean, "p50_ns", u64(sum.p50),
+			 "p90_ns", u64(sum.p90), "p99_ns", u64(sum.p99), "p999_ns", u64(sum.p999),
+			 "max_ns", u64(sum.max), "samples_dropped",
+			 u64(w->wk.ring.slots ? hg_ring_dropped(&w->wk.ring) : 0),
+			 "grid_skipped", cp ? json_null() : u64(w->st.grid_skipped),
+			 "histogram", histogram_json(h));
 }
 
-static json_t *stats_json(const struct hg_worker *w, const struct hg_thread_numbers *n)
+/* A checkpoint's stats: what the writer has seen and the thread published;
+ * the counts only known at the end are null. */
+static json_t *checkpoint_stats_json(const struct hg_run_state *rs, size_t i)
 {
+	const struct hg_stream_thread *t = &rs->stream->th[i];
+	const struct hg_worker *w = t->w;
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"cpu_ns", u64(t->cpu_ns), "intervals", u64(t->intervals), "gaps", u64(t->gaps),
+		"records", u64(t->trace_written), "records_written", u64(t->trace_written),
+		"records_dropped", u64(hg_ring_dropped(&w->gt.ring)),
+		"releases", u64(atomic_load_explicit(&w->pub.releases, memory_order_relaxed)),
+		"deadlines_hit", u64(atomic_load_explicit(&w->pub.hits, memory_order_relaxed)),
+		"deadlines_missed", u64(atomic_load_explicit(&w->pub.misses, memory_order_relaxed)));
+	json_object_set_new(o, "work_units", json_null());
+	json_object_set_new(o, "jobs", json_null());
+	json_object_set_new(o, "yields", json_null());
+	json_object_set_new(o, "overrun_max_ns", json_null());
+	json_object_set_new(o, "latency", latency_json(rs, i, NULL));
+	return o;
+}
+
+static json_t *stats_json(const struct hg_run_state *rs, size_t i)
+{
+	if (rs->stream && rs->stream->checkpointing)
+		return checkpoint_stats_json(rs, i);
+	const struct hg_worker *w = &rs->workers[i];
+	const struct hg_thread_numbers *n = &rs->nums[i];
 	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			      "cpu_ns", u64(n->cpu_ns), "intervals", u64(n->intervals),
 			      "gaps", u64(n->gaps), "records", u64(n->records),
@@ -53,10 +97,11 @@ static json_t *stats_json(const struct hg_worker *w, const struct hg_thread_numb
 			      "releases", u64(n->releases), "deadlines_hit", u64(n->deadlines_hit),
 			      "deadlines_missed", u64(n->deadlines_missed),
 			      "work_units", u64(n->work_units));
+	json_object_set_new(o, "records_written", u64(n->records));
 	json_object_set_new(o, "jobs", u64(n->jobs));
 	json_object_set_new(o, "yields", u64(w->st.yields));
 	json_object_set_new(o, "overrun_max_ns", u64(w->st.overrun_max_ns));
-	json_object_set_new(o, "latency", latency_json(w, n));
+	json_object_set_new(o, "latency", latency_json(rs, i, n));
 	return o;
 }
 
@@ -87,8 +132,10 @@ static json_t *asked_json(const struct hg_thread_plan *tp)
 	return o;
 }
 
-static json_t *started_json(int64_t ns)
+static json_t *started_json(const struct hg_run_state *rs, int64_t ns)
 {
+	if (rs->stream && rs->stream->checkpointing)
+		return json_null(); /* the thread is still writing it */
 	return ns < 0 ? json_null() : json_integer(ns);
 }
 
@@ -103,9 +150,9 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "cpu_affinity", hg_cpus_to_json(false, &w->sched.granted.affinity));
 	json_object_set_new(o, "asked", asked_json(tp));
 	json_object_set_new(o, "granted", granted_json(rs, w));
-	json_object_set_new(o, "started_ns", started_json(w->st.started_ns));
-	json_object_set_new(o, "stopped_ns", started_json(w->st.stopped_ns));
-	json_object_set_new(o, "stats", stats_json(w, &rs->nums[i]));
+	json_object_set_new(o, "started_ns", started_json(rs, w->st.started_ns));
+	json_object_set_new(o, "stopped_ns", started_json(rs, w->st.stopped_ns));
+	json_object_set_new(o, "stats", stats_json(rs, i));
 	return o;
 }
 
@@ -149,18 +196,47 @@ static void add_scenario(json_t *o, const struct hg_plan *plan)
 	json_object_set_new(o, "scenario_sha256", json_string(hex));
 }
 
+/* Only the files that exist, by plain name. */
+static json_t *files_json(const struct hg_run_state *rs)
+{
+	const struct hg_stream *s = rs->stream;
+	json_t *o = json_object();
+	if (s && s->trace.f)
+		json_object_set_new(o, "trace", json_string("trace.bin"));
+	if (s && s->latency.f)
+		json_object_set_new(o, "latency", json_string("latency.bin"));
+	if (s && s->series)
+		json_object_set_new(o, "series", json_string("series.jsonl"));
+	return o;
+}
+
+/* While the loads run, their supervisor owns their state: a checkpoint
+ * names them only (their throughput is in series.jsonl). */
+static json_t *checkpoint_loads_json(const struct hg_plan *plan)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < plan->n_loads; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:n, s:n, s:{}, s:[], s:i}", "name",
+			plan->loads[i].name, "type", plan->loads[i].ops->name, "started_ns",
+			"stopped_ns", "stats", "pids", "killed", 0));
+	return a;
+}
+
 json_t *hg_result_json(const struct hg_run_state *rs)
 {
-	json_t *o = json_pack("{s:s, s:s, s:b, s:i, s:o, s:s, s:s}", "format", HG_RESULT_FORMAT,
-			      "hgrun_version", HG_VERSION, "complete", rs->complete,
-			      "exit_status", rs->exit_status, "command_line",
-			      command_line(rs->opt), "started_utc", rs->started_utc,
-			      "finished_utc", rs->finished_utc);
-	json_object_set_new(o, "interrupted_by", rs->signal ? json_string(rs->signal == 2 ?
+	bool cp = rs->stream && rs->stream->checkpointing;
+	json_t *o = json_pack("{s:s, s:s, s:b, s:o, s:o, s:s, s:o}", "format", HG_RESULT_FORMAT,
+			      "hgrun_version", HG_VERSION, "complete", cp ? false : rs->complete,
+			      "exit_status", cp ? json_null() : json_integer(rs->exit_status),
+			      "command_line", command_line(rs->opt), "started_utc", rs->started_utc,
+			      "finished_utc", cp ? json_null() : json_string(rs->finished_utc));
+	json_object_set_new(o, "interrupted_by", !cp && rs->signal ? json_string(rs->signal == 2 ?
 			    "SIGINT" : "SIGTERM") : json_null());
 	add_scenario(o, rs->plan);
 	json_object_set(o, "sweep_point", rs->opt->sweep_point ? rs->opt->sweep_point
 							       : json_null());
+	json_object_set_new(o, "overrides", rs->opt->overrides ? json_incref(rs->opt->overrides)
+							       : json_object());
 	json_object_set(o, "host", rs->host ? rs->host : json_null());
 	json_object_set_new(o, "tsc", tsc_json(rs));
 	json_object_set_new(o, "gap", gap_json(rs));
@@ -170,16 +246,25 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 		rs->plan->cpu_dma_latency_set
 			? json_integer((json_int_t)(rs->plan->cpu_dma_latency_ns / 1000)) : json_null(),
 		"held", rs->pmqos_fd >= 0));
-	json_object_set_new(o, "watchdog", json_pack("{s:b, s:i}", "rt_granted",
-			    rs->wd.rt_granted, "priority", 99));
+	json_object_set_new(o, "watchdog", json_pack("{s:o, s:i}", "rt_granted",
+			    cp ? json_null() : json_boolean(rs->wd.rt_granted), "priority", 99));
 	json_t *threads = json_array();
 	for (size_t i = 0; i < rs->n_workers; i++)
 		json_array_append_new(threads, thread_json(rs, i));
 	json_object_set_new(o, "threads", threads);
-	json_object_set_new(o, "loads", rs->loads ? hg_loadrun_to_json(rs->loads) : json_array());
-	json_object_set(o, "expectations", rs->expectations);
-	json_object_set(o, "warnings", rs->warnings);
-	json_object_set_new(o, "files", json_pack("{s:s, s:s}", "trace", "trace.jsonl",
-						  "latency", "latency.jsonl"));
+	if (cp) {
+		json_object_set_new(o, "loads", checkpoint_loads_json(rs->plan));
+		json_object_set_new(o, "expectations", json_array());
+		json_object_set(o, "warnings", rs->stream->warnings_at_start);
+	} else {
+		json_object_set_new(o, "loads", rs->loads ? hg_loadrun_to_json(rs->loads)
+							  : json_array());
+		json_object_set(o, "expectations", rs->expectations);
+		json_object_set(o, "warnings", rs->warnings);
+	}
+	json_object_set_new(o, "files", files_json(rs));
+	json_object_set_new(o, "trace", rs->stream ? hg_stream_trace_json(rs->stream)
+						   : json_null());
+	json_object_set_new(o, "checkpoint", json_null());
 	return o;
 }

@@ -1,7 +1,7 @@
-/* The result directory: trace.jsonl and latency.jsonl (line-oriented, one
- * small hand-written writer each, for volume), then result.json (jansson).
- * Each file is written to a temporary name in the same directory, fsynced
- * and renamed, result.json last: its presence means the run is recorded. */
+/* The result directory and the final result.json (jansson), written to a
+ * temporary name in the same directory, fsynced and renamed over the last
+ * checkpoint.  The record files and the series are the streaming writer's
+ * (results/stream.c), already synced when it stopped. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "base/fsutil.h"
 #include "results/results.h"
+#include "results/stream.h"
 
 void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
 		       struct hg_thread_numbers *n)
@@ -20,25 +21,15 @@ void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
 	n->cpu_ns = (uint64_t)hg_ticks_to_ns(&rs->cal, (int64_t)w->gt.closed_ticks);
 	n->intervals = w->gt.intervals;
 	n->gaps = w->gt.gaps;
-	n->records = w->gt.n;
-	n->records_dropped = w->gt.dropped;
+	n->records = rs->stream ? rs->stream->th[w->index].trace_written : 0;
+	n->records_dropped = hg_ring_dropped(&w->gt.ring);
 	n->releases = w->st.releases;
 	n->deadlines_hit = w->st.deadlines_hit;
 	n->deadlines_missed = w->st.deadlines_missed;
 	n->work_units = w->st.work_units;
 	n->jobs = w->st.jobs;
-	n->latency_count = w->hist.count;
-	if (!w->lat_n)
-		return;
-	uint64_t *late = malloc(w->lat_n * sizeof(*late));
-	if (!late)
-		return;
-	for (size_t i = 0; i < w->lat_n; i++) {
-		int64_t d = w->lat[i].actual_ns - w->lat[i].intended_ns;
-		late[i] = d > 0 ? (uint64_t)d : 0;
-	}
-	hg_summarise(late, w->lat_n, &n->latency);
-	free(late);
+	n->latency_count = w->wk.hist.count;
+	hg_histogram_summarise(&w->wk.hist, &n->latency);
 }
 
 /* -o DIR, else results/<name>/<UTC start>[-N]/ (never reusing one). */
@@ -92,45 +83,6 @@ static int write_atomic(const struct hg_run_state *rs, const char *name, writer_
 	return hg_write_atomic_with(path, call_writer, &w);
 }
 
-static int64_t rel_ns(const struct hg_run_state *rs, uint64_t tick)
-{
-	return (int64_t)((double)(int64_t)(tick - rs->sync->t0_ticks) * 1e9 / rs->trace_hz);
-}
-
-/* One gap-trace interval as a JSON line (names are [A-Za-z0-9_-], see names.c,
- * so they need no escaping). */
-static void trace_line(FILE *f, const struct hg_run_state *rs, const struct hg_worker *w,
-		       const struct hg_gap_record *r)
-{
-	fprintf(f, "{\"thread\":\"%s\",\"instance\":%u,\"cpu\":%d,\"start_ns\":%lld,"
-		"\"end_ns\":%lld,\"end\":\"%s\"}\n", w->plan->name, w->plan->instance, (int)r->cpu,
-		(long long)rel_ns(rs, r->start), (long long)rel_ns(rs, r->end),
-		hg_gap_end_name((enum hg_gap_end)r->end_reason));
-}
-
-static int write_trace(FILE *f, const struct hg_run_state *rs)
-{
-	for (size_t i = 0; i < rs->n_workers; i++)
-		for (size_t k = 0; k < rs->workers[i].gt.n; k++)
-			trace_line(f, rs, &rs->workers[i], &rs->workers[i].gt.rec[k]);
-	return 0;
-}
-
-static int write_latency(FILE *f, const struct hg_run_state *rs)
-{
-	for (size_t i = 0; i < rs->n_workers; i++) {
-		const struct hg_worker *w = &rs->workers[i];
-		for (size_t k = 0; k < w->lat_n; k++) {
-			const struct hg_latency_sample *s = &w->lat[k];
-			fprintf(f, "{\"thread\":\"%s\",\"instance\":%u,\"seq\":%zu,\"intended_ns\":%lld,"
-				"\"actual_ns\":%lld,\"late_ns\":%lld}\n", w->plan->name,
-				w->plan->instance, k, (long long)s->intended_ns,
-				(long long)s->actual_ns, (long long)(s->actual_ns - s->intended_ns));
-		}
-	}
-	return 0;
-}
-
 static int write_result(FILE *f, const struct hg_run_state *rs)
 {
 	json_t *j = hg_result_json(rs);
@@ -162,13 +114,8 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	int rc;
-	const char *name = "trace.jsonl";
-	rc = write_atomic(rs, name, write_trace);
-	if (!rc)
-		rc = write_atomic(rs, name = "latency.jsonl", write_latency);
-	if (!rc)
-		rc = write_atomic(rs, name = "result.json", write_result);
+	const char *name = "result.json";
+	int rc = write_atomic(rs, name, write_result);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", rs->dir, name, strerror(-rc));
 		return rc;

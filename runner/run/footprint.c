@@ -1,4 +1,6 @@
-/* Memory a plan needs, from the same sizes the threads will allocate. */
+/* Memory a plan needs, from the same sizes the threads will allocate.
+ * Records stream to disk through fixed rings, so nothing here grows with
+ * the run's duration. */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +30,7 @@ void hg_footprint_of(const struct hg_plan *plan, struct hg_footprint *f)
 		const struct hg_thread_plan *tp = &plan->threads[i];
 		uint64_t finish = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
 		uint64_t active = finish > tp->start_ns ? finish - tp->start_ns : 0;
-		f->trace_bytes += plan->trace_records * sizeof(struct hg_gap_record);
+		f->trace_bytes += hg_ring_bytes(plan->trace_records, sizeof(struct hg_gap_record));
 		if (tp->workload.ops->footprint)
 			f->workload_bytes += tp->workload.ops->footprint(tp, active);
 	}
@@ -52,8 +54,9 @@ int hg_footprint_check(const struct hg_footprint *f, const struct hg_plan *plan,
 	if (!f->available || f->total <= f->available / 4 * 3)
 		return 0;
 	snprintf(msg, size,
-		 "this run needs %.2f GiB of memory (trace buffers %.2f GiB = %zu threads x %llu "
-		 "records x %zu B; workloads %.2f GiB; memory loads %.2f GiB) but %.2f GiB is "
+		 "this run needs %.2f GiB of memory (trace rings %.2f GiB = %zu threads x %llu "
+		 "records (rounded up to a power of two) x %zu B; workloads %.2f GiB; memory loads "
+		 "%.2f GiB) but %.2f GiB is "
 		 "available, and a run takes at most 3/4 of it: lower trace.records, the thread "
 		 "count, or the sizes",
 		 gib(f->total), gib(f->trace_bytes), plan->n_threads,

@@ -1,4 +1,4 @@
-/* How much memory a run will pin: trace buffers, latency samples, working
+/* How much memory a run will pin: trace rings, wake-up rings, working
  * sets and memory loads, against what the machine has available, so a run
  * that would exhaust memory refuses to start instead. */
 #ifndef HG_FOOTPRINT_H
@@ -10,8 +10,8 @@
 #include "plan/plan.h"
 
 struct hg_footprint {
-	uint64_t trace_bytes;      /* gap-trace buffers of all threads */
-	uint64_t workload_bytes;   /* latency samples, working sets */
+	uint64_t trace_bytes;      /* gap-trace rings of all threads */
+	uint64_t workload_bytes;   /* wake-up rings and histograms, working sets */
 	uint64_t load_bytes;       /* memory and io loads' buffers */
 	uint64_t total;
 	uint64_t available;        /* MemAvailable, 0 when unknown */

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buffer.h"
 #include "run/counter.h"
 #include "run/gaptrace.h"
 
@@ -19,20 +18,14 @@ int hg_gap_init(struct hg_gaptrace *g, size_t cap, uint64_t threshold_ticks)
 	g->read_cpu = hg_counter_cpu;
 	g->read_counter = read_counter;
 	g->cpu = -1;
-	if (cap) {
-		g->rec = hg_buffer_alloc(cap * sizeof(*g->rec));
-		if (!g->rec)
-			return -ENOMEM;
-	}
-	g->cap = cap;
+	if (cap && hg_ring_init(&g->ring, cap, sizeof(struct hg_gap_record)) != 0)
+		return -ENOMEM;
 	return 0;
 }
 
 void hg_gap_free(struct hg_gaptrace *g)
 {
-	hg_buffer_free(g->rec, g->cap * sizeof(*g->rec));
-	g->rec = NULL;
-	g->cap = g->n = 0;
+	hg_ring_free(&g->ring);
 }
 
 void hg_gap_open(struct hg_gaptrace *g, uint64_t now)
@@ -52,15 +45,15 @@ void hg_gap_close(struct hg_gaptrace *g, uint64_t end, enum hg_gap_end why)
 	g->closed_ticks += end - g->start;
 	g->intervals++;
 	g->open = false;
-	if (g->n == g->cap) {
-		g->dropped++;
+	struct hg_gap_record *r = g->ring.slots ? hg_ring_claim(&g->ring) : NULL;
+	if (!r)
 		return;
-	}
-	struct hg_gap_record *r = &g->rec[g->n++];
 	r->start = g->start;
 	r->end = end;
 	r->cpu = g->cpu;
 	r->end_reason = (uint32_t)why;
+	hg_ring_publish(&g->ring);
+	g->handed++;
 }
 
 enum hg_gap_result hg_gap_run_until(struct hg_gaptrace *g, uint64_t target, uint64_t limit,

@@ -1,6 +1,7 @@
 /* Gap tracing (Hourglass section 3.1): a thread polls the cycle counter; a
  * step larger than the gap threshold ends an interval of continuous CPU.
- * Intervals go into a preallocated buffer; a full buffer counts drops.
+ * Closed intervals go into a single-producer ring (base/ring.h) that the
+ * streaming writer drains during the run; a full ring counts drops.
  * Nothing here allocates, locks, logs or makes a syscall once prepared. */
 #ifndef HG_GAPTRACE_H
 #define HG_GAPTRACE_H
@@ -10,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ring.h"
+
 /* Why an interval ended. */
 enum hg_gap_end {
 	HG_END_PREEMPTED,   /* a gap was seen: preempted or interrupted */
@@ -18,6 +21,8 @@ enum hg_gap_end {
 	HG_END_FINISHED,    /* the thread's finish time or the run's stop */
 };
 
+/* One closed interval as the ring carries it (the writer converts ticks
+ * to ns from time zero). */
 struct hg_gap_record {
 	uint64_t start, end;     /* counter ticks */
 	int32_t cpu;             /* CPU of the interval, -1 if unknown */
@@ -38,16 +43,16 @@ struct hg_gaptrace {
 	 * gap (record, CPU number) is not itself seen as a gap; NULL in tests
 	 * that feed synthetic ticks. */
 	uint64_t (*read_counter)(void);
-	struct hg_gap_record *rec;
-	size_t cap, n;
-	uint64_t intervals;      /* closed intervals, recorded or dropped */
+	uint64_t intervals;      /* closed intervals, handed over or dropped */
 	uint64_t gaps;           /* intervals ended by a gap (preempted) */
-	uint64_t dropped;        /* intervals lost to a full buffer */
+	uint64_t handed;         /* intervals handed to the ring */
+	struct hg_ring ring;     /* to the writer; ring.dropped: lost to a full ring */
 };
 
 enum hg_gap_result { HG_GAP_REACHED, HG_GAP_LIMIT, HG_GAP_STOPPED };
 
-/* Allocates and pre-touches cap records (call after pinning). -ENOMEM. */
+/* Allocates and pre-touches a ring of cap records (call after pinning).
+ * cap 0: no ring, intervals are only counted.  -ENOMEM. */
 int  hg_gap_init(struct hg_gaptrace *g, size_t cap, uint64_t threshold_ticks);
 void hg_gap_free(struct hg_gaptrace *g);
 

@@ -3,6 +3,7 @@
  * watchdog end the run on time, join, and hand the state to the sink
  * (results/: result files, expectations, summary). */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -281,7 +282,14 @@ static int gate(struct hg_run_state *rs, int verdict)
 	if (!verdict)
 		verdict = hold_pmqos(rs, err);
 	if (!verdict) {
+		char msg[PATH_MAX + 128];
 		set_timeline(rs);
+		if (rs->opt->sink->start && rs->opt->sink->start(rs, msg, sizeof(msg)) < 0) {
+			fprintf(err, "error: %s\n", msg);
+			verdict = HG_EXIT_FAILED;
+		}
+	}
+	if (!verdict) {
 		rs->wd.sync = s;
 		rs->wd.workers = rs->workers;
 		rs->wd.n_workers = rs->n_workers;
@@ -500,6 +508,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		if (!stopped || rs.signal)
 			rs.complete = false;
 	}
+	if (opt->sink->stop)
+		opt->sink->stop(&rs);
 	utc_now(rs.finished_utc, sizeof(rs.finished_utc));
 	if (rc != HG_EXIT_PRIVILEGE && rc != HG_EXIT_INVALID) {
 		rs.trace_hz = monotonic_rate(&rs);

@@ -18,6 +18,13 @@ struct hg_run_sink {
 	/* Before any thread or load starts: create the result directory
 	 * (rs->dir).  Returns 0 or -errno with a message in err. */
 	int (*open)(struct hg_run_state *rs, char *err, size_t errlen);
+	/* At the start gate, once time zero is set, before the threads are
+	 * released: start streaming their records.  0 or -errno with a
+	 * message in err (the run is then aborted).  May be NULL. */
+	int (*start)(struct hg_run_state *rs, char *err, size_t errlen);
+	/* After the threads are joined and the loads stopped, before finish:
+	 * drain what is left and stop streaming.  May be NULL. */
+	void (*stop)(struct hg_run_state *rs);
 	/* After the threads are joined and the loads stopped: evaluate, write,
 	 * report; sets rs->exit_status from rc (0 or the failure's exit code). */
 	void (*finish)(struct hg_run_state *rs, int rc, FILE *out, FILE *err);
@@ -31,6 +38,7 @@ struct hg_run_options {
 	int argc;                 /* the command line, for result.json */
 	char **argv;
 	json_t *sweep_point;      /* borrowed; NULL = null */
+	json_t *overrides;        /* borrowed: --set {"PATH": "VALUE"}; NULL = {} */
 	FILE *out;                /* summary; NULL = stdout */
 	FILE *err;                /* errors; NULL = stderr */
 };

@@ -14,6 +14,7 @@
 #include "run/watchdog.h"
 
 struct hg_thread_numbers;
+struct hg_stream;
 
 struct hg_run_state {
 	const struct hg_plan *plan;
@@ -33,6 +34,7 @@ struct hg_run_state {
 	json_t *host;
 	json_t *warnings;           /* array of strings */
 	struct hg_thread_numbers *nums;  /* per worker, after join */
+	struct hg_stream *stream;   /* results/stream.h: the writer, from the gate to the end */
 	json_t *expectations;       /* array, filled by hg_expect_evaluate */
 	bool expect_failed;
 	char started_utc[32], finished_utc[32];

@@ -33,8 +33,16 @@ int64_t hg_worker_rel_ns(const struct hg_worker *w, int64_t mono_ns)
 	return mono_ns - w->sync->t0_ns;
 }
 
+void hg_worker_publish(struct hg_worker *w)
+{
+	atomic_store_explicit(&w->pub.releases, w->st.releases, memory_order_relaxed);
+	atomic_store_explicit(&w->pub.hits, w->st.deadlines_hit, memory_order_relaxed);
+	atomic_store_explicit(&w->pub.misses, w->st.deadlines_missed, memory_order_relaxed);
+}
+
 enum hg_gap_result hg_worker_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
 {
+	hg_worker_publish(w);
 	uint64_t target = hg_gap_received(&w->gt) + hg_worker_ticks(w, cpu_ns);
 	return hg_gap_run_until(&w->gt, target, w->finish_tick, w->stop);
 }
@@ -97,8 +105,8 @@ static void warm_up(struct hg_worker *w)
 	hg_gap_run_until(&w->gt, UINT64_MAX, hg_counter_read() + hg_worker_ticks(w, 20000),
 			 &never);
 	w->gt.open = false;
-	w->gt.n = 0;
-	w->gt.intervals = w->gt.gaps = w->gt.dropped = w->gt.closed_ticks = 0;
+	w->gt.intervals = w->gt.gaps = w->gt.handed = w->gt.closed_ticks = 0;
+	hg_ring_reset(&w->gt.ring);   /* the writer has not started yet */
 }
 
 static int setup(struct hg_worker *w)
@@ -157,6 +165,7 @@ static void measure(struct hg_worker *w)
 		hg_gap_step(&w->gt, hg_counter_read()); /* a last gap is still a gap */
 	hg_gap_close(&w->gt, w->gt.last, HG_END_FINISHED);
 	w->st.stopped_ns = hg_worker_rel_ns(w, hg_now_ns());
+	hg_worker_publish(w);
 }
 
 static void pass_gate(struct hg_sync *s)
@@ -191,4 +200,5 @@ void hg_worker_cleanup(struct hg_worker *w)
 		tp->timer->close(w->timer);
 	w->timer = NULL;
 	hg_gap_free(&w->gt);
+	hg_wakeups_free(&w->wk);
 }

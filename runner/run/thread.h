@@ -18,6 +18,7 @@
 #include "run/counter.h"
 #include "run/gaptrace.h"
 #include "run/scheduling.h"
+#include "run/wakeups.h"
 
 /* What all threads of a run share: the start gate and the timeline.  The
  * gate is a counted barrier that main opens once every thread it managed to
@@ -35,20 +36,21 @@ struct hg_sync {
 	double hz;
 };
 
-/* One latency sample, in ns from the run's time zero. */
-struct hg_latency_sample {
-	int64_t intended_ns, actual_ns;
-};
-
 struct hg_worker_stats {
 	uint64_t releases, deadlines_hit, deadlines_missed;
 	uint64_t jobs;             /* jobs completed (periodic, cpu_periodic) */
 	uint64_t work_units;       /* passes over the working set (cpu_scan*) */
 	uint64_t yields;
 	uint64_t overrun_max_ns;   /* periodic: worst completion past a deadline */
-	uint64_t samples_dropped;  /* latency: samples beyond the buffer */
 	uint64_t grid_skipped;     /* latency, align absolute: wake-ups skipped */
 	int64_t started_ns, stopped_ns;   /* from t0; -1 when never started */
+};
+
+/* Counters a running thread publishes for the streaming writer (series,
+ * progress): copies of hg_worker_stats, stored with relaxed atomics at
+ * each job's start and at the thread's end. */
+struct hg_worker_pub {
+	_Atomic uint64_t releases, hits, misses;
 };
 
 struct hg_worker {
@@ -73,10 +75,9 @@ struct hg_worker {
 	unsigned char *scan;
 	size_t scan_bytes, scan_pos;
 	uint64_t scan_sink;
-	struct hg_latency_sample *lat;
-	size_t lat_cap, lat_n;
-	struct hg_histogram hist;
+	struct hg_wakeups wk;                 /* latency workload: wake-up ring, histogram */
 	struct hg_worker_stats st;
+	_Alignas(64) struct hg_worker_pub pub;
 	/* setup and outcome: written by the thread, read by main after join */
 	size_t index;
 	pid_t tid;
@@ -111,5 +112,7 @@ enum hg_gap_result hg_worker_run_cpu(struct hg_worker *w, uint64_t cpu_ns);
 int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns);
 /* Closes the interval as yielded, sched_yield(), reopens. */
 void hg_worker_yield(struct hg_worker *w);
+/* Publishes st's releases, hits and misses to pub. */
+void hg_worker_publish(struct hg_worker *w);
 
 #endif

@@ -11,6 +11,13 @@
 static const cyaml_schema_field_t trace_fields[] = {
 	STR("records", OPT, struct hg_raw_trace, records),
 	STR("gap", OPT, struct hg_raw_trace, gap),
+	STR("mode", OPT, struct hg_raw_trace, mode),
+	STR("series", OPT, struct hg_raw_trace, series),
+	STR("outlier_gap", OPT, struct hg_raw_trace, outlier_gap),
+	STR("outlier_latency", OPT, struct hg_raw_trace, outlier_latency),
+	STR("before", OPT, struct hg_raw_trace, before),
+	STR("after", OPT, struct hg_raw_trace, after),
+	STR("budget", OPT, struct hg_raw_trace, budget),
 	CYAML_FIELD_END
 };
 

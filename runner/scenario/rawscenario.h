@@ -10,7 +10,10 @@
 
 #include "scenario/diag.h"
 
-struct hg_raw_trace { char *records, *gap; };
+struct hg_raw_trace {
+	char *records, *gap, *mode, *series, *outlier_gap, *outlier_latency, *before, *after,
+	     *budget;
+};
 
 struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };
 

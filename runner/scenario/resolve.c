@@ -11,8 +11,6 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
-#define DEFAULT_TRACE_RECORDS 300000
-#define MAX_TRACE_RECORDS 100000000ull
 #define MAX_THREADS_PER_SET 1024
 /* OS thread names hold 15 characters: "name.NNN" must fit. */
 #define OS_NAME_MAX 15
@@ -543,19 +541,7 @@ static void resolve_top(struct hg_resolver *r)
 	    plan->duration_ns < 1000000)
 		hg_yaml_error(r->y, r->d, "duration", "must be at least 1ms (got %s)", raw->duration);
 
-	plan->trace_records = DEFAULT_TRACE_RECORDS;
-	plan->gap_auto = true;
-	if (raw->trace && raw->trace->records)
-		hg_r_uint(r, raw->trace->records, "trace.records", 1, MAX_TRACE_RECORDS,
-			  &plan->trace_records);
-	if (raw->trace && raw->trace->gap && strcasecmp(raw->trace->gap, "auto") != 0) {
-		plan->gap_auto = false;
-		if (hg_r_duration(r, raw->trace->gap, "trace.gap", &plan->gap_ns) &&
-		    (plan->gap_ns == 0 || plan->gap_ns > 1000000000ull))
-			hg_yaml_error(r->y, r->d, "trace.gap",
-				      "must be 'auto' or a duration in 1ns..1s (got %s)",
-				      raw->trace->gap);
-	}
+	hg_resolve_trace(r);
 	plan->lock_memory = true;
 	if (raw->lock_memory)
 		hg_r_bool(r, raw->lock_memory, "lock_memory", &plan->lock_memory);

@@ -39,6 +39,7 @@ int hg_r_choice(struct hg_resolver *r, const char *text, const char *path, const
 
 char *hg_r_strdup(const char *s);
 
+void hg_resolve_trace(struct hg_resolver *r);
 void hg_resolve_loads(struct hg_resolver *r);
 void hg_resolve_expects(struct hg_resolver *r);
 void hg_resolve_sweep(struct hg_resolver *r);

@@ -1,54 +1,17 @@
 /* Workload 'latency': sleeps one period on its timer and records each wake-up's lateness */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/buffer.h"
 #include "plan/workload.h"
 #include "run/thread.h"
 
-#define HG_LAT_BUCKET_NS 1000          /* histogram: 1 us buckets */
-#define HG_LAT_BUCKETS 20000           /* up to 20 ms, then overflow */
-#define HG_LAT_MAX_SAMPLES (64u << 20) /* 1 GiB of samples at most */
-
-/* Raw samples: one per expected wake-up over the thread's active time,
- * plus 1% and 64 of margin; beyond that samples are counted as dropped
- * (the histogram still sees them). */
-static uint64_t sample_capacity(const struct hg_thread_plan *tp, uint64_t active_ns)
-{
-	uint64_t n = active_ns / tp->workload.period_ns;
-	n += n / 100 + 64;
-	return n > HG_LAT_MAX_SAMPLES ? HG_LAT_MAX_SAMPLES : n;
-}
-
+/* Wake-ups stream to the writer through a ring (run/wakeups.h): the
+ * memory does not depend on the run's duration. */
 static uint64_t latency_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
 {
-	return sample_capacity(tp, active_ns) * sizeof(struct hg_latency_sample) +
-	       HG_LAT_BUCKETS * sizeof(uint64_t);
+	return hg_wakeups_bytes(HG_WAKE_RING_RECORDS);
 }
 
 static int latency_prepare(struct hg_worker *w)
 {
-	uint64_t n = sample_capacity(w->plan, w->active_ns);
-	w->lat = hg_buffer_alloc(n * sizeof(*w->lat));
-	if (!w->lat)
-		return -ENOMEM;
-	w->lat_cap = n;
-	w->lat_n = 0;
-	return hg_histogram_init(&w->hist, HG_LAT_BUCKET_NS, HG_LAT_BUCKETS);
-}
-
-static void record(struct hg_worker *w, int64_t intended, int64_t actual)
-{
-	int64_t late = actual - intended;
-	hg_histogram_add(&w->hist, late > 0 ? (uint64_t)late : 0);
-	if (w->lat_n == w->lat_cap) {
-		w->st.samples_dropped++;
-		return;
-	}
-	struct hg_latency_sample *s = &w->lat[w->lat_n++];
-	s->intended_ns = hg_worker_rel_ns(w, intended);
-	s->actual_ns = hg_worker_rel_ns(w, actual);
+	return hg_wakeups_init(&w->wk, HG_WAKE_RING_RECORDS);
 }
 
 /* The paper's rule: the next wake-up is a period after the actual one
@@ -63,7 +26,7 @@ static void latency_run(struct hg_worker *w)
 		int64_t actual;
 		if (hg_worker_sleep_until(w, intended, &actual))
 			return;
-		record(w, intended, actual);
+		hg_wakeups_add(&w->wk, intended, actual);
 		if (!absolute) {
 			intended = actual + period;
 			continue;
@@ -76,13 +39,6 @@ static void latency_run(struct hg_worker *w)
 	}
 }
 
-static void latency_cleanup(struct hg_worker *w)
-{
-	hg_buffer_free(w->lat, w->lat_cap * sizeof(*w->lat));
-	w->lat = NULL;
-	hg_histogram_free(&w->hist);
-}
-
 const struct hg_workload_ops hg_workload_latency = {
 	.name = "latency",
 	.summary = "sleeps one period on its timer and records each wake-up's lateness",
@@ -93,5 +49,4 @@ const struct hg_workload_ops hg_workload_latency = {
 	.prepare = latency_prepare,
 	.footprint = latency_footprint,
 	.run = latency_run,
-	.cleanup = latency_cleanup,
 };

@@ -4,6 +4,8 @@ import pathlib
 
 import jsonschema
 
+import hgbin
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "result.schema.json").read_text())
 VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
@@ -33,6 +35,14 @@ class Run:
 
     def lines(self, name):
         return [json.loads(line) for line in (self.dir / name).read_text().splitlines()]
+
+    def trace(self):
+        """trace.bin's intervals as dicts (thread name, instance, os_name, end name)."""
+        return hgbin.intervals_as_dicts(self.dir / "trace.bin", self.result["threads"])
+
+    def wakeups(self):
+        """latency.bin's wake-ups as dicts (thread name, instance, seq, late_ns)."""
+        return hgbin.wakeups_as_dicts(self.dir / "latency.bin", self.result["threads"])
 
     def validate(self):
         errors = sorted(VALIDATOR.iter_errors(self.result), key=lambda e: list(e.path))

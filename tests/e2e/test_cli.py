@@ -32,7 +32,9 @@ def test_help_lists_commands_and_exit_codes(hgrun):
 
 
 @pytest.mark.parametrize("args", [[], ["--bogus"], ["validate"], ["run"], ["run", "a.yaml", "b.yaml"],
-                                  ["validate", "--resolved", "a.yaml", "b.yaml"], ["list", "frobs"],
+                                  ["list", "a", "b"], ["list", "frobs"], ["sweep-merge", "out"],
+                                  ["sweep", "s.yaml", "--resume"], ["run", "s.yaml", "--force"],
+                                  ["run", "s.yaml", "--set", "novalue"], ["version", "x"],
                                   ["calibrate", "x"], ["run", "x.yaml", "--duration", "5"],
                                   ["validate", "--strict", "x.yaml"], ["run", "-o"]])
 def test_bad_command_lines_exit_3(hgrun, args):
@@ -94,7 +96,10 @@ def test_resolved_fills_defaults_and_units(hgrun, scenario):
     assert r.rc == 0, r.err
     s = r.json()
     assert s["hgrun"] == 1 and s["name"] == "demo" and s["duration_ns"] == 2_000_000_000
-    assert s["trace"] == {"records": 300000, "gap_auto": True, "gap_ns": None}
+    assert s["trace"] == {"records": 65536, "gap_auto": True, "gap_ns": None, "mode": "full",
+                          "series_ns": 1_000_000_000, "outlier_gap_ns": 500_000,
+                          "outlier_latency_ns": 500_000, "before_ns": 5_000_000,
+                          "after_ns": 5_000_000, "budget_bytes": None}
     assert s["lock_memory"] is True
     (t,) = s["threads"]
     assert t["os_name"] == "rt" and t["instance"] == 0

@@ -25,12 +25,14 @@ def test_result_fields_and_trace_roundtrip(hgrun, scenario, tmp_path):
     assert all(t["tid"] > 0 for t in res["threads"])
     assert res["gap"]["threshold_ns"] > 0 and res["gap"]["loop_ns"] > 0
     assert res["tsc"]["hz"] > 0 and res["tsc"]["start_monotonic_ns"] > 0
-    assert res["files"] == {"trace": "trace.jsonl", "latency": "latency.jsonl"}
+    assert res["files"] == {"trace": "trace.bin", "series": "series.jsonl"}
     assert res["scenario"]["name"] == "mix"
-    trace = r.lines("trace.jsonl")            # every line parses as JSON
-    assert len(trace) == sum(t["stats"]["records"] for t in res["threads"])
+    assert res["trace"]["mode"] == "full" and res["checkpoint"] is None
+    trace = r.trace()
+    assert len(trace) == sum(t["stats"]["records_written"] for t in res["threads"])
+    assert len(trace) == res["trace"]["written"]["trace"]
     for x in trace:
-        assert set(x) == {"thread", "instance", "cpu", "start_ns", "end_ns", "end"}
+        assert x["flags"] == 0 and x["window"] == 0
         assert 0 <= x["start_ns"] <= x["end_ns"] <= 1050 * MS
         assert x["end"] in REASONS and x["cpu"] >= 0
     assert not list(tmp_path.glob("out/.*.tmp"))
@@ -51,21 +53,25 @@ def test_start_and_finish_honoured(hgrun, scenario, tmp_path):
     t = r.thread("w")
     assert 300 * MS <= t["started_ns"] < 400 * MS
     assert 590 * MS <= t["stopped_ns"] < 700 * MS
-    trace = r.lines("trace.jsonl")
+    trace = r.trace()
     assert min(x["start_ns"] for x in trace) >= 300 * MS
     assert max(x["end_ns"] for x in trace) <= 601 * MS
     assert 100 * MS < t["stats"]["cpu_ns"] <= 301 * MS
 
 
-def test_tiny_trace_counts_drops(hgrun, scenario, tmp_path):
-    text = scenario_text("drops", ["{name: y, workload: {type: cpu_yield, yield_after: 100us}}"],
-                         extra="trace: {records: 10}")
+def test_tiny_ring_counts_drops(hgrun, scenario, tmp_path):
+    """A ring of 2 records cannot hold what a thread yielding every 10 us hands over between
+    two drains of the writer: records are dropped and counted, never waited for."""
+    text = scenario_text("drops", ["{name: y, workload: {type: cpu_yield, yield_after: 10us}}"],
+                         extra="trace: {records: 2}")
     r = run_scenario(hgrun, scenario, tmp_path, text, duration="300ms")
     assert r.rc == 0, r.err
     s = r.stats("y")
-    assert s["records"] == 10 and s["records_dropped"] > 0
-    assert s["intervals"] == s["records"] + s["records_dropped"]
-    assert len(r.lines("trace.jsonl")) == 10
+    assert s["records_dropped"] > 0 and s["records_written"] > 0
+    assert s["intervals"] == s["records_written"] + s["records_dropped"]
+    assert len(r.trace()) == s["records_written"]
+    series = [x for x in r.lines("series.jsonl") if x.get("thread") == 0]
+    assert sum(x["dropped"] for x in series) == s["records_dropped"]
 
 
 def test_expectations_pass_and_fail(hgrun, scenario, tmp_path):
@@ -121,7 +127,7 @@ def test_sigint_leaves_an_incomplete_valid_result(hgrun_bin, scenario, tmp_path)
     r.validate()
     assert r.result["complete"] is False and r.result["exit_status"] == 130
     assert r.thread("c")["stopped_ns"] < 1500 * MS
-    assert len(r.lines("latency.jsonl")) == r.stats("l")["latency"]["samples"]
+    assert len(r.wakeups()) == r.stats("l")["latency"]["samples"]
 
 
 def test_sigterm_exits_143(hgrun_bin, scenario, tmp_path):

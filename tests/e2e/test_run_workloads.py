@@ -22,7 +22,7 @@ def check_trace_accounting(r, os_name):
     assert s["records_dropped"] == 0
     assert s["records"] == s["intervals"]
     name = r.thread(os_name)["name"]
-    mine = [x for x in r.lines("trace.jsonl") if x["thread"] == name]
+    mine = [x for x in r.trace() if x["thread"] == name]
     assert len(mine) == s["records"]
     total = sum(x["end_ns"] - x["start_ns"] for x in mine)
     assert abs(total - s["cpu_ns"]) <= max(1000, s["cpu_ns"] // 1000)
@@ -49,7 +49,7 @@ def test_cpu_scan_counts_passes(hgrun, scenario, tmp_path):
 def test_yield_slices_near_yield_after(hgrun, scenario, tmp_path, wtype, extra):
     r = run1(hgrun, scenario, tmp_path,
              f"{{name: y, workload: {{type: {wtype}, yield_after: 2ms{extra}}}}}")
-    trace = [x for x in r.lines("trace.jsonl") if x["thread"] == "y"]
+    trace = [x for x in r.trace() if x["thread"] == "y"]
     slices, cur = [], 0
     for x in trace:
         cur += x["end_ns"] - x["start_ns"]
@@ -73,7 +73,7 @@ def test_periodic_accounting(hgrun, scenario, tmp_path):
     assert s["jobs"] >= s["deadlines_hit"]
     assert s["cpu_ns"] >= s["jobs"] * 2 * MS * 0.999
     assert s["cpu_ns"] <= (s["jobs"] + 1) * 2 * MS * 1.05
-    ends = {x["end"] for x in r.lines("trace.jsonl")}
+    ends = {x["end"] for x in r.trace()}
     assert "blocked" in ends
 
 
@@ -111,7 +111,7 @@ def test_cpu_periodic_windows(hgrun, scenario, tmp_path):
     assert s["deadlines_hit"] + s["deadlines_missed"] == s["releases"]
     assert 18 <= s["releases"] <= 20          # whole 50 ms windows in 1 s
     assert s["jobs"] > s["releases"]          # never blocks: many frames per window
-    assert not any(x["end"] == "blocked" for x in r.lines("trace.jsonl"))
+    assert not any(x["end"] == "blocked" for x in r.trace())
 
 
 def test_latency_samples(hgrun, scenario, tmp_path):
@@ -122,7 +122,7 @@ def test_latency_samples(hgrun, scenario, tmp_path):
     assert lat["min_ns"] <= lat["p50_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= lat["max_ns"]
     h = lat["histogram"]
     assert sum(h["counts"]) + h["overflow"] == lat["count"]
-    samples = r.lines("latency.jsonl")
+    samples = r.wakeups()
     assert len(samples) == lat["samples"] == lat["count"]
     assert [x["seq"] for x in samples] == list(range(len(samples)))
     for a, b in zip(samples, samples[1:]):
@@ -134,7 +134,7 @@ def test_latency_align_absolute(hgrun, scenario, tmp_path):
     r = run1(hgrun, scenario, tmp_path,
              "{name: l, priority: RTHIGH, timer: absolute, "
              "workload: {type: latency, period: 2ms, align: absolute}}")
-    samples = r.lines("latency.jsonl")
+    samples = r.wakeups()
     assert len(samples) >= 250
     assert all(x["intended_ns"] % (2 * MS) == 0 for x in samples)
 

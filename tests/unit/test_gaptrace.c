@@ -18,6 +18,12 @@ static void init(struct hg_gaptrace *g, size_t cap, uint64_t threshold)
 	g->read_counter = NULL; /* synthetic ticks only */
 }
 
+/* Record k handed to the ring (the tests never wrap it). */
+static const struct hg_gap_record *rec(const struct hg_gaptrace *g, size_t k)
+{
+	return (const struct hg_gap_record *)g->ring.slots + k;
+}
+
 static void feed(struct hg_gaptrace *g, const uint64_t *ticks, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -34,25 +40,25 @@ static void test_intervals(void)
 	static const uint64_t t[] = { 110, 120, 145, 155, 185, 195, 205, 305, 315 };
 	feed(&g, t, sizeof(t) / sizeof(t[0]));
 	CHECK(g.gaps == 2, "gaps %llu", (unsigned long long)g.gaps);
-	CHECK(g.n == 2, "records %zu", g.n);
-	CHECK(g.rec[0].start == 100 && g.rec[0].end == 155, "rec0 %llu-%llu",
-	      (unsigned long long)g.rec[0].start, (unsigned long long)g.rec[0].end);
-	CHECK(g.rec[1].start == 185 && g.rec[1].end == 205, "rec1 %llu-%llu",
-	      (unsigned long long)g.rec[1].start, (unsigned long long)g.rec[1].end);
-	CHECK(g.rec[0].end_reason == HG_END_PREEMPTED, "reason");
-	CHECK(g.rec[0].cpu == 1, "cpu");
+	CHECK(g.handed == 2, "records %llu", (unsigned long long)g.handed);
+	CHECK(rec(&g, 0)->start == 100 && rec(&g, 0)->end == 155, "rec0 %llu-%llu",
+	      (unsigned long long)rec(&g, 0)->start, (unsigned long long)rec(&g, 0)->end);
+	CHECK(rec(&g, 1)->start == 185 && rec(&g, 1)->end == 205, "rec1 %llu-%llu",
+	      (unsigned long long)rec(&g, 1)->start, (unsigned long long)rec(&g, 1)->end);
+	CHECK(rec(&g, 0)->end_reason == HG_END_PREEMPTED, "reason");
+	CHECK(rec(&g, 0)->cpu == 1, "cpu");
 	CHECK(g.start == 305 && g.last == 315, "open interval %llu-%llu",
 	      (unsigned long long)g.start, (unsigned long long)g.last);
 	/* received: 55 + 20 closed, 10 open */
 	CHECK(hg_gap_received(&g) == 85, "received %llu", (unsigned long long)hg_gap_received(&g));
 	fake_cpu_value = 0;
 	hg_gap_close(&g, g.last, HG_END_FINISHED);
-	CHECK(g.n == 3 && g.rec[2].end_reason == HG_END_FINISHED && g.rec[2].cpu == 1,
+	CHECK(g.handed == 3 && rec(&g, 2)->end_reason == HG_END_FINISHED && rec(&g, 2)->cpu == 1,
 	      "finished record");
 	CHECK(g.intervals == 3 && g.closed_ticks == 85, "intervals %llu closed %llu",
 	      (unsigned long long)g.intervals, (unsigned long long)g.closed_ticks);
 	hg_gap_close(&g, 999, HG_END_FINISHED); /* closed already: no-op */
-	CHECK(g.n == 3 && g.intervals == 3, "double close");
+	CHECK(g.handed == 3 && g.intervals == 3, "double close");
 	hg_gap_free(&g);
 }
 
@@ -67,13 +73,14 @@ static void test_cpu_per_interval(void)
 	static const uint64_t t[] = { 1, 2, 50, 51 };
 	feed(&g, t, 4);
 	hg_gap_close(&g, g.last, HG_END_BLOCKED);
-	CHECK(g.n == 2 && g.rec[0].cpu == 0 && g.rec[1].cpu == 1, "cpus %d %d", g.rec[0].cpu,
-	      g.rec[1].cpu);
-	CHECK(g.rec[1].end_reason == HG_END_BLOCKED, "blocked");
+	CHECK(g.handed == 2 && rec(&g, 0)->cpu == 0 && rec(&g, 1)->cpu == 1, "cpus %d %d", rec(&g, 0)->cpu,
+	      rec(&g, 1)->cpu);
+	CHECK(rec(&g, 1)->end_reason == HG_END_BLOCKED, "blocked");
 	hg_gap_free(&g);
 }
 
-/* A full buffer counts drops, keeps counting CPU, never writes past cap. */
+/* A full ring (3 asked: 4 slots, nobody draining) counts drops, keeps
+ * counting CPU, never writes past its slots. */
 static void test_drops(void)
 {
 	struct hg_gaptrace g;
@@ -86,19 +93,20 @@ static void test_drops(void)
 		now += 100;
 		hg_gap_step(&g, now);   /* a gap */
 	}
-	CHECK(g.n == 3, "records %zu", g.n);
-	CHECK(g.dropped == 7, "dropped %llu", (unsigned long long)g.dropped);
+	CHECK(g.handed == 4, "records %llu", (unsigned long long)g.handed);
+	CHECK(hg_ring_dropped(&g.ring) == 6, "dropped %llu",
+	      (unsigned long long)hg_ring_dropped(&g.ring));
 	CHECK(g.intervals == 10 && g.gaps == 10, "intervals %llu gaps %llu",
 	      (unsigned long long)g.intervals, (unsigned long long)g.gaps);
 	CHECK(g.closed_ticks == 20, "closed %llu", (unsigned long long)g.closed_ticks);
 	hg_gap_free(&g);
-	/* capacity 0: everything dropped, nothing crashes */
+	/* capacity 0: no ring, intervals only counted, nothing crashes */
 	init(&g, 0, 5);
 	hg_gap_open(&g, 0);
 	hg_gap_step(&g, 100);
 	hg_gap_close(&g, 100, HG_END_FINISHED);
-	CHECK(g.n == 0 && g.dropped == 2, "cap 0: n %zu dropped %llu", g.n,
-	      (unsigned long long)g.dropped);
+	CHECK(g.handed == 0 && g.intervals == 2, "cap 0: handed %llu intervals %llu",
+	      (unsigned long long)g.handed, (unsigned long long)g.intervals);
 	hg_gap_free(&g);
 }
 

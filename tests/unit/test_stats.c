@@ -124,8 +124,44 @@ static void test_histogram(void)
 	CHECK(hg_histogram_init(&h, 10, 0) < 0, "0 buckets is rejected");
 }
 
+/* Percentiles from buckets: the bucket's upper edge, clipped to the exact
+ * min and max; the overflow answers max; the summary's count, min, max and
+ * mean are exact. */
+static void test_histogram_percentiles(void)
+{
+	struct hg_histogram h;
+	hg_histogram_init(&h, 100, 10);          /* 0..999 ns, then overflow */
+	struct hg_summary s;
+	hg_histogram_summarise(&h, &s);
+	CHECK(s.count == 0 && s.max == 0 && hg_histogram_percentile(&h, 0.5) == 0, "empty");
+	for (uint64_t v = 1; v <= 100; v++)
+		hg_histogram_add(&h, v * 5);    /* 5..500 ns */
+	static const struct { double q; uint64_t want; } c[] = {
+		{ 0.0, 5 }, { 0.01, 99 }, { 0.19, 99 }, { 0.20, 199 }, { 0.5, 299 },
+		{ 0.99, 499 }, { 1.0, 500 },
+	};
+	for (size_t i = 0; i < N_OF(c); i++)
+		CHECK(hg_histogram_percentile(&h, c[i].q) == c[i].want, "q %.2f: %llu, want %llu",
+		      c[i].q, (unsigned long long)hg_histogram_percentile(&h, c[i].q),
+		      (unsigned long long)c[i].want);
+	hg_histogram_summarise(&h, &s);
+	CHECK(s.count == 100 && s.min == 5 && s.max == 500 && s.mean == 252.5,
+	      "summary %llu %llu %llu %f", (unsigned long long)s.count, (unsigned long long)s.min,
+	      (unsigned long long)s.max, s.mean);
+	hg_histogram_add(&h, 5000);
+	hg_histogram_add(&h, 7000);
+	CHECK(hg_histogram_percentile(&h, 1.0) == 7000, "overflow rank answers max");
+	CHECK(hg_histogram_percentile(&h, 0.995) == 7000, "p99.5 in the overflow: max");
+	hg_histogram_reset(&h);
+	CHECK(h.count == 0 && h.counts[0] == 0 && h.max == 0, "reset");
+	hg_histogram_add(&h, 42);
+	CHECK(hg_histogram_percentile(&h, 0.5) == 42, "one sample: exact");
+	hg_histogram_free(&h);
+}
+
 int main(void)
 {
+	test_histogram_percentiles();
 	test_percentiles();
 	test_exact_ranks();
 	test_summaries();

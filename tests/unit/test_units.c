@@ -37,6 +37,15 @@ static void test_durations(void)
 		{ "30.0001m", 1, 1800006000000ull, NULL },
 		{ "43201m", 0, 0, "longer than 30 days" },
 		{ "43200m", 1, 2592000000000000ull, NULL },
+		{ "24h", 1, 86400000000000ull, NULL },
+		{ "1.5h", 1, 5400000000000ull, NULL },
+		{ "2d", 1, 172800000000000ull, NULL },
+		{ "0.5d", 1, 43200000000000ull, NULL },
+		{ "30d", 1, 2592000000000000ull, NULL },
+		{ "31d", 0, 0, "longer than 30 days" },
+		{ "721h", 0, 0, "longer than 30 days" },
+		{ "4H", 0, 0, "did you mean 'h'" },
+		{ "2D", 0, 0, "did you mean 'd'" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct dcase *c = &cases[i];

@@ -1,0 +1,173 @@
+/* trace.mode: outliers, a flight recorder (docs/results.md).  Each thread's
+ * newest intervals and wake-ups wait in a history; when a gap longer than
+ * trace.outlier_gap or a wake-up later than trace.outlier_latency arrives,
+ * a window opens from `before` ahead of it to `after` past it: every
+ * thread's history inside it is written, and so is every record inside it
+ * that arrives until the writer's clock passes its end.  A trigger inside
+ * an open window extends it.  Records carry the window's id. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/stream.h"
+
+static int history_init(struct hg_history *h, size_t cap)
+{
+	memset(h, 0, sizeof(*h));
+	h->recs = calloc(cap, 32);
+	h->cap = cap;
+	return h->recs ? 0 : -ENOMEM;
+}
+
+static void history_push(struct hg_history *h, const void *rec)
+{
+	memcpy((char *)h->recs + h->head * 32, rec, 32);
+	h->head = (h->head + 1) % h->cap;
+	if (h->n < h->cap)
+		h->n++;
+}
+
+/* The k-th oldest record kept. */
+static void *history_at(const struct hg_history *h, size_t k)
+{
+	return (char *)h->recs + ((h->head + h->cap - h->n + k) % h->cap) * 32;
+}
+
+int hg_outliers_init(struct hg_stream *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct hg_stream_thread *t = &s->th[i];
+		if (history_init(&t->hist_iv, HG_HISTORY_INTERVALS) ||
+		    history_init(&t->hist_wk, HG_HISTORY_WAKEUPS))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void hg_outliers_free(struct hg_stream *s)
+{
+	for (size_t i = 0; s->th && i < s->n; i++) {
+		free(s->th[i].hist_iv.recs);
+		free(s->th[i].hist_wk.recs);
+	}
+	free(s->windows);
+}
+
+static void put_interval(struct hg_stream *s, struct hg_stream_thread *t,
+			 struct hg_bin_interval *r)
+{
+	r->flags |= HG_BIN_IN_WINDOW;
+	r->window = s->open->id;
+	int rc = hg_binfile_put(&s->trace, r);
+	if (rc)
+		hg_stream_fail(s, rc, "trace.bin");
+	else
+		t->trace_written++;
+}
+
+static void put_wakeup(struct hg_stream *s, struct hg_stream_thread *t, struct hg_bin_wakeup *r)
+{
+	r->window = s->open->id;
+	int rc = hg_binfile_put(&s->latency, r);
+	if (rc)
+		hg_stream_fail(s, rc, "latency.bin");
+	else
+		t->latency_written++;
+}
+
+/* Writes every thread's history inside the open window and empties it. */
+static void dump_histories(struct hg_stream *s)
+{
+	int64_t from = s->open->from_ns;
+	for (size_t i = 0; i < s->n && s->open; i++) {
+		struct hg_stream_thread *t = &s->th[i];
+		for (size_t k = 0; k < t->hist_iv.n && s->open; k++) {
+			struct hg_bin_interval *r = history_at(&t->hist_iv, k);
+			if (r->end_ns >= from)
+				put_interval(s, t, r);
+		}
+		for (size_t k = 0; k < t->hist_wk.n && s->open; k++) {
+			struct hg_bin_wakeup *r = history_at(&t->hist_wk, k);
+			if (r->actual_ns >= from)
+				put_wakeup(s, t, r);
+		}
+		t->hist_iv.n = t->hist_wk.n = 0;
+	}
+}
+
+static void trigger(struct hg_stream *s, uint32_t thread, bool wakeup, int64_t at,
+		    int64_t value)
+{
+	int64_t to = at + (int64_t)s->rs->plan->trace.after_ns;
+	if (s->open) {
+		if (to > s->open->to_ns)
+			s->open->to_ns = to;
+		if (value > s->open->value_ns)
+			s->open->value_ns = value;
+		return;
+	}
+	if (s->n_windows == s->cap_windows) {
+		size_t cap = s->cap_windows ? 2 * s->cap_windows : 16;
+		struct hg_window *w = realloc(s->windows, cap * sizeof(*w));
+		if (!w) {
+			hg_stream_fail(s, -ENOMEM, "outlier windows");
+			return;
+		}
+		s->windows = w;
+		s->cap_windows = cap;
+	}
+	struct hg_window *w = &s->windows[s->n_windows++];
+	int64_t from = at - (int64_t)s->rs->plan->trace.before_ns;
+	*w = (struct hg_window){ .id = (uint32_t)s->n_windows, .thread = thread, .wakeup = wakeup,
+				 .trigger_ns = at, .value_ns = value,
+				 .from_ns = from > 0 ? from : 0, .to_ns = to };
+	s->open = w;
+	dump_histories(s);
+}
+
+void hg_outliers_interval(struct hg_stream *s, struct hg_stream_thread *t,
+			  struct hg_bin_interval *r, int64_t gap_ns)
+{
+	if (gap_ns > 0 && (uint64_t)gap_ns > s->rs->plan->trace.outlier_gap_ns)
+		trigger(s, r->thread, false, r->start_ns - gap_ns, gap_ns);
+	if (s->mode != HG_TRACE_OUTLIERS)
+		return;
+	if (s->open && r->end_ns >= s->open->from_ns && r->start_ns <= s->open->to_ns)
+		put_interval(s, t, r);
+	else
+		history_push(&t->hist_iv, r);
+}
+
+void hg_outliers_wakeup(struct hg_stream *s, struct hg_stream_thread *t,
+			struct hg_bin_wakeup *r)
+{
+	int64_t late = r->actual_ns - r->intended_ns;
+	if (late > 0 && (uint64_t)late > s->rs->plan->trace.outlier_latency_ns)
+		trigger(s, r->thread, true, r->actual_ns, late);
+	if (s->mode != HG_TRACE_OUTLIERS)
+		return;
+	if (s->open && r->actual_ns >= s->open->from_ns && r->actual_ns <= s->open->to_ns)
+		put_wakeup(s, t, r);
+	else
+		history_push(&t->hist_wk, r);
+}
+
+void hg_outliers_tick(struct hg_stream *s, int64_t now)
+{
+	if (s->open && now > s->open->to_ns)
+		s->open = NULL;
+}
+
+json_t *hg_outliers_json(const struct hg_stream *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->n_windows; i++) {
+		const struct hg_window *w = &s->windows[i];
+		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:s, s:I, s:I, s:I}",
+			"id", (int)w->id, "thread", (int)w->thread, "trigger_ns",
+			(json_int_t)w->trigger_ns, "kind", w->wakeup ? "wakeup" : "gap",
+			"value_ns", (json_int_t)w->value_ns, "from_ns", (json_int_t)w->from_ns,
+			"to_ns", (json_int_t)w->to_ns));
+	}
+	return a;
+}

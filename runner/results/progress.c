@@ -1,0 +1,80 @@
+/* Progress while a run lasts (docs/results.md): a start line, then on a
+ * terminal one status line rewritten about once a second, elsewhere a
+ * plain line every HG_PROGRESS_PLAIN_NS.  Printed by the writer thread,
+ * never by a measuring thread; --quiet prints nothing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "plan/workload.h"
+#include "results/stream.h"
+
+#define HG_PROGRESS_TTY_NS 1000000000LL
+#define HG_PROGRESS_PLAIN_NS 10000000000LL
+#define HG_PROGRESS_THREADS 6          /* threads named on the line, then "..." */
+
+void hg_progress_start(struct hg_stream *s)
+{
+	if (!s->progress)
+		return;
+	const struct hg_plan *p = s->rs->plan;
+	char d[32];
+	fprintf(s->progress, "hgrun: running %s for %s (%zu thread%s, %zu load%s, trace %s) into "
+		"%s; Ctrl-C keeps a partial result\n", p->name, hg_format_duration(p->duration_ns, d),
+		p->n_threads, p->n_threads == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
+		hg_trace_mode_name(s->mode), s->rs->dir);
+	fflush(s->progress);
+}
+
+static void fmt_ns(uint64_t ns, char *buf, size_t size)
+{
+	if (ns >= 10000000)
+		snprintf(buf, size, "%.0f ms", (double)ns / 1e6);
+	else if (ns >= 10000)
+		snprintf(buf, size, "%.0f us", (double)ns / 1e3);
+	else
+		snprintf(buf, size, "%.1f us", (double)ns / 1e3);
+}
+
+/* Per thread the figure that matters: misses, the worst wake-up, or the
+ * longest gap. */
+static size_t thread_figure(const struct hg_stream_thread *t, char *buf, size_t size)
+{
+	char v[32];
+	const struct hg_thread_plan *tp = t->w->plan;
+	if (tp->workload.ops->periodic)
+		return (size_t)snprintf(buf, size, "%s %llu missed", tp->os_name,
+			(unsigned long long)atomic_load_explicit(&t->w->pub.misses,
+								 memory_order_relaxed));
+	if (t->w->wk.ring.slots) {
+		fmt_ns(t->lat_all.max, v, sizeof(v));
+		return (size_t)snprintf(buf, size, "%s worst %s", tp->os_name, v);
+	}
+	fmt_ns(t->gap_max_ns, v, sizeof(v));
+	return (size_t)snprintf(buf, size, "%s gap max %s", tp->os_name, v);
+}
+
+void hg_progress_tick(struct hg_stream *s, int64_t now, bool final)
+{
+	int64_t every = s->tty ? HG_PROGRESS_TTY_NS : HG_PROGRESS_PLAIN_NS;
+	if (!s->progress || (!final && now - s->last_progress < every))
+		return;
+	if (final && !s->tty) /* the summary follows */
+		return;
+	s->last_progress = now;
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%s%5.0f s / %.0f s:",
+				      s->tty ? "\r\033[K" : "hgrun: ", (double)now / 1e9,
+				      (double)s->rs->plan->duration_ns / 1e9);
+	for (size_t i = 0; i < s->n && len < sizeof(line) - 80; i++) {
+		if (i == HG_PROGRESS_THREADS) {
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " ...");
+			break;
+		}
+		len += (size_t)snprintf(line + len, sizeof(line) - len, i ? ", " : " ");
+		size_t n = thread_figure(&s->th[i], line + len, 64);
+		len += n < 64 ? n : 63;
+	}
+	fprintf(s->progress, "%s%s", line, s->tty && !final ? "" : "\n");
+	fflush(s->progress);
+}

@@ -1,0 +1,228 @@
+/* series.jsonl (docs/results.md): per thread and per series interval, what
+ * the writer saw through the rings (CPU received, intervals, gaps, the
+ * longest gap, wake-ups and their lateness) and what the thread published
+ * (releases, hits, misses); per load, its counters' growth.  One JSON
+ * object per line, written with jansson as each interval closes.
+ *
+ * A record belongs to the interval holding its time (an interval's CPU is
+ * split at the boundary); one that reaches the writer after its interval
+ * was written (an interval still open for longer than the writer's lag)
+ * counts in the interval being filled. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loads/supervisor.h"
+#include "plan/load.h"
+#include "plan/workload.h"
+#include "results/stream.h"
+
+#define HG_SERIES_BUCKET_NS 1000
+#define HG_SERIES_BUCKETS 20000        /* 1 us buckets to 20 ms, then overflow */
+
+static int acc_init(struct hg_series_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	return hg_histogram_init(&a->lat, HG_SERIES_BUCKET_NS, HG_SERIES_BUCKETS);
+}
+
+static void acc_reset(struct hg_series_acc *a)
+{
+	if (a->lat.count)
+		hg_histogram_reset(&a->lat);
+	a->cpu_ns = a->intervals = a->gaps = a->gap_max_ns = a->wakeups = 0;
+}
+
+/* Moves next into cur (cur was written), empties next. */
+static void acc_shift(struct hg_series_acc *cur, struct hg_series_acc *next)
+{
+	struct hg_series_acc tmp = *cur;
+	*cur = *next;
+	*next = tmp;
+	acc_reset(next);
+}
+
+static void acc_merge(struct hg_series_acc *into, const struct hg_series_acc *from)
+{
+	into->cpu_ns += from->cpu_ns;
+	into->intervals += from->intervals;
+	into->gaps += from->gaps;
+	into->wakeups += from->wakeups;
+	if (from->gap_max_ns > into->gap_max_ns)
+		into->gap_max_ns = from->gap_max_ns;
+	for (size_t i = 0; from->lat.count && i < from->lat.n_buckets; i++)
+		into->lat.counts[i] += from->lat.counts[i];
+	if (from->lat.count && (!into->lat.count || from->lat.min < into->lat.min))
+		into->lat.min = from->lat.min;
+	if (from->lat.max > into->lat.max)
+		into->lat.max = from->lat.max;
+	into->lat.overflow += from->lat.overflow;
+	into->lat.sum += from->lat.sum;
+	into->lat.count += from->lat.count;
+}
+
+int hg_series_init(struct hg_stream *s)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/series.jsonl", s->rs->dir);
+	s->series = fopen(path, "w");
+	if (!s->series)
+		return -errno;
+	s->series_start = 0;
+	s->series_span = (int64_t)s->rs->plan->trace.series_ns;
+	size_t nl = s->rs->plan->n_loads;
+	s->load_prev = calloc(nl ? nl * HG_LOAD_NCOUNTERS : 1, sizeof(*s->load_prev));
+	if (!s->load_prev)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++)
+		if (acc_init(&s->th[i].cur) || acc_init(&s->th[i].next))
+			return -ENOMEM;
+	return 0;
+}
+
+void hg_series_free(struct hg_stream *s)
+{
+	for (size_t i = 0; s->th && i < s->n; i++) {
+		hg_histogram_free(&s->th[i].cur.lat);
+		hg_histogram_free(&s->th[i].next.lat);
+	}
+	free(s->load_prev);
+}
+
+void hg_series_interval(struct hg_stream *s, struct hg_stream_thread *t,
+			const struct hg_bin_interval *r, int64_t gap_ns)
+{
+	int64_t edge = s->series_start + s->series_span;
+	int64_t a = r->start_ns, b = r->end_ns;
+	if (b <= edge)
+		t->cur.cpu_ns += (uint64_t)(b - a);
+	else if (a >= edge)
+		t->next.cpu_ns += (uint64_t)(b - a);
+	else {
+		t->cur.cpu_ns += (uint64_t)(edge - a);
+		t->next.cpu_ns += (uint64_t)(b - edge);
+	}
+	struct hg_series_acc *acc = b < edge ? &t->cur : &t->next;
+	acc->intervals++;
+	acc->gaps += r->end == 0 /* HG_END_PREEMPTED */;
+	acc = a < edge ? &t->cur : &t->next;
+	if (gap_ns > 0 && (uint64_t)gap_ns > acc->gap_max_ns)
+		acc->gap_max_ns = (uint64_t)gap_ns;
+}
+
+void hg_series_wakeup(struct hg_stream *s, struct hg_stream_thread *t,
+		      const struct hg_bin_wakeup *r)
+{
+	struct hg_series_acc *acc = r->actual_ns < s->series_start + s->series_span ? &t->cur
+										      : &t->next;
+	int64_t late = r->actual_ns - r->intended_ns;
+	acc->wakeups++;
+	hg_histogram_add(&acc->lat, late > 0 ? (uint64_t)late : 0);
+}
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static void put_line(struct hg_stream *s, json_t *o)
+{
+	if (json_dumpf(o, s->series, JSON_COMPACT | JSON_PRESERVE_ORDER) < 0 ||
+	    fputc('\n', s->series) == EOF)
+		hg_stream_fail(s, -EIO, "series.jsonl");
+	else
+		s->series_lines++;
+	json_decref(o);
+}
+
+static bool overlaps(uint64_t start, uint64_t stop, int64_t from, int64_t to)
+{
+	return (int64_t)start < to && (int64_t)stop > from;
+}
+
+static void thread_line(struct hg_stream *s, size_t i, int64_t end, int64_t span)
+{
+	struct hg_stream_thread *t = &s->th[i];
+	const struct hg_thread_plan *tp = t->w->plan;
+	uint64_t finish = tp->finish_ns < s->rs->plan->duration_ns ? tp->finish_ns
+								      : s->rs->plan->duration_ns;
+	uint64_t dropped = hg_ring_dropped(&t->w->gt.ring) +
+			   (t->w->wk.ring.slots ? hg_ring_dropped(&t->w->wk.ring) : 0);
+	uint64_t pub[3] = {
+		atomic_load_explicit(&t->w->pub.releases, memory_order_relaxed),
+		atomic_load_explicit(&t->w->pub.hits, memory_order_relaxed),
+		atomic_load_explicit(&t->w->pub.misses, memory_order_relaxed),
+	};
+	if (!overlaps(tp->start_ns, finish, end - span, end))
+		goto keep;
+	const struct hg_series_acc *a = &t->cur;
+	json_t *o = json_pack("{s:I, s:I, s:i, s:o, s:o, s:o, s:o}", "t_ns", (json_int_t)end,
+			      "span_ns", (json_int_t)span, "thread", (int)i, "cpu_ns", u64(a->cpu_ns),
+			      "intervals", u64(a->intervals), "gaps", u64(a->gaps),
+			      "gap_max_ns", u64(a->gap_max_ns));
+	if (tp->workload.ops->periodic) {
+		json_object_set_new(o, "releases", u64(pub[0] - t->pub_prev[0]));
+		json_object_set_new(o, "hits", u64(pub[1] - t->pub_prev[1]));
+		json_object_set_new(o, "misses", u64(pub[2] - t->pub_prev[2]));
+	}
+	if (t->w->wk.ring.slots) {
+		json_object_set_new(o, "wakeups", u64(a->wakeups));
+		if (a->lat.count) {
+			json_object_set_new(o, "lat_min_ns", u64(a->lat.min));
+			json_object_set_new(o, "lat_p99_ns", u64(hg_histogram_percentile(&a->lat, 0.99)));
+			json_object_set_new(o, "lat_max_ns", u64(a->lat.max));
+		}
+	}
+	json_object_set_new(o, "dropped", u64(dropped - t->dropped_prev));
+	put_line(s, o);
+keep:
+	memcpy(t->pub_prev, pub, sizeof(pub));
+	t->dropped_prev = dropped;
+}
+
+static void load_line(struct hg_stream *s, size_t i, int64_t end, int64_t span)
+{
+	const struct hg_load_plan *lp = &s->rs->plan->loads[i];
+	uint64_t c[HG_LOAD_NCOUNTERS], *prev = &s->load_prev[i * HG_LOAD_NCOUNTERS];
+	hg_loadrun_sample(s->rs->loads, i, c);
+	if (overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
+		json_t *o = json_pack("{s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
+				      "span_ns", (json_int_t)span, "load", lp->name,
+				      "ops", u64(c[0] - prev[0]));
+		for (unsigned k = 0; k < HG_LOAD_NCOUNTERS; k++)
+			if (lp->ops->counters[k])
+				json_object_set_new(o, lp->ops->counters[k], u64(c[k] - prev[k]));
+		put_line(s, o);
+	}
+	memcpy(prev, c, sizeof(c));
+}
+
+static void write_interval(struct hg_stream *s, int64_t end, int64_t span)
+{
+	for (size_t i = 0; i < s->n; i++)
+		thread_line(s, i, end, span);
+	for (size_t i = 0; i < s->rs->plan->n_loads; i++)
+		load_line(s, i, end, span);
+}
+
+void hg_series_emit(struct hg_stream *s, int64_t upto, bool final)
+{
+	if (!s->series)
+		return;
+	while (s->series_start + s->series_span <= upto) {
+		write_interval(s, s->series_start + s->series_span, s->series_span);
+		for (size_t i = 0; i < s->n; i++)
+			acc_shift(&s->th[i].cur, &s->th[i].next);
+		s->series_start += s->series_span;
+	}
+	if (final && upto > s->series_start) {
+		for (size_t i = 0; i < s->n; i++) {
+			acc_merge(&s->th[i].cur, &s->th[i].next);
+			acc_reset(&s->th[i].next);
+		}
+		write_interval(s, upto, upto - s->series_start);
+		for (size_t i = 0; i < s->n; i++)
+			acc_reset(&s->th[i].cur);
+		s->series_start = upto;
+	}
+}

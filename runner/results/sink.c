@@ -1,0 +1,62 @@
+/* The results side of a run (run/run.h's sink): the result directory
+ * before the threads start; after they are joined, the per-thread numbers,
+ * the expectations, the exit code, the files and the summary. */
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "base/exitcodes.h"
+#include "results/results.h"
+#include "results/stream.h"
+
+static void collect(struct hg_run_state *rs)
+{
+	rs->nums = calloc(rs->n_workers ? rs->n_workers : 1, sizeof(*rs->nums));
+	for (size_t i = 0; rs->nums && i < rs->n_workers; i++)
+		hg_thread_numbers(rs, &rs->workers[i], &rs->nums[i]);
+}
+
+int hg_results_verdict(const struct hg_run_state *rs, int rc)
+{
+	if (rs->signal == SIGINT)
+		return HG_EXIT_SIGINT;
+	if (rs->signal == SIGTERM)
+		return HG_EXIT_SIGTERM;
+	if (rc)
+		return rc;
+	if (!rs->complete || rs->expect_failed)
+		return HG_EXIT_FAILED;
+	return HG_EXIT_OK;
+}
+
+static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
+{
+	char msg[PATH_MAX + 128];
+	collect(rs);
+	hg_expect_evaluate(rs);
+	rs->exit_status = hg_results_verdict(rs, rc);
+	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
+		fprintf(err, "error: %s\n", msg);
+		rs->exit_status = rs->exit_status ? rs->exit_status : HG_EXIT_FAILED;
+	}
+	if (!rs->opt->quiet)
+		hg_summary_print(rs, out);
+	fflush(out);
+	if (rs->expect_failed)
+		hg_expect_report(rs, err);
+	hg_stream_free(rs->stream);
+	rs->stream = NULL;
+}
+
+/* The streaming writer runs from the gate until the threads are joined. */
+static int start(struct hg_run_state *rs, char *err, size_t errlen)
+{
+	return hg_stream_start(rs, err, errlen);
+}
+
+const struct hg_run_sink hg_results_sink = {
+	.open = hg_results_dir,
+	.start = start,
+	.stop = hg_stream_stop,
+	.finish = finish,
+};

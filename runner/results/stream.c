@@ -1,0 +1,330 @@
+/* The streaming writer's thread: drain every ring, convert, hand each
+ * record to the series and to the trace mode (full: write it; outliers:
+ * the flight recorder; none: nothing), emit series lines, checkpoint,
+ * report progress; sleep a little; again.  It runs at SCHED_OTHER nice
+ * HG_WRITER_NICE, on CPUs no measuring thread is bound to where there are
+ * such CPUs (docs/results.md). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/cpuset.h"
+#include "base/timeutil.h"
+#include "plan/workload.h"
+#include "results/stream.h"
+
+#define HG_WRITER_NICE 5
+#define HG_DRAIN_BATCH 4096
+#define HG_POLL_NS 50000000LL          /* between drains, at most */
+
+int64_t hg_stream_rel_ns(const struct hg_stream *s, uint64_t tick)
+{
+	return (int64_t)((double)(int64_t)(tick - s->rs->sync->t0_ticks) * 1e9 / s->hz);
+}
+
+void hg_stream_fail(struct hg_stream *s, int rc, const char *what)
+{
+	if (s->error)
+		return;
+	s->error = rc;
+	snprintf(s->error_what, sizeof(s->error_what), "%s", what);
+	s->mode = HG_TRACE_NONE;       /* keep measuring; write nothing more */
+}
+
+/* The counter's rate against CLOCK_MONOTONIC since time zero (as
+ * run/run.c's monotonic_rate at the end), once a second has passed. */
+static void update_rate(struct hg_stream *s, int64_t now_mono)
+{
+	const struct hg_sync *sy = s->rs->sync;
+	uint64_t ticks = hg_counter_read();
+	if (now_mono - sy->t0_ns >= HG_NS_PER_SEC && ticks > sy->t0_ticks)
+		s->hz = (double)(ticks - sy->t0_ticks) * 1e9 / (double)(now_mono - sy->t0_ns);
+}
+
+static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint32_t idx,
+			  const struct hg_gap_record *g)
+{
+	struct hg_bin_interval r = {
+		.start_ns = hg_stream_rel_ns(s, g->start), .end_ns = hg_stream_rel_ns(s, g->end),
+		.thread = idx, .cpu = (int16_t)g->cpu, .end = (uint8_t)g->end_reason,
+	};
+	int64_t gap = t->prev_end_ns >= 0 && t->prev_preempted ? r.start_ns - t->prev_end_ns : -1;
+	t->intervals++;
+	t->gaps += r.end == HG_END_PREEMPTED;
+	t->cpu_ns += (uint64_t)(r.end_ns - r.start_ns);
+	if (gap > 0 && (uint64_t)gap > t->gap_max_ns)
+		t->gap_max_ns = (uint64_t)gap;
+	t->prev_end_ns = r.end_ns;
+	t->prev_preempted = r.end == HG_END_PREEMPTED;
+	hg_series_interval(s, t, &r, gap);
+	if (s->mode == HG_TRACE_FULL) {
+		int rc = hg_binfile_put(&s->trace, &r);
+		if (rc)
+			hg_stream_fail(s, rc, "trace.bin");
+		else
+			t->trace_written++;
+	} else if (s->mode == HG_TRACE_OUTLIERS) {
+		hg_outliers_interval(s, t, &r, gap);
+	}
+}
+
+static void take_wakeup(struct hg_stream *s, struct hg_stream_thread *t, uint32_t idx,
+			const struct hg_wake_record *k)
+{
+	int64_t t0 = s->rs->sync->t0_ns;
+	struct hg_bin_wakeup r = { .intended_ns = k->intended_ns - t0,
+				   .actual_ns = k->actual_ns - t0, .thread = idx, .seq = k->seq };
+	int64_t late = r.actual_ns - r.intended_ns;
+	t->wakeups++;
+	hg_histogram_add(&t->lat_all, late > 0 ? (uint64_t)late : 0);
+	hg_series_wakeup(s, t, &r);
+	if (s->mode == HG_TRACE_FULL) {
+		int rc = hg_binfile_put(&s->latency, &r);
+		if (rc)
+			hg_stream_fail(s, rc, "latency.bin");
+		else
+			t->latency_written++;
+	} else if (s->mode == HG_TRACE_OUTLIERS) {
+		hg_outliers_wakeup(s, t, &r);
+	}
+}
+
+/* Everything waiting in every ring; returns how many records. */
+static size_t drain(struct hg_stream *s)
+{
+	size_t total = 0, n;
+	for (size_t i = 0; i < s->n; i++) {
+		struct hg_stream_thread *t = &s->th[i];
+		struct hg_ring *ring = &t->w->gt.ring;
+		const struct hg_gap_record *g;
+		while (ring->slots && (g = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
+			for (size_t k = 0; k < n; k++)
+				take_interval(s, t, (uint32_t)i, &g[k]);
+			hg_ring_release(ring, n);
+			total += n;
+		}
+		ring = &t->w->wk.ring;
+		const struct hg_wake_record *wr;
+		while (ring->slots && (wr = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
+			for (size_t k = 0; k < n; k++)
+				take_wakeup(s, t, (uint32_t)i, &wr[k]);
+			hg_ring_release(ring, n);
+			total += n;
+		}
+	}
+	return total;
+}
+
+/* trace.budget, or the free disk: full switches to outliers, outliers to
+ * none, and result.json says when and why. */
+static void check_budget(struct hg_stream *s, int64_t now)
+{
+	if (!s->limit_bytes || s->mode == HG_TRACE_NONE)
+		return;
+	uint64_t bytes = (s->trace.records + s->latency.records) * 32;
+	if (bytes < s->limit_bytes)
+		return;
+	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
+	snprintf(s->switched, sizeof(s->switched), "%s -> %s: %llu bytes of records reached the "
+		 "limit of %llu (%s)", hg_trace_mode_name(s->mode), hg_trace_mode_name(to),
+		 (unsigned long long)bytes, (unsigned long long)s->limit_bytes,
+		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+	s->switched_ns = now;
+	s->mode = to;
+}
+
+static void pause_ns(int64_t ns)
+{
+	struct timespec ts = hg_ns_to_ts(ns);
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+/* Off the measured CPUs when some CPU is left over, at a low priority. */
+static void place_writer(const struct hg_plan *plan)
+{
+	cpu_set_t online, free_cpus;
+	hg_cpuset_online(&online);
+	free_cpus = online;
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		if (tp->pinned_cpu >= 0)
+			CPU_CLR(tp->pinned_cpu, &free_cpus);
+		else if (tp->cpus_all)
+			CPU_ZERO(&free_cpus);
+		else
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &tp->cpus))
+					CPU_CLR(c, &free_cpus);
+	}
+	if (CPU_COUNT(&free_cpus))
+		pthread_setaffinity_np(pthread_self(), sizeof(free_cpus), &free_cpus);
+	setpriority(PRIO_PROCESS, (id_t)gettid(), HG_WRITER_NICE);
+}
+
+static void *writer_main(void *arg)
+{
+	struct hg_stream *s = arg;
+	struct hg_run_state *rs = s->rs;
+	pthread_setname_np(pthread_self(), "hg-writer");
+	place_writer(rs->plan);
+	hg_progress_start(s);
+	for (;;) {
+		bool stopping = atomic_load(&s->stop);
+		drain(s);
+		int64_t mono = hg_now_ns(), now = mono - rs->sync->t0_ns;
+		update_rate(s, mono);
+		if (stopping)
+			break;
+		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
+		hg_series_emit(s, s->covers_ns, false);
+		hg_outliers_tick(s, s->covers_ns);
+		check_budget(s, now);
+		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
+			s->last_checkpoint = now;
+			hg_checkpoint_write(s);
+		}
+		hg_progress_tick(s, now, false);
+		pause_ns(s->poll_ns);
+	}
+	int64_t end = rs->sync->end_ns < hg_now_ns() ? rs->sync->end_ns : hg_now_ns();
+	s->covers_ns = end - rs->sync->t0_ns;
+	hg_series_emit(s, s->covers_ns, true);
+	hg_outliers_tick(s, INT64_MAX);
+	hg_progress_tick(s, s->covers_ns, true);
+	if (s->series && fflush(s->series) != 0)
+		hg_stream_fail(s, -EIO, "series.jsonl");
+	hg_binfile_sync(&s->trace);
+	hg_binfile_sync(&s->latency);
+	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return NULL;
+}
+
+static int open_file(struct hg_stream *s, const char *name, const char *kind,
+		     struct hg_binfile *b, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/%s", s->rs->dir, name);
+	int rc = hg_binfile_open(b, path, kind);
+	if (rc)
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
+	return rc;
+}
+
+/* The budget: trace.budget, and the free disk less a margin (5 %, at
+ * least 64 MiB), whichever is smaller. */
+static uint64_t byte_limit(const struct hg_stream *s)
+{
+	struct statvfs v;
+	uint64_t limit = s->rs->plan->trace.budget_bytes;
+	if (statvfs(s->rs->dir, &v) == 0) {
+		uint64_t free_b = (uint64_t)v.f_bavail * v.f_frsize;
+		uint64_t margin = free_b / 20 > (64u << 20) ? free_b / 20 : (64u << 20);
+		uint64_t disk = free_b > margin ? free_b - margin : 1;
+		if (!limit || disk < limit)
+			limit = disk;
+	}
+	return limit;
+}
+
+static int init_threads(struct hg_stream *s)
+{
+	s->n = s->rs->n_workers;
+	s->th = calloc(s->n ? s->n : 1, sizeof(*s->th));
+	if (!s->th)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		struct hg_stream_thread *t = &s->th[i];
+		t->w = &s->rs->workers[i];
+		t->prev_end_ns = -1;
+		if (t->w->plan->workload.ops != &hg_workload_latency)
+			continue;
+		s->has_latency = true;
+		if (hg_histogram_init(&t->lat_all, HG_WAKE_BUCKET_NS, HG_WAKE_BUCKETS))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
+{
+	struct hg_stream *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rs->stream = s;
+	s->rs = rs;
+	s->warnings_at_start = json_deep_copy(rs->warnings);
+	s->mode = rs->plan->trace.mode;
+	s->hz = rs->cal.hz;
+	atomic_init(&s->stop, 0);
+	int64_t span = (int64_t)rs->plan->trace.series_ns;
+	s->poll_ns = span / 4 < HG_POLL_NS ? span / 4 : HG_POLL_NS;
+	s->lag_ns = 2 * s->poll_ns;
+	s->limit_bytes = byte_limit(s);
+	int rc = init_threads(s);
+	if (!rc)
+		rc = hg_series_init(s);
+	if (!rc)
+		rc = hg_outliers_init(s);
+	if (rc) {
+		snprintf(err, errlen, "streaming writer: %s", strerror(-rc));
+		return rc;
+	}
+	if (s->mode != HG_TRACE_NONE) {
+		rc = open_file(s, "trace.bin", "intervals", &s->trace, err, errlen);
+		if (!rc && s->has_latency)
+			rc = open_file(s, "latency.bin", "wakeups", &s->latency, err, errlen);
+		if (rc)
+			return rc;
+	}
+	s->progress = rs->opt->quiet ? NULL : (rs->opt->err ? rs->opt->err : stderr);
+	s->tty = s->progress && isatty(fileno(s->progress));
+	rc = pthread_create(&s->thread, NULL, writer_main, s);
+	if (rc) {
+		snprintf(err, errlen, "cannot start the streaming writer: %s", strerror(rc));
+		return -rc;
+	}
+	s->started = true;
+	return 0;
+}
+
+void hg_stream_stop(struct hg_run_state *rs)
+{
+	struct hg_stream *s = rs->stream;
+	if (!s || !s->started)
+		return;
+	atomic_store(&s->stop, 1);
+	pthread_join(s->thread, NULL);
+	s->started = false;
+	if (s->error)
+		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s; the "
+			    "series and totals go on", (double)s->covers_ns / 1e9, s->error_what,
+			    strerror(-s->error));
+	if (s->switched[0])
+		hg_run_warn(rs, "trace.mode switched at %.3f s: %s", (double)s->switched_ns / 1e9,
+			    s->switched);
+}
+
+void hg_stream_free(struct hg_stream *s)
+{
+	if (!s)
+		return;
+	hg_binfile_close(&s->trace);
+	hg_binfile_close(&s->latency);
+	if (s->series)
+		fclose(s->series);
+	for (size_t i = 0; s->th && i < s->n; i++)
+		hg_histogram_free(&s->th[i].lat_all);
+	hg_series_free(s);
+	hg_outliers_free(s);
+	json_decref(s->warnings_at_start);
+	free(s->th);
+	free(s);
+}
