@@ -23,6 +23,8 @@ void hg_progress_start(struct hg_stream *s)
 		"%s; Ctrl-C keeps a partial result\n", p->name, hg_format_duration(p->duration_ns, d),
 		p->n_threads, p->n_threads == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
 		hg_trace_mode_name(s->mode), s->rs->dir);
+	if (s->start_note[0])
+		fprintf(s->progress, "hgrun: warning: %s\n", s->start_note);
 	fflush(s->progress);
 }
 

@@ -65,8 +65,8 @@ struct hg_stream {
 	bool started;
 	_Atomic int stop;
 	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
-	char switched[160];                /* why it switched, "" if it did not */
-	int64_t switched_ns;
+	json_t *switches;                  /* [{at_ns, from, to, why}] */
+	char start_note[256];              /* said with the start line, "" = nothing */
 	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
 	struct hg_binfile trace, latency;
 	bool has_latency;
