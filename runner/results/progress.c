@@ -32,6 +32,8 @@ static void fmt_ns(uint64_t ns, char *buf, size_t size)
 {
 	if (ns >= 10000000)
 		snprintf(buf, size, "%.0f ms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
 	else if (ns >= 10000)
 		snprintf(buf, size, "%.0f us", (double)ns / 1e3);
 	else
