@@ -57,6 +57,8 @@ void hg_outliers_free(struct hg_stream *s)
 static void put_interval(struct hg_stream *s, struct hg_stream_thread *t,
 			 struct hg_bin_interval *r)
 {
+	if (!hg_stream_room(s, r->end_ns))
+		return;
 	r->flags |= HG_BIN_IN_WINDOW;
 	r->window = s->open->id;
 	int rc = hg_binfile_put(&s->trace, r);
@@ -68,6 +70,8 @@ static void put_interval(struct hg_stream *s, struct hg_stream_thread *t,
 
 static void put_wakeup(struct hg_stream *s, struct hg_stream_thread *t, struct hg_bin_wakeup *r)
 {
+	if (!hg_stream_room(s, r->actual_ns))
+		return;
 	r->window = s->open->id;
 	int rc = hg_binfile_put(&s->latency, r);
 	if (rc)

@@ -63,6 +63,7 @@ static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint3
 	t->prev_end_ns = r.end_ns;
 	t->prev_preempted = r.end == HG_END_PREEMPTED;
 	hg_series_interval(s, t, &r, gap);
+	hg_stream_room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
 		if (rc)
@@ -84,6 +85,7 @@ static void take_wakeup(struct hg_stream *s, struct hg_stream_thread *t, uint32_
 	t->wakeups++;
 	hg_histogram_add(&t->lat_all, late > 0 ? (uint64_t)late : 0);
 	hg_series_wakeup(s, t, &r);
+	hg_stream_room(s, r.actual_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->latency, &r);
 		if (rc)
@@ -121,27 +123,29 @@ static size_t drain(struct hg_stream *s)
 	return total;
 }
 
-/* trace.budget, or the free disk: full switches to outliers, outliers to
- * none, and result.json says when and why. */
-static void check_budget(struct hg_stream *s, int64_t now)
+/* trace.budget, or the free disk, checked before each record is written:
+ * full switches to outliers at 90 % (windows get the rest), outliers to
+ * none at 100 %; result.json says when and why.  Returns whether the mode
+ * (perhaps new) still writes. */
+bool hg_stream_room(struct hg_stream *s, int64_t at_ns)
 {
 	if (!s->limit_bytes || s->mode == HG_TRACE_NONE)
-		return;
-	uint64_t bytes = (s->trace.records + s->latency.records) * 32;
-	/* full stops at 90 %: outliers windows get the rest */
+		return s->mode != HG_TRACE_NONE;
+	uint64_t bytes = (s->trace.records + s->latency.records + 1) * 32;
 	uint64_t at = s->mode == HG_TRACE_FULL ? s->limit_bytes / 10 * 9 : s->limit_bytes;
-	if (bytes < at)
-		return;
+	if (bytes <= at)
+		return true;
 	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
 	char why[160];
 	snprintf(why, sizeof(why), "%llu bytes of records reached %s of the limit of %llu (%s)",
-		 (unsigned long long)bytes, to == HG_TRACE_OUTLIERS ? "90 %" : "all",
+		 (unsigned long long)(bytes - 32), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
 		 (unsigned long long)s->limit_bytes,
 		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
 	json_array_append_new(s->switches, json_pack("{s:I, s:s, s:s, s:s}", "at_ns",
-		(json_int_t)now, "from", hg_trace_mode_name(s->mode), "to",
+		(json_int_t)at_ns, "from", hg_trace_mode_name(s->mode), "to",
 		hg_trace_mode_name(to), "why", why));
 	s->mode = to;
+	return hg_stream_room(s, at_ns);
 }
 
 static void pause_ns(int64_t ns)
@@ -190,7 +194,6 @@ static void *writer_main(void *arg)
 		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
 		hg_series_emit(s, s->covers_ns, false);
 		hg_outliers_tick(s, s->covers_ns);
-		check_budget(s, now);
 		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
 			s->last_checkpoint = now;
 			hg_checkpoint_write(s);

@@ -102,6 +102,9 @@ void hg_stream_stop(struct hg_run_state *rs);
 void hg_stream_free(struct hg_stream *s);
 /* stream.c: ns from time zero of a counter value. */
 int64_t hg_stream_rel_ns(const struct hg_stream *s, uint64_t tick);
+/* stream.c: before writing a record of time at_ns: applies the byte limit
+ * (may switch the mode); whether the mode still writes. */
+bool hg_stream_room(struct hg_stream *s, int64_t at_ns);
 /* stream.c: records a write error (first wins). */
 void hg_stream_fail(struct hg_stream *s, int rc, const char *what);
 

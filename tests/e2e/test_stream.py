@@ -215,3 +215,24 @@ def test_duration_in_hours(hgrun, scenario, tmp_path):
     r = hgrun("run", path, "-o", tmp_path / "o", "--duration", "0.0001h", "--quiet")
     assert r.rc == 0, r.err
     assert json.loads((tmp_path / "o" / "result.json").read_text())["scenario"]["duration_ns"] == 360 * MS
+
+
+def test_budget_switches_full_to_outliers(hgrun, scenario, tmp_path):
+    text = scenario_text("bud", ["{name: y, workload: {type: cpu_yield, yield_after: 20us}}"],
+                         extra="trace: {budget: 64KiB}")
+    path = scenario(text)
+    r = hgrun("run", path, "-o", tmp_path / "out", "--duration", "1s")
+    assert r.rc == 0, r.err
+    assert "hgrun: warning: trace.mode full may write about" in r.err   # said at the start
+    res = json.loads((tmp_path / "out" / "result.json").read_text())
+    tr = res["trace"]
+    assert tr["mode_asked"] == "full" and tr["limit_bytes"] == 65536
+    first = tr["switched"][0]
+    assert first["from"] == "full" and first["to"] == "outliers" and "trace.budget" in first["why"]
+    assert any("switched from full to outliers" in w for w in res["warnings"])
+    recs = hgbin.read(tmp_path / "out" / "trace.bin")
+    full_part = recs[recs["window"] == 0]
+    assert 65536 * 0.89 <= len(full_part) * 32 <= 65536 * 0.9
+    assert all(recs[len(full_part):]["window"] > 0)    # after the switch: windows only
+    assert len(recs) * 32 <= 65536                     # never past the budget
+    assert res["threads"][0]["stats"]["intervals"] > len(recs)
