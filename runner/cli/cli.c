@@ -40,7 +40,7 @@ void hg_cli_usage(FILE *out)
 	      "  --duration TIME   override the scenario's duration (e.g. 2s) for quick runs\n"
 	      "  --strict          exit 4 instead of warning when a policy, priority,\n"
 	      "                    reservation or memory lock is not granted\n"
-	      "  --quiet           no summary after the run\n"
+	      "  --quiet           no start line, progress or summary\n"
 	      "  --shard K/N       sweep: run only runs j with j %% N == K (0 <= K < N), for job\n"
 	      "                    arrays: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
 	      "  --list            sweep: print the runs (point, repeat, overrides) and stop\n"

@@ -19,7 +19,7 @@ struct hg_cli {
 	bool resolved;           /* validate --resolved */
 	bool json;               /* calibrate --json, list --json */
 	bool strict;             /* run --strict */
-	bool quiet;              /* run --quiet: no summary */
+	bool quiet;              /* run --quiet: no start line, progress or summary */
 	const char *out_dir;     /* run -o DIR */
 	bool duration_given;
 	uint64_t duration_ns;    /* run --duration */
