@@ -25,7 +25,7 @@ static const struct command_help helps[] = {
 	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
 	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
 	  "                      reservation or memory lock is not granted\n"
-	  "  --quiet             no summary after the run\n"
+	  "  --quiet             no start line, progress or summary\n"
 	  "\n"
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
