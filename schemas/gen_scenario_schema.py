@@ -708,6 +708,18 @@ def build():
                     "budget": ref("size", "At most this many bytes of trace.bin + latency.bin "
                                   "(at least 4KiB); then full switches to outliers, outliers "
                                   "to none. Default: the free disk.", examples=["10GB"]),
+                    "kernel": {
+                        "description": "Record the kernel's scheduling, IRQ, softirq, timer and "
+                                       "IPI events on the scenario's CPUs through a tracefs "
+                                       "instance of hgrun's own, and attribute each gap to a "
+                                       "cause (docs/kernel-trace.md). Needs root; without it the "
+                                       "run goes on with a warning (exit 4 with --strict). "
+                                       "Default false.",
+                        "anyOf": [{"type": "boolean"},
+                                  {"type": "string",
+                                   "pattern": ci_alternatives(["true", "false"])}],
+                        "default": False,
+                    },
                 },
                 "additionalProperties": False,
             },

@@ -11,7 +11,7 @@ struct command_help {
 static const struct command_help helps[] = {
 	{ HG_CMD_RUN,
 	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	  "                  [--strict] [--quiet]\n",
+	  "                  [--strict] [--kernel-trace] [--quiet]\n",
 	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
 	  "when that exists) unless -o DIR is given.\n"
 	  "\n"
@@ -25,6 +25,8 @@ static const struct command_help helps[] = {
 	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
 	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
 	  "                      reservation or memory lock is not granted\n"
+	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
+	  "                      (as trace.kernel: true; docs/kernel-trace.md)\n"
 	  "  --quiet             no start line, progress or summary\n"
 	  "\n"
 	  "examples:\n"
@@ -53,6 +55,7 @@ static const struct command_help helps[] = {
 	  "  --duration TIME     override every run's duration (e.g. 2s)\n"
 	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable)\n"
 	  "  --strict            exit 4 (and stop) when a privilege is not granted\n"
+	  "  --kernel-trace      record kernel events in every run (docs/kernel-trace.md)\n"
 	  "  --quiet             no summaries or progress; one line per failed run\n"
 	  "\n"
 	  "examples:\n"
@@ -122,7 +125,7 @@ void hg_cli_usage_line(FILE *out, enum hg_command command)
 static void overview(FILE *out)
 {
 	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	      "                  [--strict] [--quiet]\n"
+	      "                  [--strict] [--kernel-trace] [--quiet]\n"
 	      "       hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list] ...\n"
 	      "       hgrun sweep-merge OUT SHARD_DIR...\n"
 	      "       hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n"

@@ -88,6 +88,8 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	}
 	if (j->cli->duration_given)
 		hg_plan_set_duration(plan, j->cli->duration_ns);
+	if (j->cli->kernel_trace)
+		plan->kernel_trace = true;
 	return plan;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 #include "results/stream.h"
 
@@ -114,8 +115,12 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	const char *name = "result.json";
-	int rc = write_atomic(rs, name, write_result);
+	const char *name = "kernel.jsonl";
+	int rc = 0;
+	if (rs->kernel && rs->kernel->traced)
+		rc = write_atomic(rs, name, hg_kernel_write_segments);
+	if (!rc)
+		rc = write_atomic(rs, name = "result.json", write_result);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", rs->dir, name, strerror(-rc));
 		return rc;
