@@ -65,10 +65,12 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 /* The point's scenario, loaded like any file; NULL after printing why. */
 static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 {
-	struct hg_override ov[HG_MAX_SETS + 64];
-	char err[HG_ERRLEN], id[32], buf[128];
+	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
+	struct hg_override *ov = calloc(j->cli->n_sets + j->base->sweep.n_axes + 1, sizeof(*ov));
+	char err[HG_ERRLEN] = "out of memory", id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
-	char *text = hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err);
+	char *text = ov ? hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err) : NULL;
+	free(ov);
 	bool applied = text != NULL;
 	struct hg_diags d;
 	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
