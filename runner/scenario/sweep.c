@@ -307,7 +307,7 @@ void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_load
 		goto out;
 	/* Each value on its own: errors land on the value that causes them. */
 	for (size_t a = 0; a < sp->n_axes; a++) {
-		for (size_t v = 0; v < sp->axes[a].n_values; v++) {
+		for (size_t v = 0; v < sp->axes[a].n_values && d->count < HG_DIAG_MAX; v++) {
 			struct hg_override ov = { sp->axes[a].path, sp->axes[a].values[v] };
 			snprintf(path, sizeof(path), "sweep.grid.%s[%zu]", ov.path, v);
 			snprintf(label, sizeof(label), "%s = %s", ov.path, ov.value);

@@ -14,7 +14,7 @@
 
 /* Limits on a sweep, refused by hg_sweep_check before anything is expanded. */
 #define HG_SWEEP_MAX_AXES 32
-#define HG_SWEEP_MAX_VALUES 4096       /* over all axes */
+#define HG_SWEEP_MAX_VALUES 1024       /* over all axes */
 #define HG_SWEEP_MAX_POINTS 100000
 #define HG_SWEEP_MAX_RUNS 1000000      /* points x repeat */
 
