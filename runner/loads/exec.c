@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+
+#include "base/fsutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -29,9 +31,9 @@ static int open_output(const char *dir, const char *name, const char *ext, char 
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/load-%s.%s", dir, name, ext);
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	int fd = hg_open_new(path, O_WRONLY, 0644);
 	if (fd < 0) {
-		int e = errno;
+		int e = -fd;
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
 		return -e;
 	}

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+
 #include "base/fsutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
@@ -45,9 +46,9 @@ static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
 
 static int write_file(const char *path, const char *buf, uint64_t size, struct hg_load_slot *slot)
 {
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	int fd = hg_open_new(path, O_WRONLY, 0600);
 	if (fd < 0)
-		return hg_load_fail(slot, "open %s: %s", path, strerror(errno));
+		return hg_load_fail(slot, "open %s: %s", path, strerror(-fd));
 	for (uint64_t done = 0; done < size;) {
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		ssize_t w = write(fd, buf, n);

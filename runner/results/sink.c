@@ -59,4 +59,5 @@ const struct hg_run_sink hg_results_sink = {
 	.start = start,
 	.stop = hg_stream_stop,
 	.finish = finish,
+	.close = hg_results_release_reserve,
 };

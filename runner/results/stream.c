@@ -198,7 +198,7 @@ static void *writer_main(void *arg)
 	hg_outliers_tick(s, INT64_MAX);
 	hg_progress_tick(s, s->covers_ns, true);
 	if (s->series && fflush(s->series) != 0)
-		hg_stream_fail(s, -EIO, "series.jsonl");
+		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
 	hg_binfile_sync(&s->trace);
 	hg_binfile_sync(&s->latency);
 	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);

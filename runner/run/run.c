@@ -484,6 +484,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	block_signals(&waited, &old);
 	int rc = prepare(&rs, err);
 	if (rc) {
+		if (opt->sink->close && rs.dir[0])
+			opt->sink->close(&rs);
 		free_state(&rs, true);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
@@ -517,6 +519,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	}
 	else
 		rs.exit_status = rc;
+	if (opt->sink->close && rs.dir[0])
+		opt->sink->close(&rs);
 	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;
