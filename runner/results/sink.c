@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "base/exitcodes.h"
+#include "loads/supervisor.h"
 #include "results/results.h"
 #include "results/stream.h"
 
@@ -35,6 +36,10 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	collect(rs);
 	hg_expect_evaluate(rs);
 	rs->exit_status = hg_results_verdict(rs, rc);
+	/* --strict: the scenario asked for something the run did not get. */
+	if (rs->opt->strict && !rs->exit_status &&
+	    (hg_loadrun_shortfall(rs->loads) || (rs->stream && rs->stream->cpus_not_granted)))
+		rs->exit_status = HG_EXIT_PRIVILEGE;
 	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
 		fprintf(err, "error: %s\n", msg);
 		rs->exit_status = rs->exit_status ? rs->exit_status : HG_EXIT_FAILED;

@@ -61,6 +61,12 @@ static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint3
 		t->gap_max_ns = (uint64_t)gap;
 	t->prev_end_ns = r.end_ns;
 	t->prev_preempted = r.end == HG_END_PREEMPTED;
+	const struct hg_thread_plan *tp = t->w->plan;
+	if (g->cpu >= 0 && g->cpu < CPU_SETSIZE && !tp->cpus_all && !CPU_ISSET(g->cpu, &tp->cpus)) {
+		t->outside_intervals++;
+		t->outside_ns += (uint64_t)(r.end_ns - r.start_ns);
+		t->outside_cpu = g->cpu;
+	}
 	hg_series_interval(s, t, &r, gap);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
@@ -268,6 +274,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	s->poll_ns = span / 4 < HG_POLL_NS ? span / 4 : HG_POLL_NS;
 	s->lag_ns = 2 * s->poll_ns;
 	s->limit_bytes = byte_limit(s);
+	hg_cpuset_online(&s->online_at_start);
 	int rc = init_threads(s);
 	if (!rc)
 		rc = hg_series_init(s);
@@ -310,6 +317,7 @@ void hg_stream_stop(struct hg_run_state *rs)
 	if (s->switched[0])
 		hg_run_warn(rs, "trace.mode switched at %.3f s: %s", (double)s->switched_ns / 1e9,
 			    s->switched);
+	hg_stream_check_cpus(s);
 }
 
 void hg_stream_free(struct hg_stream *s)
