@@ -207,7 +207,7 @@ static int pending_stop(const sigset_t *stops)
 {
 	struct timespec now = { 0, 0 };
 	int sig = sigtimedwait(stops, NULL, &now);
-	return sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
+	return sig > 0 ? 128 + sig : 0;     /* 130, 143, 129 (SIGHUP), 131 (SIGQUIT) */
 }
 
 static double now_s(void)
@@ -244,6 +244,8 @@ static int run_all(struct sweep_job *j)
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t run = 0; run < j->n_runs; run++) {
 		if (!mine(j->cli, run) || complete[run])
@@ -259,7 +261,7 @@ static int run_all(struct sweep_job *j)
 			t.spent_s += now_s() - start;
 			t.done++;
 		}
-		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
+		if (rc == 129 || rc == 130 || rc == 131 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
 			t.failed += ran;   /* it is run again by --resume */
 			fprintf(stderr, "hgrun: sweep stopped after %zu run%s (exit %d); finish it with "
 				"--resume -o %s\n", t.done, t.done == 1 ? "" : "s", rc, j->dir);

@@ -19,10 +19,8 @@ static void collect(struct hg_run_state *rs)
 
 int hg_results_verdict(const struct hg_run_state *rs, int rc)
 {
-	if (rs->signal == SIGINT)
-		return HG_EXIT_SIGINT;
-	if (rs->signal == SIGTERM)
-		return HG_EXIT_SIGTERM;
+	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
+		return 128 + rs->signal;
 	if (rc)
 		return rc;
 	if (!rs->complete || rs->expect_failed)
