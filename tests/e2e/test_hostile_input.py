@@ -68,7 +68,23 @@ def many_axes(n, values=2):
     return HEAD + THREAD + loads + "sweep:\n  grid:\n" + axes
 
 
+def many_loads():
+    return HEAD + THREAD + "loads:\n" + "".join(f"  - {{name: l{i}, type: cpu}}\n" for i in range(20000))
+
+
+def many_load_workers():
+    return HEAD + THREAD + "loads:\n" + "".join(f"  - {{name: l{i}, type: cpu, workers: 1024}}\n"
+                                               for i in range(10))
+
+
+def many_expects():
+    return HEAD + THREAD + "expect:\n" + "  - {thread: rt, metric: max_gap_ns, max: 1ms}\n" * 5000
+
+
 CASES = [
+    ("many loads", many_loads, "loads: a scenario has at most 256"),
+    ("many load processes", many_load_workers, "processes in all: at most 4096"),
+    ("many expectations", many_expects, "expectations: a scenario has at most 1024"),
     ("aliases", billion_laughs, "YAML aliases (*name) are not allowed"),
     ("flow nesting after a quote", nested_after_quote, "nested more than 64 levels"),
     ("block nesting", block_nesting, "nested more than 128 levels"),
