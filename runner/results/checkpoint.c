@@ -50,7 +50,7 @@ int hg_checkpoint_write(struct hg_stream *s)
 	if (!rc)
 		rc = hg_binfile_sync(&s->latency);
 	if (!rc && s->series && (fflush(s->series) != 0 || fdatasync(fileno(s->series)) < 0))
-		rc = -EIO;
+		rc = -(errno ? errno : EIO);
 	if (rc) {
 		hg_stream_fail(s, rc, "a checkpoint");
 		return rc;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+#include "base/fsutil.h"
 #include "loads/supervisor.h"
 #include "plan/load.h"
 #include "plan/workload.h"
@@ -65,7 +67,7 @@ int hg_series_init(struct hg_stream *s)
 {
 	char path[PATH_MAX + 32];
 	snprintf(path, sizeof(path), "%s/series.jsonl", s->rs->dir);
-	s->series = fopen(path, "w");
+	s->series = hg_fopen_new(path);
 	if (!s->series)
 		return -errno;
 	s->series_start = 0;

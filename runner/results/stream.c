@@ -62,6 +62,12 @@ static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint3
 		t->gap_max_ns = (uint64_t)gap;
 	t->prev_end_ns = r.end_ns;
 	t->prev_preempted = r.end == HG_END_PREEMPTED;
+	const struct hg_thread_plan *tp = t->w->plan;
+	if (g->cpu >= 0 && g->cpu < CPU_SETSIZE && !tp->cpus_all && !CPU_ISSET(g->cpu, &tp->cpus)) {
+		t->outside_intervals++;
+		t->outside_ns += (uint64_t)(r.end_ns - r.start_ns);
+		t->outside_cpu = g->cpu;
+	}
 	hg_series_interval(s, t, &r, gap);
 	hg_stream_room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
@@ -207,7 +213,7 @@ static void *writer_main(void *arg)
 	hg_outliers_tick(s, INT64_MAX);
 	hg_progress_tick(s, s->covers_ns, true);
 	if (s->series && fflush(s->series) != 0)
-		hg_stream_fail(s, -EIO, "series.jsonl");
+		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
 	hg_binfile_sync(&s->trace);
 	hg_binfile_sync(&s->latency);
 	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -315,6 +321,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	s->poll_ns = span / 4 < HG_POLL_NS ? span / 4 : HG_POLL_NS;
 	s->lag_ns = 2 * s->poll_ns;
 	s->limit_bytes = byte_limit(s);
+	hg_cpuset_online(&s->online_at_start);
 	int rc = init_threads(s);
 	if (!rc)
 		rc = hg_series_init(s);
@@ -365,6 +372,7 @@ void hg_stream_stop(struct hg_run_state *rs)
 			    (double)json_integer_value(json_object_get(w, "at_ns")) / 1e9,
 			    json_string_value(json_object_get(w, "why")));
 	}
+	hg_stream_check_cpus(s);
 }
 
 void hg_stream_free(struct hg_stream *s)

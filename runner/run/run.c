@@ -154,7 +154,8 @@ static int lock_memory(struct hg_run_state *rs, FILE *err)
 	return 0;
 }
 
-/* Signals: SIGINT/SIGTERM/SIGXCPU and the done signal are blocked in every
+/* Signals: SIGINT/SIGTERM/SIGHUP/SIGQUIT (each ends the run with a result),
+ * SIGUSR1 (a status line), SIGXCPU and the done signal are blocked in every
  * thread and taken by main with sigtimedwait; the timer signal is blocked
  * (the signal timer waits for it); the wake signal has a no-op handler. */
 static void block_signals(sigset_t *waited, sigset_t *old)
@@ -162,6 +163,9 @@ static void block_signals(sigset_t *waited, sigset_t *old)
 	sigemptyset(waited);
 	sigaddset(waited, SIGINT);
 	sigaddset(waited, SIGTERM);
+	sigaddset(waited, SIGHUP);       /* a dropped ssh session */
+	sigaddset(waited, SIGQUIT);
+	sigaddset(waited, SIGUSR1);
 	sigaddset(waited, SIGXCPU);
 	sigaddset(waited, hg_done_signal());
 	sigset_t all = *waited;
@@ -324,10 +328,16 @@ static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
 		int sig = sigtimedwait(waited, NULL, &tmo);
 		if (atomic_load(&rs->wd.finished) || sig == hg_done_signal())
 			return;
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
 			if (!rs->signal)
 				rs->signal = sig;
 			hg_watchdog_poke(&rs->wd);
+		} else if (sig == SIGUSR1) {
+			FILE *err = rs->opt->err ? rs->opt->err : stderr;
+			fprintf(err, "hgrun: %s: %.1f s of %.1f s, results in %s\n", rs->plan->name,
+				(double)(hg_now_ns() - rs->sync->t0_ns) / 1e9,
+				(double)rs->plan->duration_ns / 1e9, rs->dir);
+			fflush(err);
 		} else if (sig == SIGXCPU) {
 			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
 				    "too long without blocking; the run was stopped");
@@ -471,6 +481,7 @@ static void drain_internal_signals(void)
 	sigaddset(&own, hg_done_signal());
 	sigaddset(&own, hg_timer_signal_number());
 	sigaddset(&own, SIGXCPU);
+	sigaddset(&own, SIGUSR1);        /* a status request that came too late */
 	while (sigtimedwait(&own, NULL, &now) > 0)
 		;
 }
@@ -488,6 +499,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	block_signals(&waited, &old);
 	int rc = prepare(&rs, err);
 	if (rc) {
+		if (opt->sink->close && rs.dir[0])
+			opt->sink->close(&rs);
 		free_state(&rs, true);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
@@ -522,6 +535,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	}
 	else
 		rs.exit_status = rc;
+	if (opt->sink->close && rs.dir[0])
+		opt->sink->close(&rs);
 	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;
