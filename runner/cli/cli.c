@@ -1,4 +1,6 @@
-/* Parsing the command line (getopt_long after the subcommand). */
+/* Parsing the command line (getopt_long after the subcommand); each option
+ * says which commands take it, so a misplaced one is named with its
+ * command, and a mistyped one gets a "did you mean". */
 #include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
@@ -9,123 +11,188 @@
 #include "base/units.h"
 #include "cli/cli.h"
 
-void hg_cli_usage(FILE *out)
-{
-	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--duration TIME] [--strict] [--quiet]\n"
-	      "       hgrun sweep SCENARIO [-o DIR] [--duration TIME] [--shard K/N] [--list]\n"
-	      "                            [--strict] [--quiet]\n"
-	      "       hgrun validate [--resolved] FILE...\n"
-	      "       hgrun list [workloads|timers|priorities|loads|metrics]\n"
-	      "       hgrun calibrate [--json]\n"
-	      "       hgrun --help | --version\n"
-	      "\n"
-	      "Runs real-time experiments described in YAML scenario files (a modern\n"
-	      "Hourglass): threads that poll the cycle counter and record every gap in\n"
-	      "their execution, deadline hits and misses by CPU time received, timer\n"
-	      "wake-up latency; results as JSON in one directory per run.\n"
-	      "\n"
-	      "commands:\n"
-	      "  run SCENARIO      run it (the default command); results go to\n"
-	      "                    results/<name>/<UTC time>/ unless -o DIR is given\n"
-	      "  sweep SCENARIO    run it once per point of its sweep: grid and repeat; results\n"
-	      "                    go to results/<name>/sweep-<UTC time>/ unless -o DIR is given,\n"
-	      "                    one directory per run, indexed by sweep.json\n"
-	      "  validate FILE...  check scenarios; --resolved prints the resolved\n"
-	      "                    scenario (defaults filled in, units in ns/bytes) as JSON\n"
-	      "  list              the workloads, timers, priorities, loads and metrics\n"
-	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
-	      "\n"
-	      "options:\n"
-	      "  -o, --output DIR  result directory of this run\n"
-	      "  --duration TIME   override the scenario's duration (e.g. 2s) for quick runs\n"
-	      "  --strict          exit 4 instead of warning when a policy, priority,\n"
-	      "                    reservation or memory lock is not granted\n"
-	      "  --quiet           no start line, progress or summary\n"
-	      "  --shard K/N       sweep: run only runs j with j %% N == K (0 <= K < N), for job\n"
-	      "                    arrays: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
-	      "  --list            sweep: print the runs (point, repeat, overrides) and stop\n"
-	      "\n"
-	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
-	      "            3 bad command line, 4 privilege or kernel feature missing (--strict)\n"
-	      "docs: docs/scenario.md (scenario reference), README.md\n", out);
-}
+#define ON(c) (1u << (c))
+#define RUNS (ON(HG_CMD_RUN) | ON(HG_CMD_SWEEP))
 
 static const struct {
 	const char *name;
 	enum hg_command command;
 } commands[] = {
-	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
+	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
+	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
 	{ "calibrate", HG_CMD_CALIBRATE }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage_error(FILE *err, const char *fmt, ...)
+static const char *command_name(enum hg_command c)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (commands[i].command == c)
+			return commands[i].name;
+	return "?";
+}
+
+enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
+       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME };
+
+static const struct option options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "resolved", no_argument, NULL, OPT_RESOLVED },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]) - 1)
+
+/* Which commands take each option (by its getopt value). */
+static unsigned takers(int opt)
+{
+	switch (opt) {
+	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE: return RUNS;
+	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
+	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
+	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
+	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE);
+	default: return ~0u;
+	}
+}
+
+static int usage_error(FILE *err, enum hg_command c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int usage_error(FILE *err, enum hg_command c, const char *fmt, ...)
 {
 	va_list ap;
 	fputs("hgrun: ", err);
 	va_start(ap, fmt);
 	vfprintf(err, fmt, ap);
 	va_end(ap);
-	fputs("\n(try 'hgrun --help')\n", err);
+	if (c == HG_CMD_HELP || c == HG_CMD_VERSION)
+		fputs("\n(try 'hgrun --help')\n", err);
+	else
+		fprintf(err, "\n(try 'hgrun %s --help')\n", command_name(c));
 	return HG_EXIT_USAGE;
+}
+
+/* "unknown option '--duraton'; did you mean '--duration'?" */
+static int unknown_option(FILE *err, enum hg_command c, const char *arg)
+{
+	char word[64];
+	const char *names[N_OPTIONS];
+	char hint[512];
+	if (strncmp(arg, "--", 2) != 0)
+		return usage_error(err, c, "unknown option '%s'", arg);
+	snprintf(word, sizeof(word), "%s", arg + 2);
+	word[strcspn(word, "=")] = '\0';
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		names[i] = options[i].name;
+	const char *s = hg_suggest(word, names, N_OPTIONS);
+	if (s)
+		snprintf(hint, sizeof(hint), "; did you mean '--%s'?", s);
+	else
+		snprintf(hint, sizeof(hint), " (the options of '%s' are in 'hgrun %s --help')",
+			 command_name(c), command_name(c));
+	return usage_error(err, c, "unknown option '%s'%s", arg, hint);
+}
+
+static int parse_set(struct hg_cli *cli, char *arg, FILE *err)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return usage_error(err, cli->command, "--set takes PATH=VALUE, e.g. --set "
+				   "threads[rt].priority=RTHIGH (got '%s')", arg);
+	if (cli->n_sets == HG_MAX_SETS)
+		return usage_error(err, cli->command, "at most %d --set options", HG_MAX_SETS);
+	*eq = '\0';
+	cli->sets[cli->n_sets].path = arg;
+	cli->sets[cli->n_sets].value = eq + 1;
+	cli->n_sets++;
+	return 0;
+}
+
+static int parse_shard(struct hg_cli *cli, char *arg, FILE *err)
+{
+	uint64_t k, n;
+	char msg[HG_ERRLEN];
+	char *slash = strchr(arg, '/');
+	if (slash)
+		*slash = '\0';
+	if (!slash || hg_parse_uint(arg, 0, 1000000, &k, msg) != 0 ||
+	    hg_parse_uint(slash + 1, 1, 1000000, &n, msg) != 0 || k >= n)
+		return usage_error(err, cli->command, "--shard takes K/N with 0 <= K < N, e.g. "
+				   "--shard 0/4");
+	cli->shard = (unsigned)k;
+	cli->shards = (unsigned)n;
+	return 0;
+}
+
+/* Which commands take `opt`, for "--resolved belongs to 'validate'". */
+static void misplaced(FILE *err, const struct hg_cli *cli, const char *arg, int opt)
+{
+	char list[128] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (takers(opt) & ON(commands[i].command))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s'%s'",
+						 used ? " and " : "", commands[i].name);
+	usage_error(err, cli->command, "%s belongs to %s, not '%s'", arg, list,
+		    command_name(cli->command));
 }
 
 static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 {
-	enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
-	       OPT_LIST };
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "quiet", no_argument, NULL, OPT_QUIET },
-		{ "resolved", no_argument, NULL, OPT_RESOLVED },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "shard", required_argument, NULL, OPT_SHARD },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char msg[HG_ERRLEN];
 	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
+		if (c != ':' && c != '?' && c != 'h' && c != 'V' && !(takers(c) & ON(cli->command))) {
+			misplaced(err, cli, argv[optind - 1], c);
+			return HG_EXIT_USAGE;
+		}
 		switch (c) {
 		case 'o': cli->out_dir = optarg; break;
 		case OPT_DURATION:
 			if (hg_parse_duration(optarg, &cli->duration_ns, msg) != 0)
-				return usage_error(err, "--duration: %s", msg);
+				return usage_error(err, cli->command, "--duration: %s", msg);
 			if (cli->duration_ns < 1000000)
-				return usage_error(err, "--duration: must be at least 1ms, as a "
-						   "scenario's duration (got %s)", optarg);
+				return usage_error(err, cli->command, "--duration: must be at least "
+						   "1ms, as a scenario's duration (got %s)", optarg);
 			cli->duration_given = true;
 			break;
+		case OPT_SET:
+			if (parse_set(cli, optarg, err))
+				return HG_EXIT_USAGE;
+			break;
+		case OPT_FORCE: cli->force = true; break;
+		case OPT_RESUME: cli->resume = true; break;
 		case OPT_STRICT: cli->strict = true; break;
 		case OPT_QUIET: cli->quiet = true; break;
 		case OPT_RESOLVED: cli->resolved = true; break;
 		case OPT_JSON: cli->json = true; break;
 		case OPT_LIST: cli->dry_run = true; break;
-		case OPT_SHARD: {
-			uint64_t k, n;
-			char *slash = strchr(optarg, '/');
-			if (slash)
-				*slash = '\0';
-			if (!slash || hg_parse_uint(optarg, 0, 1000000, &k, msg) != 0 ||
-			    hg_parse_uint(slash + 1, 1, 1000000, &n, msg) != 0 || k >= n)
-				return usage_error(err, "--shard takes K/N with 0 <= K < N, e.g. --shard 0/4%s",
-						   "");
-			cli->shard = (unsigned)k;
-			cli->shards = (unsigned)n;
+		case OPT_SHARD:
+			if (parse_shard(cli, optarg, err))
+				return HG_EXIT_USAGE;
 			break;
-		}
-		case 'h': cli->command = HG_CMD_HELP; return 0;
+		case 'h':
+			cli->help_for = cli->command;
+			cli->command = HG_CMD_HELP;
+			return 0;
 		case 'V': cli->command = HG_CMD_VERSION; return 0;
 		case ':':
-			return usage_error(err, "option '%s' needs a value", argv[optind - 1]);
+			return usage_error(err, cli->command, "option '%s' needs a value",
+					   argv[optind - 1]);
 		default:
-			return usage_error(err, "unknown option '%s'", argv[optind - 1]);
+			return unknown_option(err, cli->command, argv[optind - 1]);
 		}
 	}
 	cli->files = argv + optind;
@@ -135,41 +202,56 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 
 static int check_fit(struct hg_cli *cli, FILE *err)
 {
-	bool run = cli->command == HG_CMD_RUN || cli->command == HG_CMD_SWEEP;
-	if (!run && (cli->out_dir || cli->duration_given || cli->strict || cli->quiet))
-		return usage_error(err, "-o, --duration, --strict and --quiet belong to '%s'",
-				   "run' and 'sweep");
-	if (cli->command != HG_CMD_SWEEP && (cli->shards || cli->dry_run))
-		return usage_error(err, "--shard and --list belong to '%s'", "sweep");
-	if (cli->resolved && cli->command != HG_CMD_VALIDATE)
-		return usage_error(err, "--resolved belongs to '%s'", "validate");
-	if (cli->json && cli->command != HG_CMD_CALIBRATE && cli->command != HG_CMD_LIST)
-		return usage_error(err, "--json belongs to '%s' and 'list'", "calibrate");
-	switch (cli->command) {
+	enum hg_command c = cli->command;
+	if (cli->resume && cli->force)
+		return usage_error(err, c, "--resume keeps what DIR holds, --force removes it: "
+				   "choose one");
+	if ((cli->resume || cli->force) && !cli->out_dir)
+		return usage_error(err, c, "%s needs -o DIR (the directory to %s)",
+				   cli->resume ? "--resume" : "--force",
+				   cli->resume ? "resume" : "replace");
+	switch (c) {
 	case HG_CMD_RUN:
 	case HG_CMD_SWEEP:
 		if (cli->n_files != 1)
-			return usage_error(err, "%s takes one scenario file",
-					   cli->command == HG_CMD_RUN ? "run" : "sweep");
+			return usage_error(err, c, "%s takes one scenario file (got %d)",
+					   command_name(c), cli->n_files);
+		break;
+	case HG_CMD_MERGE:
+		if (cli->n_files < 2)
+			return usage_error(err, c, "sweep-merge takes OUT and at least one SHARD_DIR");
 		break;
 	case HG_CMD_VALIDATE:
 		if (cli->n_files < 1)
-			return usage_error(err, "validate needs at least one %s", "scenario file");
-		if (cli->resolved && cli->n_files != 1)
-			return usage_error(err, "--resolved takes one %s", "scenario file");
+			return usage_error(err, c, "validate needs at least one scenario file");
 		break;
 	case HG_CMD_LIST:
 		if (cli->n_files > 1)
-			return usage_error(err, "list takes at most one %s", "topic");
+			return usage_error(err, c, "list takes at most one topic");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
 		break;
 	case HG_CMD_CALIBRATE:
 		if (cli->n_files)
-			return usage_error(err, "calibrate takes no argument ('%s')", cli->files[0]);
+			return usage_error(err, c, "calibrate takes no argument ('%s')", cli->files[0]);
 		break;
 	default:
 		break;
 	}
+	return 0;
+}
+
+/* `hgrun help [COMMAND]` */
+static int help_command(int argc, char **argv, struct hg_cli *cli, FILE *err)
+{
+	cli->command = HG_CMD_HELP;
+	cli->help_for = HG_CMD_HELP;
+	if (argc < 3)
+		return 0;
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(argv[2], commands[i].name) == 0)
+			cli->help_for = commands[i].command;
+	if (cli->help_for == HG_CMD_HELP && strcmp(argv[2], "help") != 0)
+		return usage_error(err, HG_CMD_HELP, "no help on '%s': not a command", argv[2]);
 	return 0;
 }
 
@@ -181,28 +263,36 @@ int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	cli->command = HG_CMD_RUN;
 	int first = 1;
 	if (argc < 2) {
-		hg_cli_usage(err);
+		hg_cli_usage(err, HG_CMD_HELP);
 		return HG_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (size_t i = 0; i < N_COMMANDS; i++) {
 		if (strcmp(argv[1], commands[i].name) == 0) {
 			cli->command = commands[i].command;
 			first = 2;
 			break;
 		}
 	}
+	if (first == 2 && cli->command == HG_CMD_HELP)
+		return help_command(argc, argv, cli, err);
 	/* `hgrun valdate x.yaml`: a typo of a command, not a scenario file. */
 	if (first == 1 && argv[1][0] != '-' && !strpbrk(argv[1], "./") &&
 	    access(argv[1], F_OK) != 0) {
-		const size_t n = sizeof(commands) / sizeof(commands[0]);
-		const char *names[sizeof(commands) / sizeof(commands[0])];
+		const char *names[N_COMMANDS];
 		char hint[256];
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < N_COMMANDS; i++)
 			names[i] = commands[i].name;
-		return usage_error(err, "unknown command '%s'%s", argv[1],
-				   hg_unknown_hint(argv[1], names, n, hint, sizeof(hint)));
+		return usage_error(err, HG_CMD_HELP, "unknown command '%s'%s", argv[1],
+				   hg_unknown_hint(argv[1], names, N_COMMANDS, hint, sizeof(hint)));
+	}
+	if (first == 2 && cli->command == HG_CMD_VERSION) {
+		if (argc > 2)
+			return usage_error(err, HG_CMD_VERSION, "version takes no argument");
+		return 0;
 	}
 	int rc = parse_options(argc - first + 1, argv + first - 1, cli, err);
+	if (cli->command == HG_CMD_HELP && first == 1)
+		cli->help_for = HG_CMD_HELP;   /* hgrun --help: the overview */
 	if (rc || cli->command == HG_CMD_HELP || cli->command == HG_CMD_VERSION)
 		return rc;
 	return check_fit(cli, err);

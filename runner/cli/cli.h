@@ -1,4 +1,5 @@
-/* The command line: hgrun [run] SCENARIO | validate | list | calibrate. */
+/* The command line: hgrun [run] SCENARIO | sweep | sweep-merge | validate |
+ * list | calibrate (docs/cli.md is the contract). */
 #ifndef HG_CLI_H
 #define HG_CLI_H
 
@@ -7,22 +8,29 @@
 #include <stdio.h>
 
 #include "base/exitcodes.h"
+#include "scenario/sweep.h"
 
+#define HG_MAX_SETS 64
 
-enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_VALIDATE, HG_CMD_LIST,
+enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
 		  HG_CMD_CALIBRATE, HG_CMD_HELP, HG_CMD_VERSION };
 
 struct hg_cli {
 	enum hg_command command;
-	char **files;            /* scenario files (run: exactly one) */
+	enum hg_command help_for; /* HG_CMD_HELP: the command asked about (HG_CMD_HELP: all) */
+	char **files;            /* scenario files (run, sweep: exactly one); sweep-merge: OUT SHARD... */
 	int n_files;
 	bool resolved;           /* validate --resolved */
 	bool json;               /* calibrate --json, list --json */
 	bool strict;             /* run --strict */
-	bool quiet;              /* run --quiet: no start line, progress or summary */
+	bool quiet;              /* run --quiet: no start line, progress or summary; sweep: only failures */
+	bool force;              /* run, sweep --force: replace what hgrun wrote in -o DIR */
+	bool resume;             /* sweep --resume: run only what -o DIR lacks */
 	const char *out_dir;     /* run -o DIR */
 	bool duration_given;
 	uint64_t duration_ns;    /* run --duration */
+	struct hg_override sets[HG_MAX_SETS];   /* --set PATH=VALUE, in order */
+	size_t n_sets;
 	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics] */
 	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
 	bool dry_run;            /* sweep --list: print the runs, run nothing */
@@ -32,6 +40,9 @@ struct hg_cli {
 
 /* Returns 0, or HG_EXIT_USAGE after printing the problem to err. */
 int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err);
-void hg_cli_usage(FILE *out);
+/* help.c: the help of one command (HG_CMD_HELP: the overview). */
+void hg_cli_usage(FILE *out, enum hg_command command);
+/* help.c: the usage line(s) of one command, for errors. */
+void hg_cli_usage_line(FILE *out, enum hg_command command);
 
 #endif

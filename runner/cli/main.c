@@ -1,52 +1,70 @@
 /* hgrun: a declarative Hourglass.  The story: parse the command line, load
- * and check the scenario (load -> check -> resolve), then validate, list,
- * calibrate or run it. */
+ * and check the scenario (load -> check -> resolve, with any --set applied),
+ * then validate, list, calibrate, run or sweep it. */
 #include <jansson.h>
 #include <stdio.h>
 
 #include "cli/calibrate_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
+#include "cli/merge_cmd.h"
+#include "cli/outdir.h"
+#include "cli/overrides.h"
 #include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "results/results.h"
 #include "run/run.h"
-#include "scenario/scenario.h"
 
+static void print_ok(const char *file, const struct hg_plan *plan)
+{
+	printf("%s: ok (%zu thread%s in %zu set%s, %zu load%s)\n", file,
+	       plan->n_threads, plan->n_threads == 1 ? "" : "s",
+	       plan->n_thread_sets, plan->n_thread_sets == 1 ? "" : "s",
+	       plan->n_loads, plan->n_loads == 1 ? "" : "s");
+}
+
+/* --resolved: one file's plan as JSON; several files' as a list of
+ * {"file", "scenario"} (one JSON document either way). */
 static int validate_files(const struct hg_cli *cli)
 {
 	int rc = HG_EXIT_OK;
+	json_t *all = cli->n_files > 1 ? json_array() : NULL, *one = NULL;
 	for (int i = 0; i < cli->n_files; i++) {
-		struct hg_diags diags;
-		struct hg_plan *plan = hg_scenario_load(cli->files[i], &diags);
+		int file_rc;
+		struct hg_plan *plan = hg_load_with_sets(cli, cli->files[i], false, false, stderr,
+							 &file_rc);
 		if (!plan) {
-			hg_diags_print(&diags, stderr);
 			rc = HG_EXIT_INVALID;
 			continue;
 		}
-		if (cli->resolved) {
-			json_t *j = hg_plan_to_json(plan);
-			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-			fputc('\n', stdout);
-			json_decref(j);
-		} else {
-			printf("%s: ok (%zu thread%s in %zu set%s, %zu load%s)\n", cli->files[i],
-			       plan->n_threads, plan->n_threads == 1 ? "" : "s",
-			       plan->n_thread_sets, plan->n_thread_sets == 1 ? "" : "s",
-			       plan->n_loads, plan->n_loads == 1 ? "" : "s");
-		}
+		if (!cli->resolved)
+			print_ok(cli->files[i], plan);
+		else if (all)
+			json_array_append_new(all, json_pack("{s:s, s:o}", "file", cli->files[i],
+							     "scenario", hg_plan_to_json(plan)));
+		else
+			one = hg_plan_to_json(plan);
 		hg_plan_free(plan);
 	}
+	json_t *out = all ? all : one;
+	if (out && rc == HG_EXIT_OK) {
+		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+	}
+	json_decref(out);
 	return rc;
 }
 
 static int run_scenario(const struct hg_cli *cli)
 {
-	struct hg_diags diags;
-	struct hg_plan *plan = hg_scenario_load_for_run(cli->files[0], &diags);
-	if (!plan) {
-		hg_diags_print(&diags, stderr);
-		return HG_EXIT_INVALID;
+	int rc;
+	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc);
+	if (!plan)
+		return rc;
+	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
+						     stderr))) {
+		hg_plan_free(plan);
+		return rc;
 	}
 	if (cli->duration_given) {
 		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
@@ -55,11 +73,13 @@ static int run_scenario(const struct hg_cli *cli)
 				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
 				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
 	}
+	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
-		.argc = cli->argc, .argv = cli->argv,
+		.argc = cli->argc, .argv = cli->argv, .overrides = sets,
 	};
-	int rc = hg_run(plan, &opt);
+	rc = hg_run(plan, &opt);
+	json_decref(sets);
 	hg_plan_free(plan);
 	return rc;
 }
@@ -72,7 +92,7 @@ int main(int argc, char **argv)
 		return rc;
 	switch (cli.command) {
 	case HG_CMD_HELP:
-		hg_cli_usage(stdout);
+		hg_cli_usage(stdout, cli.help_for);
 		return HG_EXIT_OK;
 	case HG_CMD_VERSION:
 		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
@@ -87,6 +107,8 @@ int main(int argc, char **argv)
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:
 		return hg_sweep_command(&cli);
+	case HG_CMD_MERGE:
+		return hg_merge_command(&cli);
 	}
 	return HG_EXIT_FAILED;
 }

@@ -1,10 +1,11 @@
 /* Running a sweep.  Runs go repeat by repeat (every point once, then every
  * point again), so slow drifts of the machine spread over all points rather
- * than landing on the last ones. */
+ * than landing on the last ones.  A sweep directory is refused unless it is
+ * new, empty, this sweep's (a shard's, or --resume), or --force. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
 
 #include "base/cpuset.h"
 #include "base/fsutil.h"
+#include "cli/outdir.h"
+#include "cli/overrides.h"
 #include "cli/sweep_cmd.h"
-#include "plan/plan_json.h"
+#include "cli/sweep_index.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
@@ -21,133 +24,163 @@
 
 struct sweep_job {
 	const struct hg_cli *cli;
-	const struct hg_plan *base;
+	struct hg_plan *base;
 	char *text;                 /* the scenario file */
+	json_t *sets;               /* --set as {"PATH": "VALUE"} */
 	size_t n_points, n_runs;
-	int id_width;
 	char dir[PATH_MAX];
 };
 
-static void point_id(const struct sweep_job *j, size_t point, char out[32])
-{
-	snprintf(out, 32, "p%0*zu", j->id_width, point);
-}
-
-static json_t *overrides_json(const struct hg_plan *base, size_t point)
-{
-	const struct hg_sweep_plan *sp = &base->sweep;
-	json_t *o = json_object();
-	for (size_t a = 0; a < sp->n_axes; a++)
-		json_object_set_new(o, sp->axes[a].path,
-				    json_string(sp->axes[a].values[hg_sweep_coord(sp, point, a)]));
-	return o;
-}
-
-/* sweep.json: the plan of the whole sweep, the same from every shard. */
-static int write_index(const struct sweep_job *j)
-{
-	const struct hg_sweep_plan *sp = &j->base->sweep;
-	json_t *axes = json_array(), *points = json_array();
-	for (size_t a = 0; a < sp->n_axes; a++) {
-		json_t *values = json_array();
-		for (size_t v = 0; v < sp->axes[a].n_values; v++)
-			json_array_append_new(values, json_string(sp->axes[a].values[v]));
-		json_array_append_new(axes, json_pack("{s:s, s:o}", "path", sp->axes[a].path,
-						      "values", values));
-	}
-	for (size_t p = 0; p < j->n_points; p++) {
-		char id[32], run[64];
-		json_t *runs = json_array();
-		point_id(j, p, id);
-		for (unsigned r = 0; r < sp->repeat; r++) {
-			snprintf(run, sizeof(run), "%s/r%u", id, r);
-			json_array_append_new(runs, json_string(run));
-		}
-		json_array_append_new(points, json_pack("{s:I, s:s, s:o, s:o}", "index", (json_int_t)p,
-			"id", id, "overrides", overrides_json(j->base, p), "runs", runs));
-	}
-	json_t *index = json_pack("{s:s, s:s, s:s, s:o, s:o, s:i, s:I, s:o}",
-				  "format", "hgrun-sweep/1", "hgrun_version", HG_VERSION,
-				  "source", j->cli->files[0], "scenario", hg_plan_to_json(j->base),
-				  "axes", axes, "repeat", (int)sp->repeat,
-				  "runs", (json_int_t)j->n_runs, "points", points);
-	char *text = json_dumps(index, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/sweep.json", j->dir);
-	int rc = text ? hg_write_atomic(path, text, strlen(text)) : -ENOMEM;
-	free(text);
-	json_decref(index);
-	return rc;
-}
-
-static int choose_dir(struct sweep_job *j)
-{
-	if (j->cli->out_dir) {
-		snprintf(j->dir, sizeof(j->dir), "%s", j->cli->out_dir);
-	} else {
-		char stamp[32];
-		time_t now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		snprintf(j->dir, sizeof(j->dir), "results/%s/sweep-%s", j->base->name, stamp);
-	}
-	return hg_mkdirs(j->dir);
-}
-
-/* One run: the point's scenario, loaded like any file, run into its dir. */
-static int run_one(struct sweep_job *j, size_t run)
-{
-	size_t point = run % j->n_points;
-	unsigned rep = (unsigned)(run / j->n_points);
-	const struct hg_sweep_plan *sp = &j->base->sweep;
-	struct hg_override ov[64];
-	char id[32], err[HG_ERRLEN], dir[PATH_MAX + 64];
-	point_id(j, point, id);
-	for (size_t a = 0; a < sp->n_axes && a < 64; a++) {
-		ov[a].path = sp->axes[a].path;
-		ov[a].value = sp->axes[a].values[hg_sweep_coord(sp, point, a)];
-	}
-	if (!j->cli->quiet) {
-		printf("== run %zu/%zu: %s r%u:", run + 1, j->n_runs, id, rep);
-		for (size_t a = 0; a < sp->n_axes; a++)
-			printf(" %s=%s", ov[a].path, ov[a].value);
-		printf("\n");
-		fflush(stdout);
-	}
-	char *text = hg_sweep_apply(j->text, ov, sp->n_axes, err);
-	struct hg_diags d;
-	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
-	free(text);
-	if (!plan) {
-		fprintf(stderr, "hgrun: sweep point %s: %s\n", id, text ? d.items[0].message : err);
-		return HG_EXIT_INVALID;
-	}
-	struct hg_missing_cpu m;
-	char buf[128];
-	if (hg_plan_missing_cpu(plan, &m)) {
-		fprintf(stderr, "hgrun: sweep point %s: %s: CPU %d is not online here (online: %s)\n",
-			id, m.path, m.cpu, hg_cpuset_format(&m.online, buf, sizeof(buf)));
-		hg_plan_free(plan);
-		return HG_EXIT_INVALID;
-	}
-	if (j->cli->duration_given)
-		hg_plan_set_duration(plan, j->cli->duration_ns);
-	snprintf(dir, sizeof(dir), "%s/%s/r%u", j->dir, id, rep);
-	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
-				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
-				  "overrides", overrides_json(j->base, point));
-	struct hg_run_options opt = {
-		.sink = &hg_results_sink, .out_dir = dir, .strict = j->cli->strict, .quiet = j->cli->quiet,
-		.argc = j->cli->argc, .argv = j->cli->argv, .sweep_point = where,
-	};
-	int rc = hg_run(plan, &opt);
-	json_decref(where);
-	hg_plan_free(plan);
-	return rc;
-}
+struct tally {
+	size_t todo, done, succeeded, failed, skipped;
+	double spent_s;             /* wall time of the runs done */
+};
 
 static bool mine(const struct hg_cli *cli, size_t run)
 {
 	return !cli->shards || run % cli->shards == cli->shard;
+}
+
+static void run_name(const struct sweep_job *j, size_t run, char out[64])
+{
+	char id[32];
+	hg_sweep_point_id(j->n_points, run % j->n_points, id);
+	snprintf(out, 64, "%s/r%zu", id, run / j->n_points);
+}
+
+/* The --set options, then the point's grid values. */
+static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_override *ov)
+{
+	const struct hg_sweep_plan *sp = &j->base->sweep;
+	size_t n = 0;
+	for (size_t i = 0; i < j->cli->n_sets; i++)
+		ov[n++] = j->cli->sets[i];
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		ov[n].path = sp->axes[a].path;
+		ov[n++].value = sp->axes[a].values[hg_sweep_coord(sp, point, a)];
+	}
+	return n;
+}
+
+/* The point's scenario, loaded like any file; NULL after printing why. */
+static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
+{
+	struct hg_override ov[HG_MAX_SETS + 64];
+	char err[HG_ERRLEN], id[32], buf[128];
+	hg_sweep_point_id(j->n_points, point, id);
+	char *text = hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err);
+	bool applied = text != NULL;
+	struct hg_diags d;
+	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
+	free(text);
+	if (!plan) {
+		bool at = applied && d.items[0].path[0];
+		fprintf(stderr, "hgrun: sweep point %s: %s%s%s\n", id, at ? d.items[0].path : "",
+			at ? ": " : "", applied ? d.items[0].message : err);
+		return NULL;
+	}
+	struct hg_missing_cpu m;
+	if (hg_plan_missing_cpu(plan, &m)) {
+		fprintf(stderr, "hgrun: sweep point %s: %s: CPU %d is not online here (online: %s)\n",
+			id, m.path, m.cpu, hg_cpuset_format(&m.online, buf, sizeof(buf)));
+		hg_plan_free(plan);
+		return NULL;
+	}
+	if (j->cli->duration_given)
+		hg_plan_set_duration(plan, j->cli->duration_ns);
+	return plan;
+}
+
+static const char *fmt_left(double s, char *buf, size_t size)
+{
+	long whole = (long)(s + 0.5);
+	if (s < 10)
+		snprintf(buf, size, "%.1fs", s);
+	else if (whole < 90)
+		snprintf(buf, size, "%lds", whole);
+	else if (whole < 5400)
+		snprintf(buf, size, "%ldm%02lds", whole / 60, whole % 60);
+	else
+		snprintf(buf, size, "%ldh%02ldm", whole / 3600, whole / 60 % 60);
+	return buf;
+}
+
+static void progress_line(const struct sweep_job *j, const struct tally *t, size_t run)
+{
+	const struct hg_sweep_plan *sp = &j->base->sweep;
+	char name[64], left[32];
+	size_t point = run % j->n_points;
+	run_name(j, run, name);
+	printf("== run %zu/%zu: %s:", run + 1, j->n_runs, name);
+	for (size_t a = 0; a < sp->n_axes; a++)
+		printf(" %s=%s", sp->axes[a].path, sp->axes[a].values[hg_sweep_coord(sp, point, a)]);
+	size_t remaining = t->todo - t->done;
+	if (t->done)
+		printf(" (%zu to go, about %s left)", remaining,
+		       fmt_left(t->spent_s / (double)t->done * (double)remaining, left, sizeof(left)));
+	else
+		printf(" (%zu to go, at least %s left)", remaining,
+		       fmt_left((double)j->base->duration_ns / 1e9 * (double)remaining, left,
+				sizeof(left)));
+	printf("\n");
+	fflush(stdout);
+}
+
+/* The first line of a quiet run's messages that is not a warning: the
+ * reason its one failure line gives. */
+static void first_reason(const char *text, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (const char *line = text; line && *line;) {
+		size_t len = strcspn(line, "\n");
+		if (len && !memmem(line, len, "warning", 7)) {
+			snprintf(out, size, ": %.*s", (int)(len < 300 ? len : 300), line);
+			return;
+		}
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
+ * With --quiet its messages are kept, and the first of them becomes the
+ * reason on the run's one failure line. */
+static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_size)
+{
+	size_t point = run % j->n_points;
+	unsigned rep = (unsigned)(run / j->n_points);
+	char name[64], dir[PATH_MAX + 64], id[32];
+	run_name(j, run, name);
+	hg_sweep_point_id(j->n_points, point, id);
+	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
+	int rc = hg_outdir_clear_run(dir);
+	if (rc && rc != -ENOENT) {
+		fprintf(stderr, "hgrun: run %s: cannot clear %s for a new attempt: %s\n", name, dir,
+			strerror(-rc));
+		return HG_EXIT_FAILED;
+	}
+	struct hg_plan *plan = point_plan(j, point);
+	if (!plan)
+		return HG_EXIT_INVALID;
+	char *messages = NULL;
+	size_t messages_len = 0;
+	FILE *err = j->cli->quiet ? open_memstream(&messages, &messages_len) : NULL;
+	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
+				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
+				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
+	struct hg_run_options opt = {
+		.sink = &hg_results_sink, .out_dir = dir, .strict = j->cli->strict, .quiet = j->cli->quiet,
+		.argc = j->cli->argc, .argv = j->cli->argv, .sweep_point = where, .overrides = j->sets,
+		.err = err,
+	};
+	rc = hg_run(plan, &opt);
+	if (err) {
+		fclose(err);
+		first_reason(messages, reason, reason_size);
+		free(messages);
+	}
+	json_decref(where);
+	hg_plan_free(plan);
+	return rc;
 }
 
 static void list_runs(const struct sweep_job *j)
@@ -158,7 +191,7 @@ static void list_runs(const struct sweep_job *j)
 			continue;
 		char id[32];
 		size_t point = run % j->n_points;
-		point_id(j, point, id);
+		hg_sweep_point_id(j->n_points, point, id);
 		printf("%zu %s r%zu", run, id, run / j->n_points);
 		for (size_t a = 0; a < sp->n_axes; a++)
 			printf(" %s=%s", sp->axes[a].path, sp->axes[a].values[hg_sweep_coord(sp, point, a)]);
@@ -175,79 +208,204 @@ static int pending_stop(const sigset_t *stops)
 	return sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void final_line(const struct sweep_job *j, const struct tally *t, const char *stopped)
+{
+	printf("sweep: %zu succeeded, %zu failed, %zu skipped (complete already)%s; results in %s "
+	       "(index: sweep.json)\n", t->succeeded, t->failed, t->skipped, stopped, j->dir);
+	fflush(stdout);
+}
+
 static int run_all(struct sweep_job *j)
 {
-	size_t done = 0, failed = 0;
+	struct tally t = { 0 };
+	bool *complete = calloc(j->n_runs ? j->n_runs : 1, sizeof(*complete));
+	if (!complete)
+		return HG_EXIT_FAILED;
+	for (size_t run = 0; run < j->n_runs; run++) {
+		char name[64];
+		run_name(j, run, name);
+		complete[run] = mine(j->cli, run) && j->cli->resume &&
+				hg_sweep_run_complete(j->dir, name);
+		t.skipped += complete[run];
+		t.todo += mine(j->cli, run) && !complete[run];
+	}
 	int worst = HG_EXIT_OK;
+	char reason[320];
 	sigset_t stops, old;
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->cli, run))
+		if (!mine(j->cli, run) || complete[run])
 			continue;
 		int rc = pending_stop(&stops);
-		if (!rc) {
-			rc = run_one(j, run);
-			done++;
+		bool ran = !rc;
+		if (ran) {
+			if (!j->cli->quiet)
+				progress_line(j, &t, run);
+			double start = now_s();
+			reason[0] = '\0';
+			rc = run_one(j, run, reason, sizeof(reason));
+			t.spent_s += now_s() - start;
+			t.done++;
 		}
 		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
-			fprintf(stderr, "hgrun: sweep stopped after %zu run%s\n", done, done == 1 ? "" : "s");
+			t.failed += ran;   /* it is run again by --resume */
+			fprintf(stderr, "hgrun: sweep stopped after %zu run%s (exit %d); finish it with "
+				"--resume -o %s\n", t.done, t.done == 1 ? "" : "s", rc, j->dir);
+			final_line(j, &t, ", stopped");
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			free(complete);
 			return rc;
 		}
 		if (rc) {
-			failed++;
+			char name[64];
+			run_name(j, run, name);
+			t.failed++;
 			worst = HG_EXIT_FAILED;
+			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,
+				j->n_runs, name, rc, j->dir, name, reason);
+		} else {
+			t.succeeded++;
 		}
 	}
-	printf("sweep: %zu run%s, %zu failed; results in %s (index: sweep.json)\n", done,
-	       done == 1 ? "" : "s", failed, j->dir);
+	final_line(j, &t, "");
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(complete);
 	return worst;
+}
+
+/* Whether a run of this shard already has a result.json. */
+static bool has_my_runs(const struct sweep_job *j, char name[64])
+{
+	char path[PATH_MAX + 80];
+	for (size_t run = 0; run < j->n_runs; run++) {
+		if (!mine(j->cli, run))
+			continue;
+		run_name(j, run, name);
+		snprintf(path, sizeof(path), "%s/%s/result.json", j->dir, name);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			fclose(f);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* -o DIR: new, empty, this sweep's (--resume, or another shard's), or
+ * --force.  Returns 0 or the exit code after printing why. */
+static int check_dir(struct sweep_job *j, json_t *index)
+{
+	char err[PATH_MAX + 128], diff[512], name[64];
+	bool missing;
+	json_t *recorded = hg_sweep_index_read(j->dir, &missing, err, sizeof(err));
+	if (!recorded && !missing && !j->cli->force) {
+		fprintf(stderr, "hgrun: -o %s: %s\n", j->dir, err);
+		return HG_EXIT_USAGE;
+	}
+	if (recorded && !j->cli->force) {
+		const char *d = hg_sweep_index_differs(recorded, index, "sweep.json", "this one",
+						       diff, sizeof(diff));
+		json_decref(recorded);
+		if (d) {
+			fprintf(stderr, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
+				j->cli->resume ? "resume it with the command that started it, or "
+				"choose a new directory" : "choose a new directory, or add --force "
+				"to replace it");
+			return HG_EXIT_USAGE;
+		}
+		if (j->cli->resume)
+			return 0;
+		if (has_my_runs(j, name)) {
+			fprintf(stderr, "hgrun: -o %s already holds runs of this %s (%s/result.json); "
+				"add --resume to run only the missing ones, or --force to start over\n",
+				j->dir, j->cli->shards ? "shard" : "sweep", name);
+			return HG_EXIT_USAGE;
+		}
+		return 0;   /* another shard's directory */
+	}
+	json_decref(recorded);
+	return hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->cli->force, stderr);
+}
+
+static int prepare_dir(struct sweep_job *j)
+{
+	json_t *index = hg_sweep_index(j->base, j->cli->files[0], j->sets);
+	int rc;
+	if (j->cli->out_dir) {
+		snprintf(j->dir, sizeof(j->dir), "%s", j->cli->out_dir);
+		rc = check_dir(j, index);
+		if (!rc && (rc = hg_mkdirs(j->dir)) < 0)
+			fprintf(stderr, "hgrun: cannot create %s: %s\n", j->dir, strerror(-rc));
+	} else {
+		char stamp[32], prefix[PATH_MAX];
+		time_t now = time(NULL);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		snprintf(prefix, sizeof(prefix), "results/%s/sweep-%s", j->base->name, stamp);
+		if ((rc = hg_outdir_make_unique(prefix, j->dir, sizeof(j->dir))) < 0)
+			fprintf(stderr, "hgrun: cannot create %s: %s\n", prefix, strerror(-rc));
+	}
+	if (!rc && (rc = hg_sweep_index_write(j->dir, index)) < 0)
+		fprintf(stderr, "hgrun: cannot write %s/sweep.json: %s\n", j->dir, strerror(-rc));
+	json_decref(index);
+	return rc < 0 ? HG_EXIT_FAILED : rc;
+}
+
+/* Every point loads (with the --set options); the first that does not is
+ * named before anything runs. */
+static int check_points(const struct sweep_job *j)
+{
+	for (size_t p = 0; p < j->n_points && j->cli->n_sets; p++) {
+		struct hg_plan *plan = point_plan(j, p);
+		if (!plan)
+			return HG_EXIT_INVALID;
+		hg_plan_free(plan);
+	}
+	return 0;
 }
 
 int hg_sweep_command(const struct hg_cli *cli)
 {
-	struct hg_diags d;
 	struct sweep_job j = { .cli = cli };
 	char err[256];
-	struct hg_plan *base = hg_scenario_load_for_run(cli->files[0], &d);
-	if (!base) {
-		hg_diags_print(&d, stderr);
-		return HG_EXIT_INVALID;
-	}
-	j.base = base;
-	int rc = HG_EXIT_OK;
-	if (!base->sweep.present) {
+	int rc;
+	j.base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc);
+	if (!j.base)
+		return rc;
+	if (!j.base->sweep.present) {
 		fprintf(stderr, "%s: error: sweep: this scenario has no sweep: section; run it with "
 			"'hgrun %s'\n", cli->files[0], cli->files[0]);
 		rc = HG_EXIT_INVALID;
 	} else if (cli->shards && !cli->out_dir && !cli->dry_run) {
-		fprintf(stderr, "hgrun: --shard needs -o DIR, the directory every shard shares\n");
+		fprintf(stderr, "hgrun: --shard needs -o DIR, the directory every shard shares (or "
+			"merge shard directories later with 'hgrun sweep-merge')\n");
 		rc = HG_EXIT_USAGE;
 	} else if (!(j.text = hg_read_text(cli->files[0], NULL, err))) {
 		fprintf(stderr, "%s: error: %s\n", cli->files[0], err);
 		rc = HG_EXIT_FAILED;
 	}
 	if (rc == HG_EXIT_OK) {
-		j.n_points = hg_sweep_n_points(&base->sweep);
-		j.n_runs = j.n_points * base->sweep.repeat;
-		j.id_width = snprintf(NULL, 0, "%zu", j.n_points - 1);
-		if (j.id_width < 3)
-			j.id_width = 3;
-		if (cli->dry_run) {
+		if (cli->duration_given)
+			hg_plan_set_duration(j.base, cli->duration_ns);
+		j.sets = hg_sets_json(cli);
+		j.n_points = hg_sweep_n_points(&j.base->sweep);
+		j.n_runs = j.n_points * j.base->sweep.repeat;
+		if (cli->dry_run)
 			list_runs(&j);
-		} else if ((rc = choose_dir(&j)) < 0 || (rc = write_index(&j)) < 0) {
-			fprintf(stderr, "hgrun: cannot write the sweep directory %s: %s\n", j.dir,
-				strerror(-rc));
-			rc = HG_EXIT_FAILED;
-		} else {
+		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j)))
 			rc = run_all(&j);
-		}
 	}
+	json_decref(j.sets);
 	free(j.text);
-	hg_plan_free(base);
+	hg_plan_free(j.base);
 	return rc;
 }

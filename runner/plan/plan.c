@@ -22,8 +22,10 @@ void hg_plan_free(struct hg_plan *plan)
 		free(plan->loads[i].command);
 	}
 	free(plan->loads);
-	for (size_t i = 0; i < plan->n_expects; i++)
+	for (size_t i = 0; i < plan->n_expects; i++) {
 		free(plan->expects[i].thread);
+		free(plan->expects[i].limit_text);
+	}
 	free(plan->expects);
 	for (size_t i = 0; i < plan->sweep.n_axes; i++) {
 		for (size_t j = 0; j < plan->sweep.axes[i].n_values; j++)

@@ -104,6 +104,7 @@ struct hg_expect_plan {
 	const char *metric;      /* static string from the metric table */
 	enum hg_expect_bound bound;
 	double limit;            /* in the metric's unit: ns for *_ns, ratio, count */
+	char *limit_text;        /* the bound as written ("200us"), for messages */
 };
 
 struct hg_sweep_axis {

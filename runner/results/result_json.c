@@ -235,6 +235,8 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	add_scenario(o, rs->plan);
 	json_object_set(o, "sweep_point", rs->opt->sweep_point ? rs->opt->sweep_point
 							       : json_null());
+	json_object_set_new(o, "overrides", rs->opt->overrides ? json_incref(rs->opt->overrides)
+							       : json_object());
 	json_object_set(o, "host", rs->host ? rs->host : json_null());
 	json_object_set_new(o, "tsc", tsc_json(rs));
 	json_object_set_new(o, "gap", gap_json(rs));

@@ -1,7 +1,7 @@
 /* The human summary printed after the run, in the paper's spirit:
  *   rt: missed 0 deadlines, hit 3999
- * then what each thread received, latency percentiles, warnings, and where
- * the result is. */
+ * after the warnings (which say what the figures are worth), what each
+ * thread received, latency percentiles, and where the result is. */
 #include <stdio.h>
 
 #include "loads/supervisor.h"
@@ -99,6 +99,12 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	fprintf(out, "%s: %zu thread%s, %s%s\n", rs->plan->name, rs->n_workers,
 		rs->n_workers == 1 ? "" : "s", fmt_ns((double)rs->plan->duration_ns, a, sizeof(a)),
 		rs->complete ? "" : ", INCOMPLETE");
+	size_t wi;
+	json_t *wv;
+	/* Warnings first: they say what the figures below are worth (a
+	 * priority not granted, RT throttling). */
+	json_array_foreach(rs->warnings, wi, wv)
+		fprintf(out, "warning: %s\n", json_string_value(wv));
 	for (size_t i = 0; rs->nums && i < rs->n_workers; i++) {
 		const struct hg_worker *w = &rs->workers[i];
 		const struct hg_thread_numbers *n = &rs->nums[i];
@@ -114,8 +120,6 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	json_array_foreach(loads, i, v)
 		load_line(out, v);
 	json_decref(loads);
-	json_array_foreach(rs->warnings, i, v)
-		fprintf(out, "warning: %s\n", json_string_value(v));
 	size_t n_exp = json_array_size(rs->expectations), failed = 0;
 	json_array_foreach(rs->expectations, i, v)
 		failed += !json_is_true(json_object_get(v, "pass"));

@@ -38,6 +38,7 @@ struct hg_run_options {
 	int argc;                 /* the command line, for result.json */
 	char **argv;
 	json_t *sweep_point;      /* borrowed; NULL = null */
+	json_t *overrides;        /* borrowed: --set {"PATH": "VALUE"}; NULL = {} */
 	FILE *out;                /* summary; NULL = stdout */
 	FILE *err;                /* errors; NULL = stderr */
 };

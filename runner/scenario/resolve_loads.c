@@ -174,6 +174,7 @@ static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_pl
 		return;
 	}
 	const char *text = raw->max ? raw->max : raw->min;
+	ep->limit_text = strdup(text);
 	ep->bound = raw->max ? HG_EXPECT_MAX : HG_EXPECT_MIN;
 	snprintf(path, sizeof(path), "expect[%zu].%s", ei, raw->max ? "max" : "min");
 	uint64_t ns;

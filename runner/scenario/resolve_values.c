@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/cpuset.h"
 #include "base/names.h"
@@ -120,6 +121,18 @@ static bool priority_level(struct hg_resolver *r, const char *text, const char *
 	const char *names[16];
 	for (size_t i = 0; i < hg_n_priority_levels; i++)
 		names[i] = hg_priority_levels[i].name;
+	/* RTHIGHEST: someone who wants real time gets real-time levels
+	 * suggested, not the normal-time HIGHEST. */
+	const char *rt_names[16];
+	size_t n_rt = 0;
+	for (size_t k = 0; k < hg_n_priority_levels; k++)
+		if (hg_priority_levels[k].policy == HG_POLICY_FIFO)
+			rt_names[n_rt++] = hg_priority_levels[k].name;
+	if (!hg_priority_level_find(text) && strncasecmp(text, "RT", 2) == 0 &&
+	    hg_suggest(text, rt_names, n_rt)) {
+		hg_r_choice(r, text, path, "priority", rt_names, n_rt);
+		return false;
+	}
 	int i = hg_r_choice(r, text, path, "priority", names, hg_n_priority_levels);
 	if (i < 0)
 		return false;
@@ -178,15 +191,16 @@ static bool priority_mapping(struct hg_resolver *r, yaml_node_t *n, const char *
 			return false;
 		}
 		uint64_t v;
-		if (hg_parse_uint(hg_yaml_scalar(prio), HG_RT_PRIORITY_MIN, HG_RT_PRIORITY_MAX + 1,
-				  &v, err) != 0) {
+		if (hg_parse_uint(hg_yaml_scalar(prio), 0, UINT32_MAX, &v, err) != 0) {
 			hg_yaml_error_at(r->d, prio, sub, "%s", err);
 			return false;
 		}
-		if (v > HG_RT_PRIORITY_MAX) {
-			hg_yaml_error_at(r->d, prio, sub,
-					 "priority %d is reserved for hgrun's watchdog (which ends runs on time); use 1..%d",
-					 HG_WATCHDOG_PRIORITY, HG_RT_PRIORITY_MAX);
+		/* One range in every message: 1..98, 99 being the watchdog's. */
+		if (v < HG_RT_PRIORITY_MIN || v > HG_RT_PRIORITY_MAX) {
+			hg_yaml_error_at(r->d, prio, sub, "must be in %d..%d (got %s)%s",
+					 HG_RT_PRIORITY_MIN, HG_RT_PRIORITY_MAX, hg_yaml_scalar(prio),
+					 v == HG_WATCHDOG_PRIORITY ? ": 99 is reserved for hgrun's "
+					 "watchdog, which ends runs on time" : "");
 			return false;
 		}
 		out->rt_priority = (int)v;

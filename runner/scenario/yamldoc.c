@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "scenario/yamldoc.h"
+#include "scenario/yamlerrors.h"
 
 char *hg_read_text(const char *path, size_t *len, char err[256])
 {
@@ -77,6 +78,12 @@ static void syntax_error(const yaml_parser_t *p, const struct hg_yaml *y, struct
 {
 	yaml_mark_t reader;
 	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->mark;
+	char why[HG_YAML_WHY_LEN];
+	unsigned line, column;
+	if (hg_yaml_explain(p, y->text, y->len, why, &line, &column)) {
+		hg_diag_add(d, line, column, NULL, "YAML syntax: %s", why);
+		return;
+	}
 	if (p->error == YAML_READER_ERROR) {
 		reader = mark_of_offset(y->text, y->len, p->problem_offset);
 		m = &reader;

@@ -32,7 +32,9 @@ def test_help_lists_commands_and_exit_codes(hgrun):
 
 
 @pytest.mark.parametrize("args", [[], ["--bogus"], ["validate"], ["run"], ["run", "a.yaml", "b.yaml"],
-                                  ["validate", "--resolved", "a.yaml", "b.yaml"], ["list", "frobs"],
+                                  ["list", "a", "b"], ["list", "frobs"], ["sweep-merge", "out"],
+                                  ["sweep", "s.yaml", "--resume"], ["run", "s.yaml", "--force"],
+                                  ["run", "s.yaml", "--set", "novalue"], ["version", "x"],
                                   ["calibrate", "x"], ["run", "x.yaml", "--duration", "5"],
                                   ["validate", "--strict", "x.yaml"], ["run", "-o"]])
 def test_bad_command_lines_exit_3(hgrun, args):

@@ -26,7 +26,7 @@ def test_sweep_runs_every_point_and_repeat(hgrun, scenario, tmp_path):
     out = tmp_path / "sw"
     r = hgrun("sweep", scenario(SWEEP), "-o", out, "--duration", "200ms", "--quiet", timeout=60)
     assert r.rc == 0, r.err
-    assert "sweep: 8 runs, 0 failed" in r.out
+    assert "sweep: 8 succeeded, 0 failed, 0 skipped" in r.out
     index = json.loads((out / "sweep.json").read_text())
     assert index["format"] == "hgrun-sweep/1" and index["repeat"] == 2 and index["runs"] == 8
     assert [a["path"] for a in index["axes"]] == ["threads[rt].workload.exec", "threads[rt].timer"]

@@ -1,0 +1,169 @@
+/* The help texts: one per command, each with its usage, options and
+ * examples (docs/cli.md says the same at more length). */
+#include "cli/cli.h"
+
+struct command_help {
+	enum hg_command command;
+	const char *usage;       /* "usage: ..." lines */
+	const char *text;        /* what it does, options, examples */
+};
+
+static const struct command_help helps[] = {
+	{ HG_CMD_RUN,
+	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
+	  "                  [--strict] [--quiet]\n",
+	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
+	  "when that exists) unless -o DIR is given.\n"
+	  "\n"
+	  "options:\n"
+	  "  -o, --output DIR    result directory; it must be new or empty\n"
+	  "  --force             -o DIR may hold an earlier run: its result.json, traces,\n"
+	  "                      series.jsonl and report/ are removed first (nothing else is\n"
+	  "                      touched; other files make hgrun refuse even with --force)\n"
+	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs\n"
+	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable):\n"
+	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
+	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
+	  "                      reservation or memory lock is not granted\n"
+	  "  --quiet             no start line, progress or summary\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
+	  "  hgrun run experiments/02_periodic_deadlines.yaml --duration 2s -o /tmp/pd\n"
+	  "  hgrun run experiments/02_periodic_deadlines.yaml --set 'threads[audio].priority=RTMED' \\\n"
+	  "            --set 'threads[audio].workload.exec=3ms'\n" },
+	{ HG_CMD_SWEEP,
+	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
+	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
+	  "Runs the scenario once per point of its sweep: grid, each point `repeat`\n"
+	  "times, one directory per run (DIR/pNNN/rM/) indexed by DIR/sweep.json.\n"
+	  "Results go to results/<name>/sweep-<UTC time>/ unless -o DIR is given.\n"
+	  "Prints one line per run with the time left, and a final count.\n"
+	  "\n"
+	  "options:\n"
+	  "  -o, --output DIR    sweep directory; new or empty, or one of this sweep's shards\n"
+	  "  --resume            DIR holds this sweep already (same scenario, grid and --set,\n"
+	  "                      else refused): skip runs with a complete result.json, rerun\n"
+	  "                      the others\n"
+	  "  --force             DIR may hold an earlier sweep: the files hgrun wrote there\n"
+	  "                      (sweep.json, pNNN/rM/ result files) are removed first\n"
+	  "  --shard K/N         run only runs j with j % N == K (0 <= K < N), for job arrays:\n"
+	  "                      --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
+	  "  --list              print the runs (index, point, repeat, values) and stop\n"
+	  "  --duration TIME     override every run's duration (e.g. 2s)\n"
+	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable)\n"
+	  "  --strict            exit 4 (and stop) when a privilege is not granted\n"
+	  "  --quiet             no summaries or progress; one line per failed run\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun sweep experiments/06_sweep.yaml --list\n"
+	  "  hgrun sweep experiments/06_sweep.yaml -o /tmp/sw --duration 2s\n"
+	  "  hgrun sweep experiments/06_sweep.yaml -o /tmp/sw --duration 2s --resume\n"
+	  "  hgrun sweep experiments/cache_penalty.yaml -o /shared/cp --shard 3/16\n" },
+	{ HG_CMD_MERGE,
+	  "usage: hgrun sweep-merge OUT SHARD_DIR...\n",
+	  "Brings the shards of one sweep, written to different directories, together\n"
+	  "in OUT (new or empty): checks that every SHARD_DIR's sweep.json describes the\n"
+	  "same sweep (scenario, grid, repeat, --set; refused otherwise, naming the\n"
+	  "difference), copies each complete run, and writes one sweep.json.  Exits 1\n"
+	  "when runs are missing (listed); `hgrun sweep SCENARIO -o OUT --resume` then\n"
+	  "runs just those.\n"
+	  "\n"
+	  "example:\n"
+	  "  hgrun sweep-merge /tmp/cp /scratch/node*/cp\n" },
+	{ HG_CMD_VALIDATE,
+	  "usage: hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n",
+	  "Checks scenario files without running anything: prints 'FILE: ok (...)' for\n"
+	  "each good one and every error of the bad ones (exit 2 if any is invalid).\n"
+	  "\n"
+	  "options:\n"
+	  "  --resolved          print the resolved scenario (defaults filled in, units in\n"
+	  "                      ns and bytes) as JSON; with several files, a JSON list of\n"
+	  "                      {\"file\": ..., \"scenario\": ...}\n"
+	  "  --set PATH=VALUE    check with this value changed (as run --set would)\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun validate experiments/*.yaml\n"
+	  "  hgrun validate --resolved experiments/rx_deadline.yaml\n"
+	  "  hgrun validate experiments/rx_deadline.yaml --set 'threads[rt].priority=RTLOW'\n" },
+	{ HG_CMD_LIST,
+	  "usage: hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n",
+	  "Lists what a scenario may name: workloads and their parameters, timers,\n"
+	  "priority levels, loads, expectation metrics (all of them without a topic).\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun list\n"
+	  "  hgrun list workloads --json\n" },
+	{ HG_CMD_CALIBRATE,
+	  "usage: hgrun calibrate [--json]\n",
+	  "Measures the counter rate, the measuring loop's cost and the gap threshold\n"
+	  "`gap: auto` would choose on this machine.\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun calibrate\n"
+	  "  hgrun calibrate --json\n" },
+};
+
+static const struct command_help *find(enum hg_command command)
+{
+	for (size_t i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (helps[i].command == command)
+			return &helps[i];
+	return NULL;
+}
+
+void hg_cli_usage_line(FILE *out, enum hg_command command)
+{
+	const struct command_help *h = find(command);
+	if (h)
+		fputs(h->usage, out);
+}
+
+static void overview(FILE *out)
+{
+	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
+	      "                  [--strict] [--quiet]\n"
+	      "       hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list] ...\n"
+	      "       hgrun sweep-merge OUT SHARD_DIR...\n"
+	      "       hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n"
+	      "       hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n"
+	      "       hgrun calibrate [--json]\n"
+	      "       hgrun COMMAND --help | hgrun --help | hgrun --version\n"
+	      "\n"
+	      "Runs real-time experiments described in YAML scenario files (a modern\n"
+	      "Hourglass): threads that poll the cycle counter and record every gap in\n"
+	      "their execution, deadline hits and misses by CPU time received, timer\n"
+	      "wake-up latency; results as JSON in one directory per run.\n"
+	      "\n"
+	      "commands (hgrun COMMAND --help for each one's options and examples):\n"
+	      "  run SCENARIO      run it (the default command); results go to\n"
+	      "                    results/<name>/<UTC time>/ unless -o DIR is given\n"
+	      "  sweep SCENARIO    run it once per point of its sweep: grid and repeat; results\n"
+	      "                    go to results/<name>/sweep-<UTC time>/ unless -o DIR is given,\n"
+	      "                    one directory per run, indexed by sweep.json; --resume\n"
+	      "  sweep-merge OUT SHARD_DIR...  merge the shards of one sweep into OUT\n"
+	      "  validate FILE...  check scenarios; --resolved prints the resolved\n"
+	      "                    scenario (defaults filled in, units in ns/bytes) as JSON\n"
+	      "  list              the workloads, timers, priorities, loads and metrics\n"
+	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
+	      "\n"
+	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
+	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
+	      "            130/143 stopped by SIGINT/SIGTERM\n"
+	      "docs: docs/cli.md (command line), docs/scenario.md (scenario reference), README.md\n",
+	      out);
+}
+
+void hg_cli_usage(FILE *out, enum hg_command command)
+{
+	const struct command_help *h = find(command);
+	if (!h) {
+		overview(out);
+		return;
+	}
+	fputs(h->usage, out);
+	fputc('\n', out);
+	fputs(h->text, out);
+	fputs("\nexit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario, 3 bad command\n"
+	      "line, 4 privilege missing (--strict), 130/143 SIGINT/SIGTERM; see docs/cli.md\n", out);
+}

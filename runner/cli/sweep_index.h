@@ -1,0 +1,33 @@
+/* sweep.json, the index of a sweep directory: what the sweep is (resolved
+ * scenario, grid, repeat, --set) and where each run goes (pNNN/rM).  Shards
+ * and resumed sweeps compare their index with the one on disk. */
+#ifndef HG_SWEEP_INDEX_H
+#define HG_SWEEP_INDEX_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "plan/plan.h"
+
+/* The index of a sweep of `base` (new reference).  overrides: --set
+ * (borrowed); source: the scenario file's name. */
+json_t *hg_sweep_index(const struct hg_plan *base, const char *source, json_t *overrides);
+/* Point `p`'s id ("p007") for a sweep of n_points. */
+void hg_sweep_point_id(size_t n_points, size_t p, char out[32]);
+/* The grid values of point p as {"PATH": "VALUE"} (new reference). */
+json_t *hg_sweep_point_values(const struct hg_sweep_plan *sp, size_t p);
+
+/* Reads DIR/sweep.json.  Returns the index, or NULL with err set (errno
+ * ENOENT in *missing when there is none). */
+json_t *hg_sweep_index_read(const char *dir, bool *missing, char *err, size_t errlen);
+int hg_sweep_index_write(const char *dir, json_t *index);
+/* NULL when the two indexes describe the same sweep (scenario, axes,
+ * repeat, overrides); else the first difference in buf, naming each side:
+ * "scenario.duration_ns: sweep.json has 1000000, this sweep has 2000000". */
+const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *recorded_name,
+				   const char *now_name, char *buf, size_t size);
+/* Whether DIR/RUN/result.json exists and says complete: true. */
+bool hg_sweep_run_complete(const char *dir, const char *run);
+
+#endif

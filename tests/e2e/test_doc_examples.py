@@ -1,0 +1,117 @@
+"""Every example command of README.md, docs/*.md and `hgrun COMMAND --help`
+runs (or validates) as written.
+
+The examples are the lines of ```sh blocks that start with `hgrun` or
+`build/hgrun` (after an optional `sudo`).  Each runs through bash in a
+scratch directory holding links to the repository's experiments/ and
+build/, with absolute -o paths moved under it.  `run` commands (and the
+default command) run with `--duration 100ms --quiet` in place of their own
+duration; `sweep` commands get `--list`, which parses every option and
+checks the grid without running it.  A line whose comment says
+`# not run: REASON` is left out; NOT_RUN below lists them, so marking one
+is a deliberate, visible act.
+"""
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+
+import pytest
+
+from runhelp import ROOT
+
+DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+COMMANDS = {"run", "sweep", "sweep-merge", "validate", "list", "calibrate", "help", "version"}
+NOT_RUN = {"docs/cli.md: build/hgrun sweep-merge /tmp/hg-merged /scratch/node*/hg-sweep",
+           "README.md: build/hgrun sweep-merge /tmp/cp /scratch/node*/cp"}
+
+
+def examples():
+    found = []
+    for doc in DOCS:
+        in_sh = False
+        for number, line in enumerate(doc.read_text().splitlines(), 1):
+            if line.startswith("```"):
+                in_sh = not in_sh and line.strip() in ("```sh", "```bash", "```shell")
+                continue
+            if in_sh and re.match(r"\s*(sudo\s+)?(build/)?hgrun\b", line):
+                found.append((f"{doc.relative_to(ROOT)}:{number}", line.strip()))
+    return found
+
+
+def help_examples():
+    """The examples of `hgrun COMMAND --help` (a trailing backslash continues a line)."""
+    found = []
+    hgrun = ROOT / "build" / "hgrun"
+    for command in ("run", "sweep", "validate", "list", "calibrate"):
+        text = subprocess.run([str(hgrun), command, "--help"], capture_output=True,
+                              text=True).stdout if hgrun.exists() else ""
+        block = text.split("examples:\n")[1].split("\n\n")[0] if "examples:\n" in text else ""
+        block = block.replace("\\\n", " ")
+        found += [(f"hgrun {command} --help", line.strip()) for line in block.splitlines()]
+    return found
+
+
+EXAMPLES = examples() + help_examples()
+
+
+def test_examples_were_found():
+    assert len(EXAMPLES) >= 20
+    assert sum(where.startswith("hgrun ") for where, _ in EXAMPLES) >= 10
+    marked = {f"{where.split(':')[0]}: {line.split('#')[0].strip()}" for where, line in EXAMPLES
+              if "# not run:" in line}
+    assert marked == NOT_RUN, "a '# not run:' example must be listed in NOT_RUN (and only those)"
+
+
+def word(token):
+    """A token as bash should see it: globs and variables left to bash."""
+    return token if re.search(r"[*$]", token) else shlex.quote(token)
+
+
+def adapt(line, scratch):
+    tokens = shlex.split(line, comments=True)
+    if tokens[0] == "sudo":
+        tokens = tokens[1:]
+    tokens[0] = str(ROOT / "build" / "hgrun")
+    command = tokens[1] if len(tokens) > 1 and tokens[1] in COMMANDS else "run"
+    out, i = [], 1
+    while i < len(tokens):
+        t = tokens[i]
+        if command == "run" and t == "--duration":
+            i += 2
+            continue
+        if t in ("-o", "--output") and i + 1 < len(tokens):
+            target = tokens[i + 1]
+            if target.startswith("/"):
+                target = str(scratch / "abs" / target.lstrip("/"))
+            out += [t, target]
+            i += 2
+            continue
+        out.append(t)
+        i += 1
+    if command == "run":
+        out += ["--duration", "100ms", "--quiet"]
+    if command == "sweep" and "--list" not in out:
+        out.append("--list")
+    return command, " ".join([shlex.quote(tokens[0])] + [word(t) for t in out])
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    d = tmp_path_factory.mktemp("examples")
+    for name in ("experiments", "build"):
+        (d / name).symlink_to(ROOT / name)
+    return d
+
+
+@pytest.mark.parametrize("where, line", [e for e in EXAMPLES if "# not run:" not in e[1]],
+                         ids=[e[0] for e in EXAMPLES if "# not run:" not in e[1]])
+def test_example_runs_as_written(hgrun_bin, scratch, where, line):
+    command, shell = adapt(line, scratch)
+    env = dict(os.environ, SLURM_ARRAY_TASK_ID="1", SLURM_ARRAY_TASK_COUNT="4")
+    proc = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, text=True,
+                          capture_output=True, timeout=120)
+    ok = {0, 1} if command == "run" else {0}   # a 100 ms run may miss an expectation
+    assert proc.returncode in ok, f"{where}: {line}\n$ {shell}\n{proc.stderr}"
+    assert "unknown option" not in proc.stderr and "belongs to" not in proc.stderr

@@ -1,0 +1,138 @@
+"""Messages in the user's terms (issue: the first hour of a new user): help,
+suggestions, expectation units, warnings before figures.  YAML syntax and
+priority messages are pinned by tests/scenarios/invalid/ (yaml_*,
+tab_indentation, priority_*); --set, -o and sweep messages by test_drive.py."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from runhelp import scenario_text
+
+COMMANDS = ["run", "sweep", "sweep-merge", "validate", "list", "calibrate"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_has_its_own_help_with_examples(hgrun, command):
+    r = hgrun(command, "--help")
+    assert r.rc == 0 and r.err == ""
+    assert r.out.startswith(f"usage: hgrun {'[run]' if command == 'run' else command}")
+    assert "examples:" in r.out or "example:" in r.out
+    assert r.out != hgrun("--help").out
+    assert hgrun("help", command).out == r.out
+
+
+@pytest.mark.parametrize("args", [["--help"]] + [[c, "--help"] for c in COMMANDS])
+def test_help_has_no_printf_escapes(hgrun, args):
+    assert "%%" not in hgrun(*args).out
+
+
+# Arguments that make each option parse for its command (never run anything).
+VALUES = {"-o": "/nonexistent-dir", "--duration": "1s", "--shard": "0/2", "--set": "duration=1s"}
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "validate", "list", "calibrate"])
+def test_usage_lines_are_true(hgrun, command):
+    usage = hgrun(command, "--help").out.split("\n\n")[0]
+    options = sorted(set(re.findall(r"(--[a-z-]+|-o)\b", usage)))
+    assert options, usage
+    for opt in options:
+        args = [command, opt] + ([VALUES[opt]] if opt in VALUES else []) + ["--help"]
+        r = hgrun(*args)
+        assert r.rc == 0, f"usage of {command} lists {opt}, which it refuses: {r.err}"
+
+
+def test_mistyped_option_gets_a_suggestion(hgrun):
+    r = hgrun("run", "x.yaml", "--duraton", "1s")
+    assert r.rc == 3
+    assert "hgrun: unknown option '--duraton'; did you mean '--duration'?" in r.err
+    assert "(try 'hgrun run --help')" in r.err
+    r = hgrun("sweep", "x.yaml", "--resme")
+    assert "did you mean '--resume'?" in r.err
+
+
+def test_misplaced_option_names_its_commands(hgrun):
+    r = hgrun("run", "x.yaml", "--resolved")
+    assert r.rc == 3 and "--resolved belongs to 'validate', not 'run'" in r.err
+    r = hgrun("validate", "x.yaml", "--resume")
+    assert r.rc == 3 and "--resume belongs to 'sweep', not 'validate'" in r.err
+
+
+def test_resolved_with_several_files_is_one_json_list(hgrun, scenario):
+    a = scenario(scenario_text("a", ["{name: t, workload: {type: cpu}}"]), "a.yaml")
+    b = scenario(scenario_text("b", ["{name: u, workload: {type: cpu}}"]), "b.yaml")
+    r = hgrun("validate", "--resolved", a, b)
+    assert r.rc == 0, r.err
+    out = json.loads(r.out)
+    assert [e["file"] for e in out] == [str(a), str(b)]
+    assert [e["scenario"]["name"] for e in out] == ["a", "b"]
+    assert json.loads(hgrun("validate", "--resolved", a).out)["name"] == "a"
+
+
+def test_failed_expectation_speaks_the_bound_unit(hgrun, scenario, tmp_path):
+    text = scenario_text("e", ["{name: rt, workload: {type: periodic, exec: 1ms, period: 5ms}}"],
+                         extra="expect:\n  - {thread: rt, metric: cpu_ns, max: 1us}\n"
+                               "  - {thread: rt, metric: cpu_ns, max: 2000}\n"
+                               "  - {thread: rt, metric: releases, max: 1}")
+    r = hgrun("run", scenario(text), "-o", tmp_path / "o", "--duration", "200ms", "--quiet")
+    assert r.rc == 1
+    lines = [line for line in r.err.splitlines() if line.startswith("expectation failed")]
+    assert len(lines) == 3
+    assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+(e\+0[0-9])?us \(rt\), bound max 1us",
+                        lines[0]), lines[0]
+    value_us = float(lines[0].split("= ")[1].split("us")[0])
+    cpu_ns = json.loads((tmp_path / "o" / "result.json").read_text())["threads"][0]["stats"]["cpu_ns"]
+    assert abs(value_us * 1000 - cpu_ns) <= cpu_ns * 1e-3
+    assert re.fullmatch(r"expectation failed: rt: cpu_ns = \d+ \(rt\), bound max 2000", lines[1])
+    assert re.fullmatch(r"expectation failed: rt: releases = \d+ \(rt\), bound max 1", lines[2])
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="drops root with setpriv to get a non-root run")
+def test_non_root_warnings_come_before_the_figures(hgrun_bin):
+    d = tempfile.mkdtemp(prefix="hg-nonroot-")
+    try:
+        os.chmod(d, 0o777)
+        path = os.path.join(d, "s.yaml")
+        with open(path, "w") as f:
+            f.write(scenario_text("nr", ["{name: rt, priority: RTHIGH, "
+                                         "workload: {type: periodic, exec: 1ms, period: 5ms}}"]))
+        proc = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                               str(hgrun_bin), "run", path, "-o", os.path.join(d, "out"),
+                               "--duration", "200ms"], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        warn = [i for i, line in enumerate(lines) if line.startswith("warning:")]
+        figures = [i for i, line in enumerate(lines) if line.startswith("rt:")]
+        assert warn and figures, proc.stdout
+        assert any("priority 98 not granted" in lines[i] for i in warn)
+        assert max(warn) < min(figures), proc.stdout
+    finally:
+        shutil.rmtree(d)
+
+
+def test_list_says_what_cpu_workers_zero_means(hgrun):
+    out = hgrun("list", "loads").out
+    assert "workers: 0 = one per CPU of the load's cpus" in out
+    assert "online CPU" not in out
+
+
+def test_workers_zero_is_an_error_for_other_loads(hgrun, scenario):
+    text = scenario_text("w", ["{name: t, workload: {type: cpu}}"],
+                         extra="loads:\n  - {name: f, type: fork, workers: 0}")
+    r = hgrun("validate", scenario(text))
+    assert r.rc == 2 and "loads[0].workers: must be in 1..1024 (got 0)" in r.err
+
+
+def test_scenario_reference_states_the_real_rules():
+    from runhelp import ROOT
+    text = (ROOT / "docs" / "scenario.md").read_text()
+    gap_row = next(line for line in text.splitlines() if line.startswith("| `gap` |"))
+    assert "max(500 ns, 10 measured loop iterations, 10 counter ticks)" in gap_row
+    assert "twice" not in gap_row
+    workers_row = next(line for line in text.splitlines() if line.startswith("| `workers` |"))
+    assert "`0` is an error" in workers_row and "means 1" not in workers_row

@@ -1,0 +1,126 @@
+/* Table-driven tests of what -o DIR accepts and what --force removes
+ * (runner/cli/outdir.c): only names hgrun and hgreport write, never
+ * anything else, never recursively. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "base/exitcodes.h"
+#include "cli/outdir.h"
+
+/* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, "r:NAME" a
+ * result.json whose "files" names kernel.trace, else an empty file. */
+struct ocase {
+	const char *name;
+	enum hg_outdir_kind kind;
+	const char *entries[8];
+	int want_plain, want_force;   /* exit codes without and with --force */
+	bool emptied;                 /* with --force: nothing left */
+};
+
+static const struct ocase cases[] = {
+	{ "absent", HG_OUTDIR_RUN, { NULL }, 0, 0, true },
+	{ "empty", HG_OUTDIR_RUN, { "" }, 0, 0, true },
+	{ "a run", HG_OUTDIR_RUN, { "result.json", "trace.jsonl", "latency.jsonl", NULL },
+	  HG_EXIT_USAGE, 0, true },
+	{ "a run and its report", HG_OUTDIR_RUN,
+	  { "result.json", "d:report", "report/report.md", "report/gaps.png", NULL },
+	  HG_EXIT_USAGE, 0, true },
+	{ "a run killed before its first checkpoint", HG_OUTDIR_RUN, { "trace.bin", "latency.bin",
+	  "series.jsonl", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a temporary", HG_OUTDIR_RUN, { "trace.jsonl.tmp.123", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a user's file", HG_OUTDIR_RUN, { "result.json", "notes.txt", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a user's directory", HG_OUTDIR_RUN, { "d:src", "src/main.c", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a link named like ours", HG_OUTDIR_RUN, { "l:result.json", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a report with a subdirectory", HG_OUTDIR_RUN, { "d:report", "d:report/x", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a sweep", HG_OUTDIR_SWEEP, { "sweep.json", "d:p000", "d:p000/r0", "p000/r0/result.json",
+	  "p000/r0/trace.jsonl", "d:p001", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a sweep with a user's file in a run", HG_OUTDIR_SWEEP, { "sweep.json", "d:p000",
+	  "d:p000/r0", "p000/r0/mine.csv", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a run where a sweep goes", HG_OUTDIR_SWEEP, { "result.json", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a sweep where a run goes", HG_OUTDIR_RUN, { "sweep.json", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a file the run's result.json lists", HG_OUTDIR_RUN, { "r:result.json", "kernel.trace",
+	  "kernel.trace.tmp.77", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a file no result.json lists", HG_OUTDIR_RUN, { "result.json", "kernel.trace", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a listed file in a sweep's run", HG_OUTDIR_SWEEP, { "d:p000", "d:p000/r0",
+	  "r:p000/r0/result.json", "p000/r0/kernel.trace", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "pNNN with letters", HG_OUTDIR_SWEEP, { "d:pics", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE,
+	  false },
+};
+
+static void make(const char *root, const struct ocase *c)
+{
+	char path[512];
+	if (!c->entries[0])
+		return;
+	mkdir(root, 0777);
+	for (size_t i = 0; i < 8 && c->entries[i] && c->entries[i][0]; i++) {
+		const char *e = c->entries[i];
+		bool dir = !strncmp(e, "d:", 2), link = !strncmp(e, "l:", 2);
+		bool result = !strncmp(e, "r:", 2);
+		snprintf(path, sizeof(path), "%s/%s", root, dir || link || result ? e + 2 : e);
+		if (dir) {
+			mkdir(path, 0777);
+		} else if (link) {
+			if (symlink("/etc/hostname", path) != 0)
+				perror("symlink");
+		} else {
+			FILE *f = fopen(path, "w");
+			if (f && result)
+				fputs("{\"files\": {\"trace\": \"trace.jsonl\", "
+				      "\"kernel\": \"kernel.trace\"}}\n", f);
+			if (f)
+				fclose(f);
+		}
+	}
+}
+
+static bool empty_or_absent(const char *root)
+{
+	return rmdir(root) == 0 || errno == ENOENT;
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/hg-outdir-XXXXXX";
+	char *base = mkdtemp(tmpl);
+	CHECK(base != NULL, "mkdtemp");
+	FILE *devnull = fopen("/dev/null", "w");
+	for (size_t i = 0; base && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ocase *c = &cases[i];
+		char root[256];
+		snprintf(root, sizeof(root), "%s/%zu", base, i);
+		make(root, c);
+		int plain = hg_outdir_prepare(root, c->kind, false, devnull);
+		CHECK(plain == c->want_plain, "%s: without --force: %d, want %d", c->name, plain,
+		      c->want_plain);
+		int force = hg_outdir_prepare(root, c->kind, true, devnull);
+		CHECK(force == c->want_force, "%s: with --force: %d, want %d", c->name, force,
+		      c->want_force);
+		if (c->emptied)
+			CHECK(empty_or_absent(root), "%s: --force left something", c->name);
+		else
+			CHECK(rmdir(root) != 0 && errno == ENOTEMPTY, "%s: --force removed a user's file",
+			      c->name);
+	}
+	if (devnull)
+		fclose(devnull);
+	if (base) {
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", base);   /* our own mkdtemp */
+		if (system(cmd) != 0)
+			printf("could not remove %s\n", base);
+	}
+	return unit_report("test_outdir");
+}
