@@ -66,7 +66,8 @@ static void cpu_line(FILE *out, const struct hg_worker *w, const struct hg_threa
 	if (n->work_units)
 		fprintf(out, ", %llu work units", (unsigned long long)n->work_units);
 	if (n->records_dropped)
-		fprintf(out, " (%llu trace records dropped: raise trace.records)",
+		fprintf(out, " (%llu trace records dropped: the writer fell behind; raise "
+			"trace.records, or leave it a CPU)",
 			(unsigned long long)n->records_dropped);
 	fputc('\n', out);
 }
