@@ -45,6 +45,7 @@ BEYOND_SCHEMA = {
     "cpus_string_duplicate": "overlap between the ranges of a CPU string",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
+    "yaml_alias": "PyYAML expands aliases before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",
 }
 
