@@ -33,7 +33,7 @@ static const char *command_name(enum hg_command c)
 }
 
 enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
-       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME };
+       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE };
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -42,6 +42,7 @@ static const struct option options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "kernel-trace", no_argument, NULL, OPT_KERNEL_TRACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "resolved", no_argument, NULL, OPT_RESOLVED },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -57,7 +58,8 @@ static const struct option options[] = {
 static unsigned takers(int opt)
 {
 	switch (opt) {
-	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE: return RUNS;
+	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE:
+	case OPT_KERNEL_TRACE: return RUNS;
 	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
 	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
@@ -175,6 +177,7 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 		case OPT_FORCE: cli->force = true; break;
 		case OPT_RESUME: cli->resume = true; break;
 		case OPT_STRICT: cli->strict = true; break;
+		case OPT_KERNEL_TRACE: cli->kernel_trace = true; break;
 		case OPT_QUIET: cli->quiet = true; break;
 		case OPT_RESOLVED: cli->resolved = true; break;
 		case OPT_JSON: cli->json = true; break;

@@ -11,26 +11,29 @@ struct command_help {
 static const struct command_help helps[] = {
 	{ HG_CMD_RUN,
 	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	  "                  [--strict] [--quiet]\n",
+	  "                  [--strict] [--kernel-trace] [--quiet]\n",
 	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
 	  "when that exists) unless -o DIR is given.\n"
 	  "\n"
 	  "options:\n"
 	  "  -o, --output DIR    result directory; it must be new or empty\n"
-	  "  --force             -o DIR may hold an earlier run: its result.json, trace.jsonl,\n"
-	  "                      latency.jsonl and report/ are removed first (nothing else is\n"
+	  "  --force             -o DIR may hold an earlier run: its result.json, traces,\n"
+	  "                      series.jsonl and report/ are removed first (nothing else is\n"
 	  "                      touched; other files make hgrun refuse even with --force)\n"
 	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs\n"
 	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable):\n"
 	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
 	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
 	  "                      reservation or memory lock is not granted\n"
-	  "  --quiet             no summary after the run\n"
+	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
+	  "                      (as trace.kernel: true; docs/kernel-trace.md)\n"
+	  "  --quiet             no start line, progress or summary\n"
 	  "\n"
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
 	  "  hgrun run experiments/02_periodic_deadlines.yaml --duration 2s -o /tmp/pd\n"
-	  "  hgrun run s.yaml --set 'threads[rt].priority=RTHIGH' --set 'threads[rt].workload.exec=2ms'\n" },
+	  "  hgrun run experiments/02_periodic_deadlines.yaml --set 'threads[audio].priority=RTMED' \\\n"
+	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
 	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
@@ -52,6 +55,7 @@ static const struct command_help helps[] = {
 	  "  --duration TIME     override every run's duration (e.g. 2s)\n"
 	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable)\n"
 	  "  --strict            exit 4 (and stop) when a privilege is not granted\n"
+	  "  --kernel-trace      record kernel events in every run (docs/kernel-trace.md)\n"
 	  "  --quiet             no summaries or progress; one line per failed run\n"
 	  "\n"
 	  "examples:\n"
@@ -121,7 +125,7 @@ void hg_cli_usage_line(FILE *out, enum hg_command command)
 static void overview(FILE *out)
 {
 	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	      "                  [--strict] [--quiet]\n"
+	      "                  [--strict] [--kernel-trace] [--quiet]\n"
 	      "       hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list] ...\n"
 	      "       hgrun sweep-merge OUT SHARD_DIR...\n"
 	      "       hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n"

@@ -69,6 +69,8 @@ static int run_scenario(const struct hg_cli *cli)
 		hg_plan_free(plan);
 		return rc;
 	}
+	if (cli->kernel_trace)
+		plan->kernel_trace = true;
 	if (cli->duration_given) {
 		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
 		if (idle)

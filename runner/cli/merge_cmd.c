@@ -68,11 +68,11 @@ static int read_indexes(const struct hg_cli *cli, json_t **idx, int n)
 			fprintf(stderr, "hgrun: sweep-merge: %s\n", err);
 			return HG_EXIT_USAGE;
 		}
-		const char *d = i ? hg_sweep_index_differs(idx[0], idx[i], diff, sizeof(diff)) : NULL;
+		const char *d = i ? hg_sweep_index_differs(idx[0], idx[i], cli->files[1], dir, diff,
+							   sizeof(diff)) : NULL;
 		if (d) {
 			fprintf(stderr, "hgrun: sweep-merge: %s and %s are shards of different sweeps "
-				"(%s; 'sweep.json' is the first, 'this one' the second); merge only "
-				"the shards of one sweep\n", cli->files[1], dir, d);
+				"(%s); merge only the shards of one sweep\n", cli->files[1], dir, d);
 			return HG_EXIT_USAGE;
 		}
 	}

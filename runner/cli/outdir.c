@@ -9,12 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "cli/outdir.h"
 
-/* The files of one run (results/results.c) and its temporaries. */
-static const char *const run_files[] = { "result.json", "trace.jsonl", "latency.jsonl" };
+/* The files of one run (results/stream.c, results/results.c) and their
+ * temporaries; a run's
+ * result.json may name more in "files" (run_entry reads them). */
+static const char *const run_files[] = {
+	"result.json", "trace.bin", "latency.bin", "series.jsonl",
+	"trace.jsonl", "latency.jsonl",   /* written by hgrun before the binary traces */
+};
 
 static bool is_temporary(const char *name, const char *const *files, size_t n)
 {
@@ -61,6 +68,7 @@ static bool is_file(const char *path)
 /* Collects what a walk found that hgrun did not write, for the message. */
 struct walk {
 	bool remove;             /* remove hgrun's names as they are seen */
+	json_t *files;           /* the run's result.json's "files" object, or NULL */
 	size_t ours, foreign;
 	char foreign_names[256];
 	int error;               /* first removal error (-errno) */
@@ -81,11 +89,41 @@ static void remove_one(struct walk *w, const char *path, bool dir)
 		w->error = -errno;
 }
 
+/* Reads DIR/result.json's "files" before DIR's entries are walked (and
+ * perhaps removed, result.json among them). */
+static void load_files(struct walk *w, const char *dir)
+{
+	char result[PATH_MAX + 16];
+	json_decref(w->files);
+	snprintf(result, sizeof(result), "%s/result.json", dir);
+	json_t *r = json_load_file(result, 0, NULL);
+	w->files = json_incref(json_object_get(r, "files"));
+	json_decref(r);
+}
+
+/* Whether the run's result.json lists name in its "files". */
+static bool listed_in_result(const struct walk *w, const char *name)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(w->files, key, v) {
+		const char *listed = json_string_value(v);
+		if (listed && !strchr(listed, '/') && (!strcmp(name, listed) ||
+						       is_temporary(name, &listed, 1)))
+			return true;
+	}
+	return false;
+}
+
 typedef bool (*entry_fn)(struct walk *w, const char *path, const char *name, const char *shown);
 
 /* Calls fn on every entry of dir; `shown` prefixes names in messages. */
+static bool run_entry(struct walk *w, const char *path, const char *name, const char *shown);
+
 static void each_entry(struct walk *w, const char *dir, const char *shown, entry_fn fn)
 {
+	if (fn == run_entry)
+		load_files(w, dir);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char path[PATH_MAX], show[PATH_MAX];
@@ -129,7 +167,7 @@ static bool our_dir(struct walk *w, const char *path, const char *shown, entry_f
 
 static bool run_entry(struct walk *w, const char *path, const char *name, const char *shown)
 {
-	if (is_run_file(name) && is_file(path)) {
+	if ((is_run_file(name) || listed_in_result(w, name)) && is_file(path)) {
 		remove_one(w, path, false);
 		return true;
 	}
@@ -162,6 +200,8 @@ static bool sweep_entry(struct walk *w, const char *path, const char *name, cons
 static void walk(struct walk *w, const char *dir, enum hg_outdir_kind kind)
 {
 	each_entry(w, dir, "", kind == HG_OUTDIR_SWEEP ? sweep_entry : run_entry);
+	json_decref(w->files);
+	w->files = NULL;
 }
 
 int hg_outdir_prepare(const char *dir, enum hg_outdir_kind kind, bool force, FILE *err)

@@ -90,6 +90,8 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	}
 	if (j->cli->duration_given)
 		hg_plan_set_duration(plan, j->cli->duration_ns);
+	if (j->cli->kernel_trace)
+		plan->kernel_trace = true;
 	return plan;
 }
 
@@ -317,7 +319,8 @@ static int check_dir(struct sweep_job *j, json_t *index)
 		return HG_EXIT_USAGE;
 	}
 	if (recorded && !j->cli->force) {
-		const char *d = hg_sweep_index_differs(recorded, index, diff, sizeof(diff));
+		const char *d = hg_sweep_index_differs(recorded, index, "sweep.json", "this one",
+						       diff, sizeof(diff));
 		json_decref(recorded);
 		if (d) {
 			fprintf(stderr, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,

@@ -140,7 +140,8 @@ static bool differ(json_t *a, json_t *b, char *path, size_t size, json_t **da, j
 	return !(a && b && json_equal(a, b));
 }
 
-const char *hg_sweep_index_differs(json_t *recorded, json_t *now, char *buf, size_t size)
+const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *recorded_name,
+				   const char *now_name, char *buf, size_t size)
 {
 	static const char *const keys[] = { "scenario", "axes", "repeat", "overrides" };
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -156,7 +157,8 @@ const char *hg_sweep_index_differs(json_t *recorded, json_t *now, char *buf, siz
 		json_decref(none);
 		if (same)
 			continue;
-		snprintf(buf, size, "%s: sweep.json has %s, this one has %s", path, rv, nv);
+		snprintf(buf, size, "%s: %.100s has %s, %.100s has %s", path, recorded_name, rv,
+			 now_name, nv);
 		return buf;
 	}
 	return NULL;

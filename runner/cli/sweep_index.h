@@ -23,8 +23,10 @@ json_t *hg_sweep_point_values(const struct hg_sweep_plan *sp, size_t p);
 json_t *hg_sweep_index_read(const char *dir, bool *missing, char *err, size_t errlen);
 int hg_sweep_index_write(const char *dir, json_t *index);
 /* NULL when the two indexes describe the same sweep (scenario, axes,
- * repeat, overrides); else the first difference, in words, in buf. */
-const char *hg_sweep_index_differs(json_t *recorded, json_t *now, char *buf, size_t size);
+ * repeat, overrides); else the first difference in buf, naming each side:
+ * "scenario.duration_ns: sweep.json has 1000000, this sweep has 2000000". */
+const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *recorded_name,
+				   const char *now_name, char *buf, size_t size);
 /* Whether DIR/RUN/result.json exists and says complete: true. */
 bool hg_sweep_run_complete(const char *dir, const char *run);
 

@@ -144,6 +144,7 @@ struct hg_plan {
 	bool gap_auto;
 	uint64_t gap_ns;         /* when !gap_auto */
 	bool lock_memory;
+	bool kernel_trace;       /* trace.kernel or --kernel-trace (docs/kernel-trace.md) */
 	bool cpu_dma_latency_set;     /* hold /dev/cpu_dma_latency during the run */
 	uint64_t cpu_dma_latency_ns;  /* whole microseconds */
 	struct hg_thread_plan *threads;

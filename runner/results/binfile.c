@@ -26,9 +26,12 @@ int hg_binfile_open(struct hg_binfile *b, const char *path, const char *kind)
 	memcpy(h + 8, &version, 4);
 	memcpy(h + 12, &size, 4);
 	strncpy((char *)h + 16, kind, 15);
-	if (fwrite(h, 1, sizeof(h), b->f) != sizeof(h))
-		return -(errno ? errno : EIO);
-	return hg_binfile_sync(b);
+	int rc = fwrite(h, 1, sizeof(h), b->f) == sizeof(h) ? hg_binfile_sync(b) : -(errno ? errno : EIO);
+	if (rc) {
+		fclose(b->f);
+		b->f = NULL;
+	}
+	return rc;
 }
 
 int hg_binfile_put(struct hg_binfile *b, const void *rec)

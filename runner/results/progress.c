@@ -23,6 +23,8 @@ void hg_progress_start(struct hg_stream *s)
 		"%s; Ctrl-C keeps a partial result\n", p->name, hg_format_duration(p->duration_ns, d),
 		p->n_threads, p->n_threads == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
 		hg_trace_mode_name(s->mode), s->rs->dir);
+	if (s->start_note[0])
+		fprintf(s->progress, "hgrun: warning: %s\n", s->start_note);
 	fflush(s->progress);
 }
 
@@ -30,6 +32,8 @@ static void fmt_ns(uint64_t ns, char *buf, size_t size)
 {
 	if (ns >= 10000000)
 		snprintf(buf, size, "%.0f ms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
 	else if (ns >= 10000)
 		snprintf(buf, size, "%.0f us", (double)ns / 1e3);
 	else

@@ -8,6 +8,7 @@
 #include "loads/supervisor.h"
 #include "plan/plan_json.h"
 #include "plan/workload.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 #include "results/stream.h"
 #include "run/counter.h"
@@ -154,6 +155,7 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "started_ns", started_json(rs, w->st.started_ns));
 	json_object_set_new(o, "stopped_ns", started_json(rs, w->st.stopped_ns));
 	json_object_set_new(o, "stats", stats_json(rs, i));
+	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
 	return o;
 }
 
@@ -208,6 +210,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 		json_object_set_new(o, "latency", json_string("latency.bin"));
 	if (s && s->series)
 		json_object_set_new(o, "series", json_string("series.jsonl"));
+	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
+		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
 	return o;
 }
 
@@ -268,5 +272,8 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "trace", rs->stream ? hg_stream_trace_json(rs->stream)
 						   : json_null());
 	json_object_set_new(o, "checkpoint", json_null());
+	json_object_set_new(o, "kernel_trace", hg_kernel_trace_json(rs));
+	json_object_set(o, "competition", rs->kernel && rs->kernel->competition
+					  ? rs->kernel->competition : json_null());
 	return o;
 }

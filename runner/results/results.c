@@ -12,6 +12,7 @@
 
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 #include "results/stream.h"
 
@@ -161,6 +162,13 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
+	/* kernel.jsonl failing (a full disk) must not keep result.json from
+	 * being written: it is warned and result.json is tried anyway. */
+	if (rs->kernel && rs->kernel->traced) {
+		int krc = write_atomic(rs, "kernel.jsonl", hg_kernel_write_segments);
+		if (krc)
+			hg_run_warn(rs, "cannot write %s/kernel.jsonl: %s", rs->dir, strerror(-krc));
+	}
 	const char *name = "result.json";
 	int rc = write_atomic(rs, name, write_result);
 	if (rc == -ENOSPC || rc == -EDQUOT) {

@@ -7,6 +7,7 @@
 
 #include "base/exitcodes.h"
 #include "loads/supervisor.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 #include "results/stream.h"
 
@@ -32,6 +33,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];
 	collect(rs);
+	hg_kernel_findings_build(rs);
 	hg_expect_evaluate(rs);
 	rs->exit_status = hg_results_verdict(rs, rc);
 	/* --strict: the scenario asked for something the run did not get. */
@@ -47,6 +49,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	fflush(out);
 	if (rs->expect_failed)
 		hg_expect_report(rs, err);
+	hg_kernel_findings_free(rs);
 	hg_stream_free(rs->stream);
 	rs->stream = NULL;
 }

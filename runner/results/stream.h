@@ -68,8 +68,8 @@ struct hg_stream {
 	bool started;
 	_Atomic int stop;
 	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
-	char switched[160];                /* why it switched, "" if it did not */
-	int64_t switched_ns;
+	json_t *switches;                  /* [{at_ns, from, to, why}] */
+	char start_note[256];              /* said with the start line, "" = nothing */
 	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
 	struct hg_binfile trace, latency;
 	bool has_latency;
@@ -110,6 +110,9 @@ void hg_stream_check_cpus(struct hg_stream *s);
 void hg_stream_free(struct hg_stream *s);
 /* stream.c: ns from time zero of a counter value. */
 int64_t hg_stream_rel_ns(const struct hg_stream *s, uint64_t tick);
+/* stream.c: before writing a record of time at_ns: applies the byte limit
+ * (may switch the mode); whether the mode still writes. */
+bool hg_stream_room(struct hg_stream *s, int64_t at_ns);
 /* stream.c: records a write error (first wins). */
 void hg_stream_fail(struct hg_stream *s, int rc, const char *what);
 

@@ -7,6 +7,7 @@
 
 #include "loads/supervisor.h"
 #include "plan/workload.h"
+#include "results/kernel_findings.h"
 #include "results/results.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)
@@ -121,6 +122,7 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	json_array_foreach(loads, i, v)
 		load_line(out, v);
 	json_decref(loads);
+	hg_kernel_summary(rs, out);
 	size_t n_exp = json_array_size(rs->expectations), failed = 0;
 	json_array_foreach(rs->expectations, i, v)
 		failed += !json_is_true(json_object_get(v, "pass"));

@@ -145,12 +145,27 @@ void hg_host_preempt(char *model, size_t size, const char **source)
 		*source = DEBUGFS_PREEMPT;
 		return;
 	}
+	if (hg_host_preempt_private_debugfs(model, size)) {
+		*source = DEBUGFS_PREEMPT " (debugfs mounted privately)";
+		return;
+	}
 	if (hg_read_first_line("/proc/cmdline", line, sizeof(line)) > 0) {
 		cmdline_param(line, "preempt", model, size);
 		if (model[0]) {
 			*source = "/proc/cmdline";
 			return;
 		}
+	}
+	if (hg_host_preempt_klog(model, size)) {
+		*source = "kernel log (Dynamic Preempt:)";
+		return;
+	}
+	/* PREEMPT_DYNAMIC without preempt= starts in the build's default, and
+	 * only debugfs can change it: say where the answer came from */
+	if (uname(&u) == 0 && has_word(u.version, "PREEMPT_DYNAMIC") &&
+	    hg_host_preempt_config(model, size)) {
+		*source = "kernel config default (no preempt= on the command line)";
+		return;
 	}
 	if (uname(&u) == 0 && (word = uname_preempt(u.version)) != NULL) {
 		snprintf(model, size, "%s", word);
@@ -267,5 +282,8 @@ json_t *hg_host_capture(void)
 	add_cpus(host);
 	add_scheduling(host);
 	add_isolation(host);
+	hg_host_kernel_config(host);
+	json_object_set_new(host, "isolated_cpus", file_string("/sys/devices/system/cpu/isolated"));
+	json_object_set_new(host, "nohz_full_cpus", file_string("/sys/devices/system/cpu/nohz_full"));
 	return host;
 }

@@ -25,4 +25,15 @@ int hg_host_cpu_flag(const char *flag);
  * was read (a path, "uname", or "none"). */
 void hg_host_preempt(char *model, size_t size, const char **source);
 
+/* host_kernel.c: the preemption model from debugfs mounted in a private
+ * mount namespace of a child process (needs root); false when unknown. */
+bool hg_host_preempt_private_debugfs(char *model, size_t size);
+/* host_kernel.c: the last "Dynamic Preempt:" line of the kernel log, and
+ * the default model of the kernel's build configuration. */
+bool hg_host_preempt_klog(char *model, size_t size);
+bool hg_host_preempt_config(char *model, size_t size);
+/* host_kernel.c: hz, preempt_config_default, config_no_hz_full,
+ * kernel_config (where the build configuration was read). */
+void hg_host_kernel_config(json_t *host);
+
 #endif

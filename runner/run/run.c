@@ -21,6 +21,7 @@
 #include "plan/workload.h"
 #include "run/footprint.h"
 #include "run/host.h"
+#include "run/observe.h"
 #include "run/pmqos.h"
 #include "run/runstate.h"
 #include "run/wake.h"
@@ -401,6 +402,7 @@ static void free_state(struct hg_run_state *rs, bool workers_stopped)
 	}
 	free(rs->nums);
 	hg_loadrun_destroy(rs->loads);
+	hg_observe_free(rs);
 	if (rs->memory_locked)
 		munlockall();
 	hg_pmqos_release(rs->pmqos_fd);
@@ -447,6 +449,8 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
 	rs->host = hg_host_capture();
 	warn_environment(rs);
+	if ((rc = hg_observe_start(rs, err)) != 0)
+		return rc;
 	char msg[PATH_MAX + 128];
 	utc_now(rs->started_utc, sizeof(rs->started_utc));
 	if (rs->opt->sink->open(rs, msg, sizeof(msg)) < 0 ||
@@ -524,6 +528,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	if (opt->sink->stop)
 		opt->sink->stop(&rs);
 	utc_now(rs.finished_utc, sizeof(rs.finished_utc));
+	hg_observe_stop(&rs);
 	if (rc != HG_EXIT_PRIVILEGE && rc != HG_EXIT_INVALID) {
 		rs.trace_hz = monotonic_rate(&rs);
 		opt->sink->finish(&rs, rc, out, err);

@@ -37,7 +37,7 @@ struct hg_run_options {
 	const struct hg_run_sink *sink;  /* required */
 	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
 	bool strict;              /* missing privilege: exit 4 instead of a warning */
-	bool quiet;               /* no summary */
+	bool quiet;               /* no start line, progress (results/progress.c) or summary */
 	int argc;                 /* the command line, for result.json */
 	char **argv;
 	json_t *sweep_point;      /* borrowed; NULL = null */

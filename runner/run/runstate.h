@@ -29,6 +29,9 @@ struct hg_run_state {
 	size_t n_workers;
 	struct hg_watchdog wd;
 	struct hg_loadrun *loads;   /* the load supervisor (loads/supervisor.h) */
+	struct hg_ktrace *ktrace;   /* kernel events (run/ktrace.h), NULL when not asked */
+	struct hg_competition *competition;  /* run/competition.h */
+	struct hg_kernel_findings *kernel;   /* results/kernel_findings.h, during finish */
 	bool memory_locked;
 	int pmqos_fd;               /* /dev/cpu_dma_latency held open, or -errno / -1 */
 	json_t *host;

@@ -18,6 +18,7 @@ static const cyaml_schema_field_t trace_fields[] = {
 	STR("before", OPT, struct hg_raw_trace, before),
 	STR("after", OPT, struct hg_raw_trace, after),
 	STR("budget", OPT, struct hg_raw_trace, budget),
+	STR("kernel", OPT, struct hg_raw_trace, kernel),
 	CYAML_FIELD_END
 };
 

@@ -12,7 +12,7 @@
 
 struct hg_raw_trace {
 	char *records, *gap, *mode, *series, *outlier_gap, *outlier_latency, *before, *after,
-	     *budget;
+	     *budget, *kernel;
 };
 
 struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };

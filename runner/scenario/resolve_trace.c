@@ -58,6 +58,8 @@ void hg_resolve_trace(struct hg_resolver *r)
 		&tp->outlier_latency_ns);
 	bounded(r, t->before, "trace.before", 0, MAX_WINDOW_NS, "0s..1s", &tp->before_ns);
 	bounded(r, t->after, "trace.after", 0, MAX_WINDOW_NS, "0s..1s", &tp->after_ns);
+	if (t->kernel)
+		hg_r_bool(r, t->kernel, "trace.kernel", &plan->kernel_trace);
 	if (t->budget && hg_r_size(r, t->budget, "trace.budget", &tp->budget_bytes) &&
 	    tp->budget_bytes < 4096)
 		hg_yaml_error(r->y, r->d, "trace.budget", "must be at least 4KiB (got %s)",

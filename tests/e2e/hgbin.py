@@ -30,7 +30,8 @@ def intervals_as_dicts(path, threads):
     return [{"thread": threads[r["thread"]]["name"], "instance": threads[r["thread"]]["instance"],
              "os_name": threads[r["thread"]]["os_name"], "cpu": int(r["cpu"]),
              "start_ns": int(r["start_ns"]), "end_ns": int(r["end_ns"]), "end": END_NAMES[r["end"]],
-             "flags": int(r["flags"]), "window": int(r["window"])} for r in read(path)]
+             "flags": int(r["flags"]), "window": int(r["window"]), "cause": int(r["cause"])}
+            for r in read(path)]
 
 
 def wakeups_as_dicts(path, threads):

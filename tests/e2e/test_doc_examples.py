@@ -1,5 +1,5 @@
-"""Every example command of README.md and docs/*.md runs (or validates) as
-written.
+"""Every example command of README.md, docs/*.md and `hgrun COMMAND --help`
+runs (or validates) as written.
 
 The examples are the lines of ```sh blocks that start with `hgrun` or
 `build/hgrun` (after an optional `sudo`).  Each runs through bash in a
@@ -40,11 +40,25 @@ def examples():
     return found
 
 
-EXAMPLES = examples()
+def help_examples():
+    """The examples of `hgrun COMMAND --help` (a trailing backslash continues a line)."""
+    found = []
+    hgrun = ROOT / "build" / "hgrun"
+    for command in ("run", "sweep", "validate", "list", "calibrate"):
+        text = subprocess.run([str(hgrun), command, "--help"], capture_output=True,
+                              text=True).stdout if hgrun.exists() else ""
+        block = text.split("examples:\n")[1].split("\n\n")[0] if "examples:\n" in text else ""
+        block = block.replace("\\\n", " ")
+        found += [(f"hgrun {command} --help", line.strip()) for line in block.splitlines()]
+    return found
+
+
+EXAMPLES = examples() + help_examples()
 
 
 def test_examples_were_found():
     assert len(EXAMPLES) >= 20
+    assert sum(where.startswith("hgrun ") for where, _ in EXAMPLES) >= 10
     marked = {f"{where.split(':')[0]}: {line.split('#')[0].strip()}" for where, line in EXAMPLES
               if "# not run:" in line}
     assert marked == NOT_RUN, "a '# not run:' example must be listed in NOT_RUN (and only those)"

@@ -35,6 +35,18 @@ def runs_of(root):
     return {str(p.parent.relative_to(root)): p for p in root.glob("p*/r*/result.json")}
 
 
+def complete_runs(root):
+    """The runs whose result.json is final (not a checkpoint, not half written)."""
+    done = {}
+    for run, p in runs_of(root).items():
+        try:
+            if json.loads(p.read_text())["complete"]:
+                done[run] = p
+        except (ValueError, OSError):
+            pass
+    return done
+
+
 # ---- 1. safe output --------------------------------------------------------
 
 def test_non_empty_output_is_refused_untouched_and_force_replaces(hgrun, scenario, tmp_path):
@@ -76,9 +88,6 @@ def test_default_directories_never_collide(hgrun_bin, scenario, tmp_path):
     assert [p.wait(timeout=30) for p in procs] == [0, 0, 0]
     dirs = sorted((tmp_path / "results" / "drv").iterdir())
     assert len(dirs) == 3 and all((d / "result.json").exists() for d in dirs)
-    procs = [subprocess.Popen([str(hgrun_bin), "sweep", str(scenario(SWEEP, "sw.yaml")), "--list"],
-                              cwd=tmp_path, stdout=subprocess.DEVNULL) for _ in range(1)]
-    procs[0].wait(timeout=30)
 
 
 def test_default_sweep_directories_never_collide(hgrun_bin, scenario, tmp_path):
@@ -159,11 +168,11 @@ def test_killed_sweep_resumes_rerunning_only_what_is_missing(hgrun_bin, hgrun, s
     proc = subprocess.Popen([str(hgrun_bin), "sweep", str(path), "-o", str(out), "--duration", "300ms",
                              "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
-    while not runs_of(out) and time.monotonic() < deadline:
+    while not complete_runs(out) and time.monotonic() < deadline:
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
-    before = {run: p.stat().st_mtime_ns for run, p in runs_of(out).items()}
+    before = {run: p.stat().st_mtime_ns for run, p in complete_runs(out).items()}
     assert 1 <= len(before) < 4
     r = hgrun("sweep", path, "-o", out, "--duration", "300ms", "--quiet")
     assert r.rc == 3 and "add --resume" in r.err
@@ -237,7 +246,8 @@ def test_merge_brings_shards_together_and_refuses_other_sweeps(hgrun, scenario, 
                  "--duration", "100ms", "--quiet", "--shard", "0/3").rc == 0
     r = hgrun("sweep-merge", tmp_path / "all3", shards[1], other)
     assert r.rc == 3
-    assert "are shards of different sweeps (scenario.threads[0].workload.period_ns" in r.err
+    assert "are shards of different sweeps (scenario.threads[0].workload.period_ns: " in r.err
+    assert f"{shards[1]} has 5000000, {other} has 6000000" in r.err
     assert not (tmp_path / "all3").exists()
     # and the merged directory finishes with --resume
     r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--resume")

@@ -34,6 +34,7 @@ BEYOND_SCHEMA = {
     "reservation_budget_above_period": "compares two durations",
     "reservation_deadline_above_period": "compares two durations",
     "period_too_short": "a minimum on a duration string",
+    "trace_series_too_short": "a minimum on a duration string",
     "too_fine_duration": "sub-nanosecond precision of a decimal",
     "expect_unknown_thread": "refers to a name defined elsewhere",
     "expect_latency_on_periodic": "depends on the referenced thread's workload",

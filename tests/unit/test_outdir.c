@@ -12,7 +12,8 @@
 #include "base/exitcodes.h"
 #include "cli/outdir.h"
 
-/* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, else a file. */
+/* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, "r:NAME" a
+ * result.json whose "files" names kernel.trace, else an empty file. */
 struct ocase {
 	const char *name;
 	enum hg_outdir_kind kind;
@@ -29,6 +30,8 @@ static const struct ocase cases[] = {
 	{ "a run and its report", HG_OUTDIR_RUN,
 	  { "result.json", "d:report", "report/report.md", "report/gaps.png", NULL },
 	  HG_EXIT_USAGE, 0, true },
+	{ "a run killed before its first checkpoint", HG_OUTDIR_RUN, { "trace.bin", "latency.bin",
+	  "series.jsonl", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "a temporary", HG_OUTDIR_RUN, { "trace.jsonl.tmp.123", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "a user's file", HG_OUTDIR_RUN, { "result.json", "notes.txt", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
@@ -46,6 +49,12 @@ static const struct ocase cases[] = {
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "a sweep where a run goes", HG_OUTDIR_RUN, { "sweep.json", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a file the run's result.json lists", HG_OUTDIR_RUN, { "r:result.json", "kernel.trace",
+	  "kernel.trace.tmp.77", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a file no result.json lists", HG_OUTDIR_RUN, { "result.json", "kernel.trace", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a listed file in a sweep's run", HG_OUTDIR_SWEEP, { "d:p000", "d:p000/r0",
+	  "r:p000/r0/result.json", "p000/r0/kernel.trace", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "pNNN with letters", HG_OUTDIR_SWEEP, { "d:pics", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE,
 	  false },
 };
@@ -59,7 +68,8 @@ static void make(const char *root, const struct ocase *c)
 	for (size_t i = 0; i < 8 && c->entries[i] && c->entries[i][0]; i++) {
 		const char *e = c->entries[i];
 		bool dir = !strncmp(e, "d:", 2), link = !strncmp(e, "l:", 2);
-		snprintf(path, sizeof(path), "%s/%s", root, dir || link ? e + 2 : e);
+		bool result = !strncmp(e, "r:", 2);
+		snprintf(path, sizeof(path), "%s/%s", root, dir || link || result ? e + 2 : e);
 		if (dir) {
 			mkdir(path, 0777);
 		} else if (link) {
@@ -67,6 +77,9 @@ static void make(const char *root, const struct ocase *c)
 				perror("symlink");
 		} else {
 			FILE *f = fopen(path, "w");
+			if (f && result)
+				fputs("{\"files\": {\"trace\": \"trace.jsonl\", "
+				      "\"kernel\": \"kernel.trace\"}}\n", f);
 			if (f)
 				fclose(f);
 		}

@@ -1,0 +1,366 @@
+/* Segments of kernel contexts and the matching of gaps against them; see
+ * results/attribution.h and docs/kernel-trace.md (the rules). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/attribution.h"
+
+const char *const hg_cause_names[HG_CAUSE_N] = {
+	"unattributed", "invisible", "scenario_thread", "hgrun", "load", "process",
+	"kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi",
+};
+
+#define MAX_DEPTH 8
+#define INVISIBLE_MIN_NS 1000   /* less unexplained time than this is clock noise */
+
+struct seg_vec {
+	struct hg_kseg *v;
+	size_t n, cap;
+};
+
+static int push_seg(struct seg_vec *s, const struct hg_kseg *g)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4096;
+		struct hg_kseg *p = realloc(s->v, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		s->v = p;
+		s->cap = cap;
+	}
+	s->v[s->n++] = *g;
+	return 0;
+}
+
+struct ctx { uint8_t kind; int32_t id; };
+
+struct cpu_state {
+	struct ctx stack[MAX_DEPTH];
+	int depth;
+	int64_t last;
+	size_t first;             /* index of this CPU's first segment */
+};
+
+static uint8_t seg_kind(const struct hg_kevent *e)
+{
+	switch (e->kind) {
+	case HG_KEV_IRQ_ENTRY: case HG_KEV_IRQ_EXIT: return HG_SEG_IRQ;
+	case HG_KEV_SOFTIRQ_ENTRY: case HG_KEV_SOFTIRQ_EXIT: return HG_SEG_SOFTIRQ;
+	default: return e->sub == HG_KVEC_LOCAL_TIMER ? HG_SEG_TIMER : HG_SEG_IPI;
+	}
+}
+
+/* Closes [last, ts) as context c.  Returns -1 when out of memory. */
+static int close_seg(struct seg_vec *s, struct cpu_state *st, uint16_t cpu, int64_t ts,
+		     struct ctx c, uint8_t flags)
+{
+	if (ts <= st->last) {
+		/* nothing elapsed: a switch-out still marks the task's last segment */
+		if (flags && s->n > st->first && s->v[s->n - 1].kind == HG_SEG_TASK &&
+		    s->v[s->n - 1].id == c.id)
+			s->v[s->n - 1].flags |= flags;
+		return 0;
+	}
+	struct hg_kseg g = { st->last, ts, c.id, cpu, c.kind, flags };
+	st->last = ts;
+	return push_seg(s, &g);
+}
+
+/* The first switch on a CPU names the task that ran before it. */
+static void name_first_task(struct seg_vec *s, const struct cpu_state *st, int32_t pid)
+{
+	for (size_t i = st->first; i < s->n; i++)
+		if (s->v[i].kind == HG_SEG_TASK && s->v[i].id == -1)
+			s->v[i].id = pid;
+}
+
+static int apply(struct seg_vec *s, struct cpu_state *st, const struct hg_kevent *e, int64_t ts)
+{
+	struct ctx top = st->stack[st->depth - 1];
+	switch (e->kind) {
+	case HG_KEV_SWITCH:
+		if (close_seg(s, st, e->cpu, ts, top,
+			      top.kind == HG_SEG_TASK && (e->flags & HG_KEV_RUNNABLE)
+			      ? HG_SEG_PREEMPTED : 0) < 0)
+			return -1;
+		if (st->stack[0].id == -1)
+			name_first_task(s, st, e->a);
+		st->depth = 1;   /* a switch happens in task context */
+		st->stack[0] = (struct ctx){ HG_SEG_TASK, e->b };
+		return 0;
+	case HG_KEV_IRQ_ENTRY: case HG_KEV_SOFTIRQ_ENTRY: case HG_KEV_VEC_ENTRY:
+		if (close_seg(s, st, e->cpu, ts, top, 0) < 0)
+			return -1;
+		if (st->depth < MAX_DEPTH)
+			st->stack[st->depth++] = (struct ctx){ seg_kind(e), e->a };
+		return 0;
+	case HG_KEV_IRQ_EXIT: case HG_KEV_SOFTIRQ_EXIT: case HG_KEV_VEC_EXIT: {
+		struct ctx c = { seg_kind(e), e->a };
+		bool matched = st->depth > 1 && top.kind == c.kind;
+		/* an exit without its entry: the trace began inside it */
+		if (close_seg(s, st, e->cpu, ts, matched ? top : c, 0) < 0)
+			return -1;
+		if (matched)
+			st->depth--;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+long hg_kseg_build(const struct hg_kevent *ev, size_t n, int64_t offset_ns,
+		   struct hg_kseg **out)
+{
+	struct seg_vec s = { 0 };
+	struct cpu_state st;
+	for (size_t i = 0; i < n; i++) {
+		int64_t ts = ev[i].ts - offset_ns;
+		if (i == 0 || ev[i].cpu != ev[i - 1].cpu) {
+			memset(&st, 0, sizeof(st));
+			st.depth = 1;
+			st.stack[0] = (struct ctx){ HG_SEG_TASK, -1 };
+			st.last = ts;
+			st.first = s.n;
+		}
+		if (apply(&s, &st, &ev[i], ts) < 0) {
+			free(s.v);
+			return -1;
+		}
+	}
+	*out = s.v;
+	return (long)s.n;
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+struct item_vec {
+	struct hg_attr_item *v;
+	size_t n, cap;
+};
+
+static int push_item(struct item_vec *iv, const struct hg_attr_item *it)
+{
+	if (iv->n == iv->cap) {
+		size_t cap = iv->cap ? iv->cap * 2 : 1024;
+		struct hg_attr_item *p = realloc(iv->v, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		iv->v = p;
+		iv->cap = cap;
+	}
+	iv->v[iv->n++] = *it;
+	return 0;
+}
+
+/* First segment of [lo, hi) whose end is after t. */
+static size_t first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi, int64_t t)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* [lo, hi) of the segments of one CPU. */
+static void cpu_range(const struct hg_kseg *s, size_t n, int cpu, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (s[mid].cpu < cpu) a = mid + 1; else b = mid;
+	}
+	*lo = a;
+	b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (s[mid].cpu <= cpu) a = mid + 1; else b = mid;
+	}
+	*hi = a;
+}
+
+static enum hg_cause seg_cause(const struct hg_attr_input *in, const struct hg_kseg *g)
+{
+	switch (g->kind) {
+	case HG_SEG_TASK: return g->id == 0 ? HG_CAUSE_IDLE : in->classify(in->ctx, g->id);
+	case HG_SEG_IRQ: return HG_CAUSE_IRQ;
+	case HG_SEG_SOFTIRQ: return HG_CAUSE_SOFTIRQ;
+	case HG_SEG_TIMER: return HG_CAUSE_TIMER;
+	default: return HG_CAUSE_IPI;
+	}
+}
+
+#define GAP_PARTS 32
+
+struct part { uint8_t cause; int32_t who; int64_t ns; };
+
+/* Adds ns to (cause, who) among the gap's parts (the last slot takes the
+ * overflow of a gap with more distinct parts than GAP_PARTS). */
+static void add_part(struct part *p, size_t *np, uint8_t cause, int32_t who, int64_t ns)
+{
+	for (size_t i = 0; i < *np; i++)
+		if (p[i].cause == cause && p[i].who == who) {
+			p[i].ns += ns;
+			return;
+		}
+	if (*np < GAP_PARTS)
+		p[(*np)++] = (struct part){ cause, who, ns };
+	else
+		p[GAP_PARTS - 1].ns += ns;
+}
+
+static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g, size_t lo,
+			 size_t hi, struct hg_gap_attr *out, struct item_vec *iv)
+{
+	const struct hg_kseg *s = in->segs;
+	memset(out, 0, sizeof(*out));
+	out->cause = HG_CAUSE_UNATTRIBUTED;
+	out->who = -1;
+	if (lo == hi || g->end <= g->start || s[lo].start > g->start || s[hi - 1].end < g->end)
+		return 0;   /* the trace does not cover this gap */
+	struct part parts[GAP_PARTS];
+	size_t np = 0;
+	int64_t by_cause[HG_CAUSE_N] = { 0 }, covered = 0;
+	for (size_t i = first_ending_after(s, lo, hi, g->start); i < hi && s[i].start < g->end; i++) {
+		int64_t a = s[i].start > g->start ? s[i].start : g->start;
+		int64_t b = s[i].end < g->end ? s[i].end : g->end;
+		if (b <= a || (s[i].kind == HG_SEG_TASK && s[i].id == g->tid))
+			continue;
+		uint8_t c = (uint8_t)seg_cause(in, &s[i]);
+		add_part(parts, &np, c, s[i].id, b - a);
+		by_cause[c] += b - a;
+		covered += b - a;
+	}
+	int64_t invisible = g->end - g->start - covered;
+	if (invisible >= INVISIBLE_MIN_NS) {
+		add_part(parts, &np, HG_CAUSE_INVISIBLE, g->tid, invisible);
+		by_cause[HG_CAUSE_INVISIBLE] = invisible;
+	}
+	uint8_t dom = HG_CAUSE_INVISIBLE;
+	for (int c = HG_CAUSE_INVISIBLE; c < HG_CAUSE_N; c++) {
+		out->n_causes += by_cause[c] > 0;
+		if (by_cause[c] > by_cause[dom])
+			dom = (uint8_t)c;
+	}
+	int64_t best = -1;
+	for (size_t i = 0; i < np; i++)
+		if (parts[i].cause == dom && parts[i].ns > best) {
+			best = parts[i].ns;
+			out->who = parts[i].who;
+		}
+	out->cause = dom;
+	out->explained_ns = covered;
+	for (size_t i = 0; i < np; i++) {
+		struct hg_attr_item it = { g->thread, parts[i].cause, parts[i].who, parts[i].ns, 1,
+					   parts[i].cause == dom && parts[i].who == out->who };
+		if (push_item(iv, &it) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct hg_attr_item *a = pa, *b = pb;
+	if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+	if (a->cause != b->cause) return a->cause < b->cause ? -1 : 1;
+	if (a->who != b->who) return a->who < b->who ? -1 : 1;
+	return 0;
+}
+
+static int by_thread_time(const void *pa, const void *pb)
+{
+	const struct hg_attr_item *a = pa, *b = pb;
+	if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+	if (a->ns != b->ns) return a->ns > b->ns ? -1 : 1;
+	return by_key(pa, pb);
+}
+
+/* Sums the items of equal (thread, cause, who). */
+static size_t merge_items(struct hg_attr_item *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), by_key);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (by_key(&v[k], &v[i]) == 0) {
+			v[k].ns += v[i].ns;
+			v[k].gaps += v[i].gaps;
+			v[k].dominant += v[i].dominant;
+		} else {
+			v[++k] = v[i];
+		}
+	}
+	qsort(v, k + 1, sizeof(*v), by_thread_time);
+	return k + 1;
+}
+
+long hg_attribute(const struct hg_attr_input *in, struct hg_gap_attr *out,
+		  struct hg_attr_item **items)
+{
+	struct item_vec iv = { 0 };
+	for (size_t i = 0; i < in->n_gaps; i++) {
+		size_t lo, hi;
+		cpu_range(in->segs, in->n_segs, in->gaps[i].cpu, &lo, &hi);
+		if (in->gaps[i].cpu < 0)
+			lo = hi = 0;
+		if (attribute_gap(in, &in->gaps[i], lo, hi, &out[i], &iv) < 0) {
+			free(iv.v);
+			return -1;
+		}
+	}
+	*items = iv.v;
+	return (long)merge_items(iv.v, iv.n);
+}
+
+/* Whether a gap of the thread (sorted by start) overlaps [a, b]. */
+static bool gap_overlaps(const struct hg_gap *g, size_t n, int64_t a, int64_t b)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {   /* first gap ending at or after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (g[mid].end < a) lo = mid + 1; else hi = mid;
+	}
+	return lo < n && g[lo].start <= b;
+}
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct hg_kseg *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+void hg_switch_recall(const struct hg_kseg *segs, size_t n_segs, int32_t tid, int64_t from,
+		      int64_t to, int64_t min_ns, const struct hg_gap *gaps, size_t n_gaps,
+		      uint64_t *switch_outs, uint64_t *matched)
+{
+	*switch_outs = *matched = 0;
+	/* the thread's own segments, on whatever CPU, in time order: a task
+	 * runs on one CPU at a time, so the next one is where it came back */
+	size_t n = 0;
+	for (size_t i = 0; i < n_segs; i++)
+		n += segs[i].kind == HG_SEG_TASK && segs[i].id == tid;
+	struct hg_kseg *own = malloc((n ? n : 1) * sizeof(*own));
+	if (!own)
+		return;
+	n = 0;
+	for (size_t i = 0; i < n_segs; i++)
+		if (segs[i].kind == HG_SEG_TASK && segs[i].id == tid)
+			own[n++] = segs[i];
+	qsort(own, n, sizeof(*own), by_start);
+	for (size_t i = 0; i + 1 < n; i++) {
+		int64_t out = own[i].end, back = own[i + 1].start;
+		if (!(own[i].flags & HG_SEG_PREEMPTED) || out < from || back > to ||
+		    back - out < min_ns)
+			continue;
+		(*switch_outs)++;
+		*matched += gap_overlaps(gaps, n_gaps, out, back);
+	}
+	free(own);
+}

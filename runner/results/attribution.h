@@ -1,0 +1,105 @@
+/* Why each gap happened (docs/kernel-trace.md): the kernel's events of a
+ * run turned into per-CPU segments of one context each (a task, an IRQ, a
+ * softirq, the local timer, an IPI), then each gap of a measuring thread
+ * matched against the segments of its CPU.  Pure functions over arrays:
+ * no files, no result state (results/kernel_json.c feeds them). */
+#ifndef HG_ATTRIBUTION_H
+#define HG_ATTRIBUTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/ktrace_parse.h"
+
+/* Gap cause codes: the `cause` of trace.bin records and the index into
+ * result.json kernel_trace.causes (names in hg_cause_names). */
+enum hg_cause {
+	HG_CAUSE_UNATTRIBUTED,   /* no kernel trace covers the gap */
+	HG_CAUSE_INVISIBLE,      /* the kernel saw the thread itself: hypervisor, SMI */
+	HG_CAUSE_THREAD,         /* another thread of the scenario */
+	HG_CAUSE_HGRUN,          /* hgrun's own helper threads (main, watchdog, loads, reader) */
+	HG_CAUSE_LOAD,           /* a load process of the scenario */
+	HG_CAUSE_PROCESS,        /* any other process */
+	HG_CAUSE_KTHREAD,        /* a kernel thread */
+	HG_CAUSE_IDLE,           /* the CPU idled: the thread was elsewhere (migrated) */
+	HG_CAUSE_IRQ,
+	HG_CAUSE_SOFTIRQ,
+	HG_CAUSE_TIMER,          /* the local timer interrupt */
+	HG_CAUSE_IPI,            /* reschedule, call-function, irq-work vectors */
+	HG_CAUSE_N
+};
+extern const char *const hg_cause_names[HG_CAUSE_N];
+
+enum hg_seg_kind { HG_SEG_TASK, HG_SEG_IRQ, HG_SEG_SOFTIRQ, HG_SEG_TIMER, HG_SEG_IPI };
+#define HG_SEG_PREEMPTED 1   /* a task segment that ended with a switch-out while runnable */
+
+/* [start, end) of one CPU spent in one context. */
+struct hg_kseg {
+	int64_t start, end;      /* ns, on the events' clock minus the caller's offset */
+	int32_t id;              /* task: pid (0 idle, -1 unknown); irq; softirq vec; vector */
+	uint16_t cpu;
+	uint8_t kind;            /* enum hg_seg_kind */
+	uint8_t flags;
+};
+
+/* Segments of events sorted by (cpu, ts), times minus offset_ns; sorted by
+ * (cpu, start), contiguous per CPU from its first event to its last.
+ * Returns the count (malloc'ed *out), or -1 when out of memory. */
+long hg_kseg_build(const struct hg_kevent *ev, size_t n, int64_t offset_ns,
+		   struct hg_kseg **out);
+
+/* A gap: the time between two intervals of one thread, seen from the CPU
+ * of the interval it ended. */
+struct hg_gap {
+	int64_t start, end;      /* ns, same timeline as the segments */
+	int32_t tid;
+	int16_t cpu;
+	uint32_t thread;         /* index of the thread (instance) */
+};
+
+/* Per gap: the dominant cause (the most time in the gap), who (pid, irq,
+ * vec or vector of its largest part), how many causes had time in it, and
+ * the time the kernel explains (everything but invisible). */
+struct hg_gap_attr {
+	uint8_t cause, n_causes;
+	int32_t who;
+	int64_t explained_ns;
+};
+
+/* One (thread, cause, who) with its total time in gaps, the gaps it had
+ * time in, and those where it dominated. */
+struct hg_attr_item {
+	uint32_t thread;
+	uint8_t cause;
+	int32_t who;
+	int64_t ns;
+	uint64_t gaps, dominant;
+};
+
+/* Classifies a task of a segment (pid != the gap's own thread) as one of
+ * THREAD, HGRUN, LOAD, PROCESS, KTHREAD, IDLE. */
+typedef enum hg_cause (*hg_task_class_fn)(void *ctx, int32_t pid);
+
+struct hg_attr_input {
+	const struct hg_kseg *segs;
+	size_t n_segs;
+	const struct hg_gap *gaps;
+	size_t n_gaps;
+	hg_task_class_fn classify;
+	void *ctx;
+};
+
+/* Fills out[n_gaps] and the aggregated items (malloc'ed, sorted by thread,
+ * then time, largest first).  Gaps on a CPU without segments covering them
+ * are UNATTRIBUTED.  Returns the number of items, or -1 (out of memory). */
+long hg_attribute(const struct hg_attr_input *in, struct hg_gap_attr *out,
+		  struct hg_attr_item **items);
+
+/* Recall of the gap trace: the kernel's involuntary switch-outs of `tid`
+ * (off the CPU for at least min_ns, within [from, to]) and how many of
+ * them overlap a gap of that thread (gaps of the thread, sorted by start). */
+void hg_switch_recall(const struct hg_kseg *segs, size_t n_segs, int32_t tid, int64_t from,
+		      int64_t to, int64_t min_ns, const struct hg_gap *gaps, size_t n_gaps,
+		      uint64_t *switch_outs, uint64_t *matched);
+
+#endif

@@ -1,0 +1,128 @@
+/* result.json `competition` and its warnings (docs/kernel-trace.md): who
+ * else ran on the scenario's CPUs, from the kernel trace's segments when
+ * there is one, else from /proc (run/competition.h); steal time and
+ * interrupts per CPU always. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cpuset.h"
+#include "results/kernel_findings.h"
+#include "run/competition.h"
+#include "run/observe.h"
+
+#define OUTSIDERS_WARN_SHARE 0.05   /* of the scenario's CPUs' time */
+#define STEAL_WARN_SHARE 0.01
+#define TOP 10
+
+static int by_ns(const void *pa, const void *pb)
+{
+	const struct hg_outsider *a = pa, *b = pb;
+	if (a->cpu_ns != b->cpu_ns)
+		return a->cpu_ns > b->cpu_ns ? -1 : 1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* Outsiders' time on `cpus` within [0, window) from the segments. */
+static long traced_outsiders(const struct hg_run_state *rs, const cpu_set_t *cpus,
+			     int64_t window, hg_task_class_fn classify, void *ctx,
+			     struct hg_outsider **out)
+{
+	const struct hg_kernel_findings *kf = rs->kernel;
+	struct hg_outsider *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < kf->n_segs; i++) {
+		const struct hg_kseg *s = &kf->segs[i];
+		if (s->kind != HG_SEG_TASK || s->id <= 0 || !CPU_ISSET(s->cpu, cpus))
+			continue;
+		int64_t a = s->start > 0 ? s->start : 0, b = s->end < window ? s->end : window;
+		if (b <= a)
+			continue;
+		enum hg_cause c = classify(ctx, s->id);
+		if (c != HG_CAUSE_PROCESS && c != HG_CAUSE_KTHREAD)
+			continue;
+		size_t k = 0;
+		while (k < n && v[k].pid != s->id)
+			k++;
+		if (k == n) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				struct hg_outsider *p = realloc(v, cap * sizeof(*p));
+				if (!p)
+					break;
+				v = p;
+			}
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n].pid = s->id;
+			snprintf(v[n].comm, sizeof(v[n].comm), "%s", hg_kernel_task_name(rs, s->id));
+			v[n].kthread = c == HG_CAUSE_KTHREAD;
+			n++;
+		}
+		v[k].cpu_ns += (uint64_t)(b - a);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), by_ns);
+	*out = v;
+	return (long)n;
+}
+
+static void warn_outsiders(struct hg_run_state *rs, const struct hg_outsider *v, long n,
+			   double share, const char *cpus)
+{
+	char list[384] = "";
+	size_t len = 0;
+	for (long i = 0; i < n && i < 3 && len < sizeof(list) - 64; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d%s) %.3f s",
+					i ? ", " : "", v[i].comm, (int)v[i].pid,
+					v[i].kthread ? ", kernel thread" : "", v[i].cpu_ns / 1e9);
+	hg_run_warn(rs, "competition: other processes took %.1f%% of the scenario's CPUs (%s) "
+		    "during the run, more than %.0f%%: %s; the threads' numbers include that "
+		    "competition (docs/kernel-trace.md)", share * 100, cpus,
+		    OUTSIDERS_WARN_SHARE * 100, n ? list : "?");
+}
+
+json_t *hg_kernel_competition(struct hg_run_state *rs, hg_task_class_fn classify, void *ctx,
+			      const pid_t *loads, size_t n_loads)
+{
+	cpu_set_t cpus;
+	char cpus_text[256];
+	hg_observe_cpus(rs, &cpus);
+	hg_cpuset_format(&cpus, cpus_text, sizeof(cpus_text));
+	bool traced = rs->kernel && rs->kernel->traced;
+	int64_t window = traced ? rs->sync->end_ns - rs->sync->t0_ns
+				: hg_competition_window_ns(rs->competition);
+	struct hg_outsider *v = NULL;
+	long n = traced ? traced_outsiders(rs, &cpus, window, classify, ctx, &v)
+			: hg_competition_outsiders(rs->competition, loads, n_loads, &v);
+	uint64_t procs_ns = 0, kthreads_ns = 0;
+	json_t *top = json_array();
+	for (long i = 0; i < n; i++) {
+		*(v[i].kthread ? &kthreads_ns : &procs_ns) += v[i].cpu_ns;
+		if (i < TOP)
+			json_array_append_new(top, json_pack("{s:i, s:s, s:s, s:I}", "pid", (int)v[i].pid,
+				"name", v[i].comm, "kind", v[i].kthread ? "kernel_thread" : "process",
+				"cpu_ns", (json_int_t)v[i].cpu_ns));
+	}
+	double capacity = (double)window * CPU_COUNT(&cpus);
+	double share = capacity > 0 ? (double)(procs_ns + kthreads_ns) / capacity : 0;
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:o}",
+			      "source", traced ? "kernel_trace" : "procfs", "cpus", cpus_text,
+			      "window_ns", (json_int_t)window, "processes_ns", (json_int_t)procs_ns,
+			      "kernel_threads_ns", (json_int_t)kthreads_ns, "outsiders_share", share,
+			      "top", top);
+	json_t *per_cpu = hg_competition_cpus_json(rs->competition);
+	json_object_set(o, "per_cpu", json_is_object(per_cpu) ? json_object_get(per_cpu, "cpus")
+							      : json_null());
+	double steal = hg_competition_steal_share(rs->competition);
+	json_object_set_new(o, "steal_ns", json_is_object(per_cpu)
+			    ? json_copy(json_object_get(per_cpu, "steal_ns")) : json_null());
+	json_object_set_new(o, "steal_share", json_real(steal));
+	json_decref(per_cpu);
+	if (share > OUTSIDERS_WARN_SHARE)
+		warn_outsiders(rs, v, n, share, cpus_text);
+	if (steal > STEAL_WARN_SHARE)
+		hg_run_warn(rs, "steal time: the hypervisor took %.1f%% of the scenario's CPUs (%s) "
+			    "from this virtual machine during the run (/proc/stat); gaps include "
+			    "that time", steal * 100, cpus_text);
+	free(v);
+	return o;
+}

@@ -1,0 +1,47 @@
+/* Competition from outside the scenario, measured with or without a kernel
+ * trace (docs/kernel-trace.md): /proc/stat (steal, irq, softirq time per
+ * CPU), /proc/interrupts (interrupts per CPU) and every process's CPU time
+ * (/proc/<pid>/stat) at the start and the end of the run. */
+#ifndef HG_COMPETITION_H
+#define HG_COMPETITION_H
+
+#include <jansson.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct hg_competition;
+
+/* Takes the first snapshot; cpus are the scenario's CPUs.  NULL only when
+ * out of memory. */
+struct hg_competition *hg_competition_begin(const cpu_set_t *cpus);
+/* Takes the second snapshot (idempotent). */
+void hg_competition_end(struct hg_competition *c);
+void hg_competition_free(struct hg_competition *c);
+
+/* A process that took CPU time during the run. */
+struct hg_outsider {
+	pid_t pid;
+	char comm[16];
+	bool kthread;
+	uint64_t cpu_ns;
+};
+
+/* Processes other than hgrun (and `exclude`, e.g. the loads' pids) whose
+ * last CPU at either snapshot is one of the scenario's, with the CPU time
+ * they took (all CPUs: /proc/<pid>/stat does not split it), largest first.
+ * Returns the count (malloc'ed *out) or -1. */
+long hg_competition_outsiders(const struct hg_competition *c, const pid_t *exclude,
+			      size_t n_exclude, struct hg_outsider **out);
+
+/* {"window_ns", "cpus": [{cpu, steal_ns, irq_ns, softirq_ns, interrupts,
+ * interrupts_per_s}], "steal_ns", "steal_share"}.  New reference. */
+json_t *hg_competition_cpus_json(const struct hg_competition *c);
+/* Steal time on the scenario's CPUs as a share of their time (0..1). */
+double hg_competition_steal_share(const struct hg_competition *c);
+int64_t hg_competition_window_ns(const struct hg_competition *c);
+int hg_competition_n_cpus(const struct hg_competition *c);
+
+#endif

@@ -1,0 +1,190 @@
+/* Host facts that decide how a run reads (docs/kernel-trace.md): the
+ * preemption model in effect, from debugfs even when it is not mounted (a
+ * child process mounts it in a private mount namespace, so nothing changes
+ * for the rest of the machine), and the kernel's build configuration
+ * (/proc/config.gz or /boot/config-<release>): HZ, the preemption model
+ * built as the boot default, NO_HZ_FULL. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/klog.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "run/host.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+#define PREEMPT_FILE DEBUGFS "/sched/preempt"
+
+/* "none voluntary (full) lazy": the word in parentheses. */
+static bool parse_preempt(const char *line, char *model, size_t size)
+{
+	const char *open = strchr(line, '('), *close = open ? strchr(open, ')') : NULL;
+	if (!close || close == open + 1)
+		return false;
+	snprintf(model, size, "%.*s", (int)(close - open - 1), open + 1);
+	return true;
+}
+
+/* The child: a mount namespace of its own, debugfs mounted there, the
+ * preempt file to the pipe. */
+static void private_debugfs_child(int fd)
+{
+	char line[128];
+	if (unshare(CLONE_NEWNS) == 0 &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL) == 0 &&
+	    hg_read_first_line(PREEMPT_FILE, line, sizeof(line)) > 0) {
+		ssize_t n = write(fd, line, strlen(line));
+		(void)n;
+	}
+	_exit(0);
+}
+
+bool hg_host_preempt_private_debugfs(char *model, size_t size)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return false;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		private_debugfs_child(p[1]);
+	}
+	close(p[1]);
+	char line[128] = "";
+	ssize_t n = pid > 0 ? read(p[0], line, sizeof(line) - 1) : -1;
+	close(p[0]);
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (n <= 0)
+		return false;
+	line[n] = '\0';
+	return parse_preempt(line, model, size);
+}
+
+/* The last "Dynamic Preempt: <mode>" of the kernel log: printed at boot and
+ * on every change through debugfs (the scheduler's sched_dynamic_update()),
+ * so the last one is the mode in effect while the boot messages are still
+ * in the ring buffer. */
+bool hg_host_preempt_klog(char *model, size_t size)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	if (len <= 0)
+		return false;
+	char *buf = malloc((size_t)len + 1);
+	if (!buf)
+		return false;
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	bool found = false;
+	if (n > 0) {
+		buf[n] = '\0';
+		const char *key = "Dynamic Preempt: ", *last = NULL;
+		for (const char *p = strstr(buf, key); p; p = strstr(p + 1, key))
+			last = p;
+		if (last) {
+			last += strlen(key);
+			snprintf(model, size, "%.*s", (int)strcspn(last, " \n"), last);
+			found = model[0] != '\0';
+		}
+	}
+	free(buf);
+	return found;
+}
+
+/* The kernel's configuration text (malloc'ed), or NULL. */
+static char *kernel_config(const char **source)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf)
+		return NULL;
+	gzFile gz = gzopen("/proc/config.gz", "rb");   /* plain files are read as is too */
+	*source = "/proc/config.gz";
+	if (!gz) {
+		static char boot[300];
+		struct utsname u;
+		if (uname(&u) != 0)
+			return free(buf), NULL;
+		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
+		*source = boot;
+		gz = gzopen(boot, "rb");
+	}
+	if (!gz)
+		return free(buf), NULL;
+	int n;
+	while (len < cap && (n = gzread(gz, buf + len, (unsigned)(cap - len))) > 0)
+		len += (size_t)n;
+	gzclose(gz);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The value of "CONFIG_<name>=" in the config, "" when unset. */
+static void config_value(const char *config, const char *name, char *out, size_t size)
+{
+	char key[64];
+	int klen = snprintf(key, sizeof(key), "\nCONFIG_%s=", name);
+	const char *p = strstr(config, key);
+	out[0] = '\0';
+	if (p)
+		snprintf(out, size, "%.*s", (int)strcspn(p + klen, "\n"), p + klen);
+}
+
+static const struct { const char *option, *model; } config_models[] = {
+	{ "PREEMPT_RT", "rt" }, { "PREEMPT_LAZY", "lazy" }, { "PREEMPT", "full" },
+	{ "PREEMPT_VOLUNTARY", "voluntary" }, { "PREEMPT_NONE", "none" },
+};
+
+/* The preemption model the build selects as its default (the mode at boot
+ * without preempt=), or false. */
+static bool config_preempt(const char *config, char *model, size_t size)
+{
+	char v[16];
+	for (size_t i = 0; i < sizeof(config_models) / sizeof(config_models[0]); i++) {
+		config_value(config, config_models[i].option, v, sizeof(v));
+		if (strcmp(v, "y") == 0) {
+			snprintf(model, size, "%s", config_models[i].model);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool hg_host_preempt_config(char *model, size_t size)
+{
+	const char *source;
+	char *config = kernel_config(&source);
+	bool ok = config && config_preempt(config, model, size);
+	free(config);
+	return ok;
+}
+
+void hg_host_kernel_config(json_t *host)
+{
+	const char *source = NULL;
+	char *config = kernel_config(&source);
+	char v[64];
+	json_t *hz = json_null(), *boot_preempt = json_null(), *nohz_full = json_null();
+	if (config) {
+		config_value(config, "HZ", v, sizeof(v));
+		if (v[0])
+			hz = json_integer(atoi(v));
+		if (config_preempt(config, v, sizeof(v)))
+			boot_preempt = json_string(v);
+		config_value(config, "NO_HZ_FULL", v, sizeof(v));
+		nohz_full = json_boolean(strcmp(v, "y") == 0);
+	}
+	free(config);
+	json_object_set_new(host, "hz", hz);
+	json_object_set_new(host, "preempt_config_default", boot_preempt);
+	json_object_set_new(host, "config_no_hz_full", nohz_full);
+	json_object_set_new(host, "kernel_config", config ? json_string(source) : json_null());
+}

@@ -1,0 +1,52 @@
+/* Kernel events during a run (docs/kernel-trace.md): a tracefs instance of
+ * hgrun's own (instances/hgrun-<pid>, never the top-level buffer) on the
+ * `mono` clock, limited to the scenario's CPUs, read during the run by a
+ * low-priority thread into a bounded array of decoded events, and removed
+ * afterwards.  Instances left by dead hgrun processes are removed first. */
+#ifndef HG_KTRACE_H
+#define HG_KTRACE_H
+
+#include <jansson.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/ktrace_parse.h"
+
+#define HG_KTRACE_BUFFER_KB 4096        /* per CPU, the instance's buffer_size_kb */
+#define HG_KTRACE_MAX_EVENTS 4000000     /* kept in memory (24 bytes each) */
+#define HG_KTRACE_READ_PERIOD_MS 50
+
+struct hg_ktrace;
+
+/* Starts tracing on `cpus`.  Always returns a state (NULL only when out of
+ * memory); hg_ktrace_active() says whether it traces, hg_ktrace_why() why
+ * not.  The tracefs root is $HGRUN_TRACEFS when set (tests point it at a
+ * missing directory), else the mounted tracefs, else tracefs mounted at
+ * /sys/kernel/tracing for the run. */
+struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus);
+bool hg_ktrace_active(const struct hg_ktrace *kt);
+const char *hg_ktrace_why(const struct hg_ktrace *kt);
+/* True when it failed for want of privilege (EACCES, EPERM, EROFS). */
+bool hg_ktrace_denied(const struct hg_ktrace *kt);
+
+/* Stops recording, reads what is left, joins the reader, removes the
+ * instance (and unmounts tracefs if this run mounted it).  Idempotent. */
+void hg_ktrace_stop(struct hg_ktrace *kt);
+void hg_ktrace_free(struct hg_ktrace *kt);   /* stops first; NULL is fine */
+
+/* After stop: the events sorted by (cpu, ts), and the names seen. */
+const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n);
+const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt);
+
+/* result.json `kernel_trace` facts of the recording: {enabled, reason,
+ * instance, clock, cpus, buffer_kb, events, events_not_kept, lost,
+ * reader_cpu_ns, removed, stale_removed, events_enabled}.  New reference. */
+json_t *hg_ktrace_to_json(const struct hg_ktrace *kt);
+
+/* Removes instances/hgrun-<pid> of processes that no longer run (a crashed
+ * or killed run).  Returns how many were removed. */
+int hg_ktrace_remove_stale(const char *tracefs_root);
+
+#endif

@@ -1,0 +1,207 @@
+"""The kernel trace (docs/kernel-trace.md): a run's own tracefs instance is
+removed after the run and after SIGINT, a stale one of a dead run is
+cleaned, gaps get causes (trace.bin's cause field), a competing process is named in the warnings, and
+without tracefs the run goes on with a warning (exit 4 with --strict)."""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from runhelp import run_scenario, scenario_text
+
+
+def tracefs_root():
+    for line in pathlib.Path("/proc/mounts").read_text().splitlines():
+        parts = line.split()
+        if len(parts) > 2 and parts[2] == "tracefs" and (pathlib.Path(parts[1]) / "instances").is_dir():
+            return pathlib.Path(parts[1])
+    return None
+
+
+def can_trace():
+    return os.geteuid() == 0 and (tracefs_root() is not None or pathlib.Path("/sys/kernel/tracing").is_dir())
+
+
+needs_tracefs = pytest.mark.skipif(not can_trace(), reason="needs root and tracefs")
+
+HOG = scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"])
+
+
+def our_instances():
+    root = tracefs_root()
+    if root is None:
+        return []
+    return sorted(p.name for p in (root / "instances").iterdir() if p.name.startswith("hgrun-"))
+
+
+def test_without_tracefs_the_run_goes_on_with_a_warning(hgrun, scenario, tmp_path, monkeypatch):
+    monkeypatch.setenv("HGRUN_TRACEFS", str(tmp_path / "missing"))
+    r = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="300ms")
+    assert r.rc == 0, r.err
+    assert any(w.startswith("kernel trace off: $HGRUN_TRACEFS=") for w in r.result["warnings"])
+    kt = r.result["kernel_trace"]
+    assert kt["enabled"] is False and "not a tracefs root" in kt["reason"]
+    causes = r.thread("hog")["gap_causes"]
+    assert causes["available"] is False and "not a tracefs root" in causes["reason"]
+    assert "kernel" not in r.result["files"]
+    assert all(x["cause"] == 0 for x in r.trace())
+    r.validate()
+
+
+def test_without_tracefs_strict_exits_4_before_anything_runs(hgrun, scenario, tmp_path,
+                                                              monkeypatch):
+    monkeypatch.setenv("HGRUN_TRACEFS", str(tmp_path / "missing"))
+    r = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", "--strict",
+                     duration="300ms")
+    assert r.rc == 4
+    assert "error: trace.kernel: $HGRUN_TRACEFS=" in r.err and "without --strict" in r.err
+    assert not r.dir.exists()
+
+
+def test_not_asked_for_says_so(hgrun, scenario, tmp_path):
+    r = run_scenario(hgrun, scenario, tmp_path, HOG, duration="200ms")
+    assert r.rc == 0, r.err
+    assert r.result["kernel_trace"]["enabled"] is False
+    assert r.thread("hog")["gap_causes"]["reason"].startswith("kernel trace not asked for")
+    comp = r.result["competition"]
+    assert comp["source"] == "procfs" and comp["window_ns"] > 0
+    assert [c["cpu"] for c in comp["per_cpu"]] == [0]
+
+
+@needs_tracefs
+def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
+    text = scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"],
+                         extra="trace: {kernel: true}")
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="500ms")
+    assert r.rc == 0, r.err
+    kt = r.result["kernel_trace"]
+    assert kt["enabled"] is True and kt["removed"] is True, kt
+    assert kt["clock"] == "mono" and kt["cpus"] == [0]
+    assert kt["events"] > 0 and kt["causes"][0] == "unattributed"
+    assert f"hgrun-{r.result['pid']}" not in our_instances()
+    assert r.result["files"]["kernel"] == "kernel.jsonl"
+    segs = r.lines("kernel.jsonl")
+    assert segs and all(s["cpu"] == 0 and s["end_ns"] > s["start_ns"] for s in segs)
+    causes = r.thread("hog")["gap_causes"]
+    assert causes["available"] is True
+    assert causes["gaps"] == r.stats("hog")["gaps"] or r.stats("hog")["records_dropped"]
+    assert causes["switch_outs_matched"] <= causes["switch_outs_ge_5us"]
+    assert 0 <= causes["explained_ns"] <= causes["gap_ns"]
+    by = causes["by_cause"]
+    assert set(by) <= set(kt["causes"])
+    recs = r.trace()
+    preempted = [x for x in recs[:-1] if x["end"] == "preempted"]
+    assert preempted and all(1 <= x["cause"] < len(kt["causes"]) for x in preempted)
+    assert all(x["cause"] == 0 for x in recs if x["end"] != "preempted")
+    r.validate()
+
+
+@needs_tracefs
+def test_a_stale_instance_of_a_dead_run_is_removed(hgrun, scenario, tmp_path):
+    r0 = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="100ms")
+    assert r0.rc == 0
+    root = tracefs_root()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = root / "instances" / f"hgrun-{dead.pid}"
+    stale.mkdir()
+    r = run_scenario(hgrun, scenario, tmp_path / "b", HOG, "--kernel-trace", duration="100ms")
+    assert r.rc == 0, r.err
+    assert not stale.exists()
+    assert r.result["kernel_trace"]["stale_removed"] >= 1
+
+
+@needs_tracefs
+def test_sigint_removes_the_instance(hgrun_bin, scenario, tmp_path):
+    path = scenario(scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"],
+                                  duration="5s"))
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", str(path), "-o", str(out), "--quiet",
+                             "--kernel-trace"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    name = f"hgrun-{proc.pid}"
+    deadline = time.time() + 3
+    while name not in our_instances() and time.time() < deadline:
+        time.sleep(0.05)
+    assert name in our_instances(), "the run's instance exists while it runs"
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert name not in our_instances()
+    result = json.loads((out / "result.json").read_text())
+    assert result["kernel_trace"]["removed"] is True and result["interrupted_by"] == "SIGINT"
+
+
+@needs_tracefs
+def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path):
+    competitor = tmp_path / "competitor"
+    competitor.symlink_to(shutil.which("yes"))
+    text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
+    with open(os.devnull, "w") as null:
+        other = subprocess.Popen(["taskset", "-c", "0", str(competitor)], stdout=null)
+    try:
+        time.sleep(0.1)
+        r = run_scenario(hgrun, scenario, tmp_path, text, "--kernel-trace", duration="1s")
+    finally:
+        other.kill()
+        other.wait()
+    assert r.rc == 0, r.err
+    comp = r.result["competition"]
+    assert comp["source"] == "kernel_trace"
+    names = [(t["name"], t["pid"]) for t in comp["top"]]
+    assert ("competitor", other.pid) in names
+    assert comp["outsiders_share"] > 0.2
+    warning = next(w for w in r.result["warnings"] if w.startswith("competition:"))
+    if ("competitor", other.pid) in names[:3]:   # other helpers' compilers may outrank it
+        assert f"competitor (pid {other.pid})" in warning
+    top = r.thread("hog")["gap_causes"]["top"]
+    assert any(t["cause"] == "process" and t["name"] == "competitor" for t in top)
+
+
+def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, tmp_path):
+    competitor = tmp_path / "competitor"
+    competitor.symlink_to(shutil.which("yes"))
+    text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
+    with open(os.devnull, "w") as null:
+        other = subprocess.Popen(["taskset", "-c", "0", str(competitor)], stdout=null)
+    try:
+        time.sleep(0.1)
+        r = run_scenario(hgrun, scenario, tmp_path, text, duration="1s")
+    finally:
+        other.kill()
+        other.wait()
+    assert r.rc == 0, r.err
+    comp = r.result["competition"]
+    assert comp["source"] == "procfs"
+    names = [(t["name"], t["pid"]) for t in comp["top"]]
+    assert ("competitor", other.pid) in names
+    warning = next(w for w in r.result["warnings"] if w.startswith("competition:"))
+    if ("competitor", other.pid) in names[:3]:
+        assert f"competitor (pid {other.pid})" in warning
+
+
+@needs_tracefs
+def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path):
+    root = tracefs_root()
+    if root is None:
+        pytest.skip("tracefs not mounted")
+    files = ["trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event", "tracing_on"]
+    before = {f: (root / f).read_text() for f in files}
+    other = root / "instances" / f"hgtest-{os.getpid()}"
+    other.mkdir()
+    try:
+        (other / "events" / "sched" / "sched_switch" / "enable").write_text("1")
+        r = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="300ms")
+        assert r.rc == 0, r.err
+        assert {f: (root / f).read_text() for f in files} == before
+        assert (other / "events" / "sched" / "sched_switch" / "enable").read_text().strip() == "1"
+        assert (other / "tracing_on").read_text().strip() == "1"
+        assert "sched_switch" in (other / "trace").read_text()
+    finally:
+        (other / "events" / "sched" / "sched_switch" / "enable").write_text("0")
+        other.rmdir()

@@ -1,0 +1,164 @@
+/* Matching gaps to kernel events (runner/results/attribution.c): segments
+ * from events (nesting, an exit whose entry came before the trace, the
+ * first task named by the first switch), a gap with two causes, a gap with
+ * none (invisible), events on other CPUs, a gap the trace does not cover,
+ * and the recall of involuntary switch-outs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "results/attribution.h"
+
+#define ME 100       /* the measuring thread */
+#define OTHER 200    /* another process */
+#define KWORKER 300
+
+static enum hg_cause classify(void *ctx, int32_t pid)
+{
+	(void)ctx;
+	return pid == KWORKER ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
+}
+
+static struct hg_kevent sw(int64_t ts, int cpu, int prev, int next, bool runnable)
+{
+	return (struct hg_kevent){ ts, prev, next, (uint16_t)cpu, HG_KEV_SWITCH,
+				   runnable ? HG_KEV_RUNNABLE : 0, 0 };
+}
+
+static struct hg_kevent ev(int64_t ts, int cpu, uint8_t kind, int a, uint32_t sub)
+{
+	return (struct hg_kevent){ ts, a, 0, (uint16_t)cpu, kind, 0, sub };
+}
+
+/* CPU 0: ME runs from 0 (named by the first switch at 1000), an IRQ
+ * 1100-1110 inside a softirq 1050-1290, switch to OTHER at 1300 (ME
+ * runnable), kworker at 1340, back to ME at 1342.  CPU 1: a timer 1000-1500 while ME is
+ * on CPU 0 (must not count).  Events sorted by (cpu, ts); times in ns. */
+static long build(struct hg_kseg **segs)
+{
+	static struct hg_kevent e[16];
+	size_t n = 0;
+	const int64_t us = 1000;
+	e[n++] = (struct hg_kevent){ 0, OTHER, 1, 0, HG_KEV_WAKEUP, 0, 0 };   /* trace starts */
+	e[n++] = ev(500 * us, 0, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER);  /* entry before */
+	e[n++] = sw(1000 * us, 0, ME, ME, true);        /* names the first task */
+	e[n++] = ev(1050 * us, 0, HG_KEV_SOFTIRQ_ENTRY, 3, 0);
+	e[n++] = ev(1100 * us, 0, HG_KEV_IRQ_ENTRY, 11, 0);
+	e[n++] = ev(1110 * us, 0, HG_KEV_IRQ_EXIT, 11, 0);
+	e[n++] = ev(1290 * us, 0, HG_KEV_SOFTIRQ_EXIT, 3, 0);
+	e[n++] = sw(1300 * us, 0, ME, OTHER, true);
+	e[n++] = sw(1340 * us, 0, OTHER, KWORKER, false);
+	e[n++] = sw(1342 * us, 0, KWORKER, ME, false);
+	e[n++] = sw(2000 * us, 0, ME, ME, false);
+	e[n++] = ev(900 * us, 1, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER);
+	e[n++] = ev(1500 * us, 1, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER);
+	e[n++] = sw(2000 * us, 1, 0, 0, false);
+	return hg_kseg_build(e, n, 0, segs);
+}
+
+static void test_segments(const struct hg_kseg *s, long n)
+{
+	CHECK(n >= 9, "segments %ld", n);
+	CHECK(s[0].cpu == 0 && s[0].start == 0 && s[0].end == 500000 &&
+	      s[0].kind == HG_SEG_TIMER, "an exit without entry: the time before was the timer");
+	CHECK(s[1].kind == HG_SEG_TASK && s[1].id == ME, "first task named by the first switch "
+	      "(id %d)", s[1].id);
+	bool irq = false, soft_split = false;
+	int soft = 0;
+	for (long i = 0; i < n; i++) {
+		if (s[i].kind == HG_SEG_IRQ && s[i].start == 1100000 && s[i].end == 1110000)
+			irq = true;
+		if (s[i].kind == HG_SEG_SOFTIRQ)
+			soft++;
+		if (s[i].kind == HG_SEG_SOFTIRQ && s[i].start == 1110000 && s[i].end == 1290000)
+			soft_split = true;
+	}
+	CHECK(irq && soft == 2 && soft_split, "an irq nested in a softirq splits it");
+	for (long i = 1; i < n; i++)
+		if (s[i].cpu == s[i - 1].cpu)
+			CHECK(s[i].start == s[i - 1].end, "contiguous at %ld", i);
+	bool preempted = false;
+	for (long i = 0; i < n; i++)
+		if (s[i].kind == HG_SEG_TASK && s[i].id == ME && s[i].end == 1300000)
+			preempted = (s[i].flags & HG_SEG_PREEMPTED) != 0;
+	CHECK(preempted, "the switch-out while runnable is marked");
+}
+
+static void test_matching(const struct hg_kseg *s, long n)
+{
+	const int64_t us = 1000;
+	struct hg_gap gaps[] = {
+		/* irq 10 us inside the softirq, then OTHER 40 us + kworker 2 us */
+		{ 1095 * us, 1345 * us, ME, 0, 0 },
+		/* nothing but ME itself: invisible to the kernel */
+		{ 1500 * us, 1560 * us, ME, 0, 0 },
+		/* the timer of CPU 1 overlaps in time, not in CPU */
+		{ 1400 * us, 1450 * us, ME, 0, 1 },
+		/* past the end of the trace */
+		{ 1990 * us, 2100 * us, ME, 0, 0 },
+	};
+	struct hg_gap_attr out[4];
+	struct hg_attr_item *items = NULL;
+	struct hg_attr_input in = { s, (size_t)n, gaps, 4, classify, NULL };
+	long ni = hg_attribute(&in, out, &items);
+	CHECK(ni > 0, "items %ld", ni);
+	CHECK(out[0].cause == HG_CAUSE_SOFTIRQ, "two causes: the softirq dominates (%s)",
+	      hg_cause_names[out[0].cause]);
+	CHECK(out[0].n_causes >= 3, "softirq, irq, process, kthread (%u)", out[0].n_causes);
+	CHECK(out[0].who == 3, "softirq vec 3 (%d)", out[0].who);
+	CHECK(out[1].cause == HG_CAUSE_INVISIBLE && out[1].explained_ns == 0 &&
+	      out[1].n_causes == 1, "no kernel event: invisible (%s)", hg_cause_names[out[1].cause]);
+	CHECK(out[2].cause == HG_CAUSE_INVISIBLE, "events of CPU 1 do not explain a CPU 0 gap");
+	CHECK(out[3].cause == HG_CAUSE_UNATTRIBUTED, "not covered: unattributed (%s)",
+	      hg_cause_names[out[3].cause]);
+	int64_t proc = 0, irq = 0, kth = 0;
+	for (long i = 0; i < ni; i++) {
+		if (items[i].cause == HG_CAUSE_PROCESS && items[i].who == OTHER)
+			proc += items[i].ns;
+		if (items[i].cause == HG_CAUSE_IRQ)
+			irq += items[i].ns;
+		if (items[i].cause == HG_CAUSE_KTHREAD)
+			kth += items[i].ns;
+	}
+	CHECK(proc == 40000 && irq == 10000 && kth == 2000, "process %lld irq %lld kthread %lld",
+	      (long long)proc, (long long)irq, (long long)kth);
+	for (long i = 1; i < ni; i++)
+		if (items[i - 1].thread == items[i].thread)
+			CHECK(items[i - 1].ns >= items[i].ns, "items sorted by time");
+	free(items);
+
+	/* a gap made only of a switch: the process dominates */
+	struct hg_gap g2 = { 1300 * us, 1342 * us, ME, 0, 0 };
+	struct hg_attr_input in2 = { s, (size_t)n, &g2, 1, classify, NULL };
+	ni = hg_attribute(&in2, out, &items);
+	CHECK(out[0].cause == HG_CAUSE_PROCESS && out[0].who == OTHER && out[0].n_causes == 2,
+	      "switch to OTHER then kworker: process %d (%s, %u causes)", out[0].who,
+	      hg_cause_names[out[0].cause], out[0].n_causes);
+	free(items);
+}
+
+static void test_recall(const struct hg_kseg *s, long n)
+{
+	const int64_t us = 1000;
+	uint64_t outs, matched;
+	struct hg_gap hit = { 1299 * us, 1343 * us, ME, 0, 0 };
+	hg_switch_recall(s, (size_t)n, ME, 0, 3000 * us, 5000, &hit, 1, &outs, &matched);
+	CHECK(outs == 1 && matched == 1, "one switch-out of 42 us, matched (%llu/%llu)",
+	      (unsigned long long)matched, (unsigned long long)outs);
+	struct hg_gap miss = { 1500 * us, 1510 * us, ME, 0, 0 };
+	hg_switch_recall(s, (size_t)n, ME, 0, 3000 * us, 5000, &miss, 1, &outs, &matched);
+	CHECK(outs == 1 && matched == 0, "a gap elsewhere does not match");
+	hg_switch_recall(s, (size_t)n, ME, 0, 3000 * us, 50000, &hit, 1, &outs, &matched);
+	CHECK(outs == 0, "shorter than min_ns: not counted");
+}
+
+int main(void)
+{
+	struct hg_kseg *segs = NULL;
+	long n = build(&segs);
+	test_segments(segs, n);
+	test_matching(segs, n);
+	test_recall(segs, n);
+	free(segs);
+	return unit_report("test_attribution");
+}
