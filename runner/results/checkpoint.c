@@ -39,7 +39,7 @@ json_t *hg_stream_trace_json(const struct hg_stream *s)
 static int put_result(FILE *f, const void *ctx)
 {
 	json_t *j = (json_t *)ctx;
-	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? -EIO : 0;
+	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? -(errno ? errno : EIO) : 0;
 	fputc('\n', f);
 	return rc;
 }

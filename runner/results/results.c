@@ -162,12 +162,15 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	const char *name = "kernel.jsonl";
-	int rc = 0;
-	if (rs->kernel && rs->kernel->traced)
-		rc = write_atomic(rs, name, hg_kernel_write_segments);
-	if (!rc)
-		rc = write_atomic(rs, name = "result.json", write_result);
+	/* kernel.jsonl failing (a full disk) must not keep result.json from
+	 * being written: it is warned and result.json is tried anyway. */
+	if (rs->kernel && rs->kernel->traced) {
+		int krc = write_atomic(rs, "kernel.jsonl", hg_kernel_write_segments);
+		if (krc)
+			hg_run_warn(rs, "cannot write %s/kernel.jsonl: %s", rs->dir, strerror(-krc));
+	}
+	const char *name = "result.json";
+	int rc = write_atomic(rs, name, write_result);
 	if (rc == -ENOSPC || rc == -EDQUOT) {
 		/* The disk filled up during the run: use the space kept for this. */
 		hg_results_release_reserve(rs);

@@ -131,7 +131,7 @@ static void put_line(struct hg_stream *s, json_t *o)
 {
 	if (json_dumpf(o, s->series, JSON_COMPACT | JSON_PRESERVE_ORDER) < 0 ||
 	    fputc('\n', s->series) == EOF)
-		hg_stream_fail(s, -EIO, "series.jsonl");
+		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
 	else
 		s->series_lines++;
 	json_decref(o);
