@@ -71,7 +71,7 @@ METRICS = {
     "cpu_ns": "CPU time received, the sum of the thread's intervals",
     "gaps": "gaps seen in the thread's execution",
     "intervals": "intervals of continuous CPU",
-    "records_dropped": "intervals lost to a full trace buffer",
+    "records_dropped": "intervals lost to a full ring (the streaming writer fell behind)",
     "work_units": "passes over the working set (cpu_scan, cpu_scan_yield)",
 }
 MAX_CPU = 1023          # CPU_SETSIZE - 1
@@ -677,11 +677,12 @@ def build():
                             examples=["20s", "60s", "6m"]),
             "trace": {
                 "type": "object",
-                "description": "Gap-trace settings.",
+                "description": "Gap-trace and streaming settings (docs/results.md).",
                 "properties": {
-                    "records": uint(1, 100000000, "Trace capacity in records per thread "
-                                    "(Hourglass -e), 1..100000000. Default 300000.",
-                                    default=300000),
+                    "records": uint(1, 100000000, "Ring between each thread and the streaming "
+                                    "writer, in interval records, 1..100000000 (rounded up to "
+                                    "a power of two). A full ring drops and counts. "
+                                    "Default 65536.", default=65536),
                     "gap": {
                         "description": "Gap threshold: auto (from the measured loop cost) "
                                        "or a duration in 1ns..1s. Default auto.",
@@ -689,6 +690,35 @@ def build():
                                   {"type": "string", "pattern": ci_alternatives(["auto"])},
                                   ref("positive_duration")],
                         "default": "auto",
+                    },
+                    "mode": choice(["full", "outliers", "none"],
+                                   "What reaches trace.bin and latency.bin: every record "
+                                   "(full), windows around outliers (outliers), nothing "
+                                   "(none). Default full.", default="full"),
+                    "series": ref("positive_duration", "Series interval of series.jsonl, "
+                                  "10ms..1d. Default 1s.", examples=["1s", "1m"]),
+                    "outlier_gap": ref("positive_duration", "outliers: a gap longer than "
+                                       "this opens a window, 1ns..1s. Default 500us."),
+                    "outlier_latency": ref("positive_duration", "outliers: a wake-up later "
+                                           "than this opens a window, 1ns..1s. Default 500us."),
+                    "before": ref("duration", "outliers: the window starts this long before "
+                                  "the trigger, 0s..1s. Default 5ms."),
+                    "after": ref("duration", "outliers: the window ends this long after the "
+                                 "trigger, 0s..1s. Default 5ms."),
+                    "budget": ref("size", "At most this many bytes of trace.bin + latency.bin "
+                                  "(at least 4KiB); then full switches to outliers, outliers "
+                                  "to none. Default: the free disk.", examples=["10GB"]),
+                    "kernel": {
+                        "description": "Record the kernel's scheduling, IRQ, softirq, timer and "
+                                       "IPI events on the scenario's CPUs through a tracefs "
+                                       "instance of hgrun's own, and attribute each gap to a "
+                                       "cause (docs/kernel-trace.md). Needs root; without it the "
+                                       "run goes on with a warning (exit 4 with --strict). "
+                                       "Default false.",
+                        "anyOf": [{"type": "boolean"},
+                                  {"type": "string",
+                                   "pattern": ci_alternatives(["true", "false"])}],
+                        "default": False,
                     },
                 },
                 "additionalProperties": False,

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debs=(build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev zlib1g-dev)
+debs=(build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev clang libclang-rt-dev)
 missing=()
 for p in "${debs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

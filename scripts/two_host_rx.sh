@@ -9,22 +9,26 @@
 #   receiver namespace hgrx-r-PID   10.200.0.1/24 on veth hgrxrPID
 #   sender namespace   hgrx-s-PID   10.200.0.2/24 on veth hgrxsPID
 #
-# By default the receive work is steered to CPU 0, the real-time thread's CPU,
-# with RPS on the receiving veth (rps_cpus = 1): the NET_RX softirq then runs
-# on CPU 0 after an inter-processor interrupt, as a NIC's receive interrupt
-# would make it. Without RPS (--no-rps) veth, like loopback, runs the receive
-# work in the sender's context on the sender's CPU. docs/reproductions.md
-# (section 5.4) compares the three set-ups.
+# By default the link is limited to 100 Mbit/s (a token-bucket qdisc on the
+# sender's end), the paper's Ethernet, and the receive work is steered to
+# CPU 0, the real-time thread's CPU, with RPS on the receiving veth
+# (rps_cpus = 1): the NET_RX softirq then runs on CPU 0 after an
+# inter-processor interrupt, as a NIC's receive interrupt would make it.
+# Without RPS (--no-rps) veth, like loopback, runs the receive work where the
+# packet is transmitted. docs/reproductions.md (section 5) compares the
+# set-ups.
 #
 # The namespaces, the veth pair and every process this script starts are
 # removed on every exit path (normal end, error, Ctrl-C, SIGTERM).
 #
-# Usage: sudo scripts/two_host_rx.sh [-o DIR] [--phase SECONDS] [--no-rps]
+# Usage: sudo scripts/two_host_rx.sh [-o DIR] [--phase SECONDS] [--no-rps] [--rate RATE]
 #   -o DIR          results (DIR/receiver, DIR/sender);
 #                   default results/two_host_rx/<UTC time>
 #   --phase SECONDS length of each of the three phases (default 10, as in the
 #                   scenarios; at least 1); other values run scaled copies
 #   --no-rps        leave receive processing where veth puts it (sender's CPU)
+#   --rate RATE     the link's rate (tc units; default 100mbit, the paper's
+#                   Ethernet; none: as fast as veth goes)
 #   --hgrun PATH    the hgrun binary (default build/hgrun)
 # Exit status: 0 both runs ended well, 1 one of them failed, 2 bad usage or a
 # missing prerequisite (root, ip, 2 CPUs, hgrun), 130/143 interrupted.
@@ -35,8 +39,9 @@ hgrun="$root/build/hgrun"
 out=""
 phase=10
 rps=1
+rate=100mbit
 
-usage() { sed -n '22,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '24,32p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "two_host_rx.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -44,6 +49,7 @@ while [ $# -gt 0 ]; do
 	-o) [ $# -ge 2 ] || die "-o needs a directory"; out=$2; shift 2 ;;
 	--phase) [ $# -ge 2 ] || die "--phase needs a number of seconds"; phase=$2; shift 2 ;;
 	--no-rps) rps=0; shift ;;
+	--rate) [ $# -ge 2 ] || die "--rate needs a rate (e.g. 100mbit)"; rate=$2; shift 2 ;;
 	--hgrun) [ $# -ge 2 ] || die "--hgrun needs a path"; hgrun=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -55,6 +61,10 @@ done
 command -v ip > /dev/null || die "the 'ip' command (iproute2) is missing: apt-get install iproute2"
 [ -x "$hgrun" ] || die "$hgrun not found: build first (cmake -S . -B build && cmake --build build)"
 command -v python3 > /dev/null || die "python3 is missing (scaling the scenarios, hgreport)"
+[ "$rate" != none ] || rate=""
+[ -z "$rate" ] || [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?([kmg]?bit|[kmg]?bps)$ ]] ||
+	die "--rate: '$rate' is not a tc rate such as 100mbit or 1gbit, or none"
+[ -z "$rate" ] || command -v tc > /dev/null || die "--rate needs the 'tc' command (iproute2)"
 [ "$(nproc)" -ge 2 ] || die "needs 2 CPUs (receiver on CPU 0, sender on CPU 1)"
 
 [ -n "$out" ] || out="$root/results/two_host_rx/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -118,8 +128,14 @@ if [ "$rps" -eq 1 ]; then
 	# ip netns exec mounts the namespace's own /sys, where the veth end is.
 	ip netns exec "$ns_r" sh -c "echo 1 > /sys/class/net/$veth_r/queues/rx-0/rps_cpus"
 fi
+if [ -n "$rate" ]; then
+	# A token bucket on the sender's end: the link carries at most RATE, as
+	# the paper's 100 Mbps Ethernet did (94 Mbps of TCP in its control 2).
+	ip netns exec "$ns_s" tc qdisc add dev "$veth_s" root tbf rate "$rate" burst 64kb latency 20ms
+fi
 echo "two_host_rx: $ns_r (10.200.0.1, hgrun receiver) <-> $ns_s (10.200.0.2, sender);" \
-	"phase ${phase}s; receive work on $([ "$rps" -eq 1 ] && echo "CPU 0 (RPS)" || echo "the sender's CPU (no RPS)")"
+	"phase ${phase}s; receive work on $([ "$rps" -eq 1 ] && echo "CPU 0 (RPS)" || echo "the sender's CPU (no RPS)");" \
+	"link ${rate:-unlimited}"
 
 ip netns exec "$ns_r" "$hgrun" "$tmp/receiver.yaml" -o "$out/receiver" --quiet &
 pids+=($!)

@@ -1,4 +1,5 @@
-"""Reading one run directory: result.json (checked), trace.jsonl and latency.jsonl as arrays."""
+"""Reading one run directory: result.json (checked), the trace and the latency samples
+(trace.bin / latency.bin, or trace.jsonl / latency.jsonl of older runs) as arrays."""
 from __future__ import annotations
 
 import json
@@ -100,6 +101,11 @@ class Run:
     def intervals(self) -> Intervals:
         cols: tuple[list[int], ...] = ([], [], [], [], [])
         path = self._file("trace", "trace.jsonl")
+        if path is not None and path.suffix == ".bin":
+            r = _records(path, "intervals")
+            _check_threads(path, r, len(self.threads))
+            return Intervals(*(r[k].astype(np.int64) for k in
+                               ("thread", "cpu", "start_ns", "end_ns", "end")))
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
@@ -115,6 +121,11 @@ class Run:
     def samples(self) -> Samples:
         cols: tuple[list[int], ...] = ([], [], [], [])
         path = self._file("latency", "latency.jsonl")
+        if path is not None and path.suffix == ".bin":
+            r = _records(path, "wakeups")
+            _check_threads(path, r, len(self.threads))
+            cols = [r[k].astype(np.int64) for k in ("thread", "intended_ns", "actual_ns")]
+            return Samples(*cols, cols[2] - cols[1])
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
@@ -134,6 +145,35 @@ class Run:
 
 def _why(e: Exception) -> str:
     return f"missing key {e}" if isinstance(e, KeyError) else str(e)
+
+
+_BIN_DTYPES = {
+    "intervals": np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"),
+                           ("cpu", "<i2"), ("end", "u1"), ("flags", "u1"), ("window", "<u4"),
+                           ("cause", "<u4")]),
+    "wakeups": np.dtype([("intended_ns", "<i8"), ("actual_ns", "<i8"), ("thread", "<u4"),
+                         ("window", "<u4"), ("seq", "<u8")]),
+}
+
+
+def _records(path: Path, kind: str) -> np.ndarray:
+    """trace.bin / latency.bin (docs/results.md): 64-byte header, 32-byte records; a torn
+    last record is ignored; no file reads as no records."""
+    if not path.exists():
+        return np.zeros(0, _BIN_DTYPES[kind])
+    data = path.read_bytes()
+    got = data[16:32].rstrip(b"\0").decode(errors="replace")
+    if len(data) < 64 or data[:8] != b"HGRUNBIN" or got != kind:
+        raise InputError(path, f"not an hgrun {kind} file (header: {data[:32]!r})")
+    n = (len(data) - 64) // 32
+    return np.frombuffer(data[64:64 + 32 * n], _BIN_DTYPES[kind])
+
+
+def _check_threads(path: Path, r: np.ndarray, n_threads: int) -> None:
+    bad = np.nonzero(r["thread"] >= n_threads)[0]
+    if len(bad):
+        raise InputError(path, f"record {int(bad[0]) + 1}: thread {int(r['thread'][bad[0]])} "
+                               f"is not in result.json ({n_threads} threads)")
 
 
 def _jsonl(path: Path | None):

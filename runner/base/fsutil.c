@@ -1,10 +1,12 @@
-/* mkdir -p and atomic whole-file writes. */
+/* mkdir -p, files created without following links, and atomic whole-file
+ * writes. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,26 +41,91 @@ void hg_empty_dir(const char *path)
 		closedir(d);
 }
 
+int hg_open_new(const char *path, int flags, mode_t mode)
+{
+	/* Remove what is there (a stale file, or a link planted by someone who
+	 * can write to the directory), then create: O_EXCL fails rather than
+	 * write through anything planted again in between, and O_NOFOLLOW
+	 * refuses a symlink as the last component. */
+	if (unlink(path) < 0 && errno != ENOENT)
+		return -errno;
+	int fd = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+FILE *hg_fopen_new(const char *path)
+{
+	int fd = hg_open_new(path, O_WRONLY, 0644);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* A temporary name nobody can guess: "<base>.tmp.<random>" created with
+ * O_EXCL relative to the directory's fd; its fd, or -errno. */
+static int open_temp(int dir, const char *base, char name[NAME_MAX + 1])
+{
+	for (int tries = 0; tries < 32; tries++) {
+		unsigned char r[8];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -EIO;
+		if (snprintf(name, NAME_MAX + 1, "%.200s.tmp.%02x%02x%02x%02x%02x%02x%02x%02x", base,
+			     r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]) > NAME_MAX)
+			return -ENAMETOOLONG;
+		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
 int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
 			 const void *ctx)
 {
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+	char dirname[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	if (snprintf(dirname, sizeof(dirname), "%.*s", slash ? (int)(slash - path) : 1,
+		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dirname))
 		return -ENAMETOOLONG;
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	if (!*base)
+		return -EISDIR;
+	int dir = open(dirname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
 		return -errno;
+	int fd = open_temp(dir, base, tmp);
+	if (fd < 0) {
+		close(dir);
+		return fd;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int rc = -errno;
+		close(fd);
+		unlinkat(dir, tmp, 0);
+		close(dir);
+		return rc;
+	}
+	/* The errno of the write that failed is the one reported ("No space
+	 * left on device"), not a guess. */
+	errno = 0;
 	int rc = fn(f, ctx);
 	if (fflush(f) != 0 || ferror(f))
-		rc = rc ? rc : -EIO;
+		rc = rc ? rc : -(errno ? errno : EIO);
 	if (!rc && fsync(fileno(f)) < 0)
 		rc = -errno;
 	if (fclose(f) != 0 && !rc)
 		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
+	/* renameat replaces a link planted at the final name, never its target. */
+	if (!rc && renameat(dir, tmp, dir, base) < 0)
 		rc = -errno;
 	if (rc)
-		unlink(tmp);
+		unlinkat(dir, tmp, 0);
+	close(dir);
 	return rc;
 }
 
@@ -70,7 +137,7 @@ struct buffer {
 static int write_buffer(FILE *f, const void *ctx)
 {
 	const struct buffer *b = ctx;
-	return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -EIO;
+	return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -(errno ? errno : EIO);
 }
 
 int hg_write_atomic(const char *path, const char *data, size_t len)

@@ -9,9 +9,19 @@ int hg_mkdirs(const char *path);
 /* Unlinks every file directly in path (not subdirectories). */
 void hg_empty_dir(const char *path);
 #include <stdio.h>
+#include <sys/types.h>
 
-/* Writes path through a temporary file in the same directory: fn writes the
- * content (returning 0 or -errno), then fsync and rename.  A failure leaves
+/* Creates path anew for writing (flags: O_WRONLY or O_RDWR, plus others):
+ * what is there is unlinked, then the file is created with O_EXCL and
+ * O_NOFOLLOW, so a symlink or file planted in a shared directory is never
+ * written through.  Returns the fd or -errno. */
+int hg_open_new(const char *path, int flags, mode_t mode);
+/* The same as a stdio stream (mode 0644); NULL with errno set. */
+FILE *hg_fopen_new(const char *path);
+
+/* Writes path through a temporary file in the same directory, with an
+ * unpredictable name created O_EXCL|O_NOFOLLOW relative to the directory's
+ * fd: fn writes the content (returning 0 or -errno), then fsync and renameat.  A failure leaves
  * no temporary file and the old path untouched.  Returns 0 or -errno. */
 int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
 			 const void *ctx);

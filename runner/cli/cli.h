@@ -24,7 +24,7 @@ struct hg_cli {
 	bool json;               /* calibrate --json, list --json */
 	bool strict;             /* run --strict */
 	bool kernel_trace;       /* run, sweep --kernel-trace: as trace.kernel: true */
-	bool quiet;              /* run --quiet: no summary; sweep: only failures */
+	bool quiet;              /* run --quiet: no start line, progress or summary; sweep: only failures */
 	bool force;              /* run, sweep --force: replace what hgrun wrote in -o DIR */
 	bool resume;             /* sweep --resume: run only what -o DIR lacks */
 	const char *out_dir;     /* run -o DIR */

@@ -27,7 +27,7 @@ static const struct command_help helps[] = {
 	  "                      reservation or memory lock is not granted\n"
 	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
 	  "                      (as trace.kernel: true; docs/kernel-trace.md)\n"
-	  "  --quiet             no summary after the run\n"
+	  "  --quiet             no start line, progress or summary\n"
 	  "\n"
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"

@@ -12,6 +12,7 @@
 #include "cli/overrides.h"
 #include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
+#include "plan/trust.h"
 #include "results/results.h"
 #include "run/run.h"
 
@@ -37,8 +38,10 @@ static int validate_files(const struct hg_cli *cli)
 			rc = HG_EXIT_INVALID;
 			continue;
 		}
-		if (!cli->resolved)
+		if (!cli->resolved) {
 			print_ok(cli->files[i], plan);
+			hg_plan_trust_notes(plan, "  ", stdout);
+		}
 		else if (all)
 			json_array_append_new(all, json_pack("{s:s, s:o}", "file", cli->files[i],
 							     "scenario", hg_plan_to_json(plan)));
@@ -75,6 +78,7 @@ static int run_scenario(const struct hg_cli *cli)
 				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
 				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
 	}
+	hg_plan_trust_notes(plan, "hgrun: ", stderr);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,

@@ -65,10 +65,12 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 /* The point's scenario, loaded like any file; NULL after printing why. */
 static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 {
-	struct hg_override ov[HG_MAX_SETS + 64];
-	char err[HG_ERRLEN], id[32], buf[128];
+	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
+	struct hg_override *ov = calloc(j->cli->n_sets + j->base->sweep.n_axes + 1, sizeof(*ov));
+	char err[HG_ERRLEN] = "out of memory", id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
-	char *text = hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err);
+	char *text = ov ? hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err) : NULL;
+	free(ov);
 	bool applied = text != NULL;
 	struct hg_diags d;
 	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
@@ -207,7 +209,7 @@ static int pending_stop(const sigset_t *stops)
 {
 	struct timespec now = { 0, 0 };
 	int sig = sigtimedwait(stops, NULL, &now);
-	return sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
+	return sig > 0 ? 128 + sig : 0;     /* 130, 143, 129 (SIGHUP), 131 (SIGQUIT) */
 }
 
 static double now_s(void)
@@ -244,6 +246,8 @@ static int run_all(struct sweep_job *j)
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t run = 0; run < j->n_runs; run++) {
 		if (!mine(j->cli, run) || complete[run])
@@ -259,7 +263,7 @@ static int run_all(struct sweep_job *j)
 			t.spent_s += now_s() - start;
 			t.done++;
 		}
-		if (rc == 130 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
+		if (rc == 129 || rc == 130 || rc == 131 || rc == 143 || rc == HG_EXIT_PRIVILEGE) {
 			t.failed += ran;   /* it is run again by --resume */
 			fprintf(stderr, "hgrun: sweep stopped after %zu run%s (exit %d); finish it with "
 				"--resume -o %s\n", t.done, t.done == 1 ? "" : "s", rc, j->dir);

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+
+#include "base/fsutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -29,9 +31,9 @@ static int open_output(const char *dir, const char *name, const char *ext, char 
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/load-%s.%s", dir, name, ext);
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	int fd = hg_open_new(path, O_WRONLY, 0644);
 	if (fd < 0) {
-		int e = errno;
+		int e = -fd;
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
 		return -e;
 	}
@@ -73,10 +75,11 @@ static void shell(const struct outputs *o, const char *cmd, pid_t keeper)
 	_exit(127);
 }
 
-static void record(struct hg_load_slot *slot, int st)
+/* by_itself: the command ended before the load's stop (status_valid 2). */
+static void record(struct hg_load_slot *slot, int st, bool by_itself)
 {
 	slot->status = st;
-	slot->status_valid = 1;
+	slot->status_valid = by_itself ? 2 : 1;
 }
 
 static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
@@ -101,13 +104,13 @@ static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *s
 			kill(0, SIGKILL);
 		if (sig == SIGCHLD && !done && waitpid(sh, &st, WNOHANG) == sh) {
 			done = true;    /* ended by itself: its children may live on */
-			record(slot, st);
+			record(slot, st, true);
 		}
 	}
 	while (!done && waitpid(sh, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!done)
-		record(slot, st);
+		record(slot, st, false);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 

@@ -2,15 +2,22 @@
  * from the device (page cache dropped), unlinks it, again (the I/O stress of
  * the Abeni study).  Files live in a fresh directory under dir (default
  * /var/tmp, which is disk-backed where /tmp may be tmpfs), removed by hgrun
- * at the end even if the process was killed mid-write. */
+ * at the end even if the process was killed mid-write.  The directory's name
+ * holds hgrun's pid (hgrun-io-<pid>-<name>-XXXXXX): one left by an hgrun
+ * that was SIGKILLed is removed by the next io load that uses the same dir,
+ * once that pid is gone. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
 
 #include "base/fsutil.h"
 #include "plan/load.h"
@@ -20,11 +27,62 @@ enum { C_FILES, C_WRITTEN, C_READ };
 #define CHUNK (1u << 20)
 #define DEFAULT_DIR "/var/tmp"
 
+#define PREFIX "hgrun-io-"
+
+/* The pid in an io directory's name, or 0 when the name is not one. */
+static pid_t owner_pid(const char *name)
+{
+	if (strncmp(name, PREFIX, strlen(PREFIX)) != 0)
+		return 0;
+	char *end;
+	long pid = strtol(name + strlen(PREFIX), &end, 10);
+	return pid > 0 && *end == '-' ? (pid_t)pid : 0;
+}
+
+/* Empties and removes one stale directory, never following a link. */
+static void remove_stale(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* Directories of io loads whose hgrun is gone (SIGKILL, power cut), ours
+ * only (same owner), are removed. */
+static void remove_leftovers(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	while (d && (e = readdir(d))) {
+		pid_t pid = owner_pid(e->d_name);
+		if (!pid || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+			remove_stale(dirfd(d), e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
 	const char *dir = l->plan->dir ? l->plan->dir : DEFAULT_DIR;
 	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/hgrun-io-%s-XXXXXX", dir, l->plan->name) >=
+	remove_leftovers(dir);
+	if (snprintf(path, sizeof(path), "%s/" PREFIX "%d-%s-XXXXXX", dir, (int)getpid(),
+		     l->plan->name) >=
 	    (int)sizeof(path)) {
 		snprintf(err, errlen, "dir '%s' is too long", dir);
 		return -ENAMETOOLONG;
@@ -45,9 +103,9 @@ static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
 
 static int write_file(const char *path, const char *buf, uint64_t size, struct hg_load_slot *slot)
 {
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	int fd = hg_open_new(path, O_WRONLY, 0600);
 	if (fd < 0)
-		return hg_load_fail(slot, "open %s: %s", path, strerror(errno));
+		return hg_load_fail(slot, "open %s: %s", path, strerror(-fd));
 	for (uint64_t done = 0; done < size;) {
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		ssize_t w = write(fd, buf, n);

@@ -23,6 +23,7 @@
 #define HG_SUPERVISOR_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,10 @@ void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
 /* Run-level warnings of the loads (stray processes killed, ...), as an array
  * of strings to append to result.json's warnings.  New reference. */
 json_t *hg_loadrun_warnings(const struct hg_loadrun *lr);
+/* True when a load did not get what the scenario asked: its priority, nice
+ * or cpus refused, a process failed or ended (or its command exited)
+ * before the stop time.  --strict turns this into exit 4. */
+bool hg_loadrun_shortfall(const struct hg_loadrun *lr);
 
 /* Stops everything if not yet done, runs each load's cleanup (temp files),
  * frees. NULL is fine. */

@@ -2,6 +2,7 @@
  * supervisor's records, the wait statuses and rusage of the reaped
  * processes, and their shared statistics slots. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,14 @@ static const char *privilege_hint(int e)
 	return e == EPERM ? " (needs root or CAP_SYS_NICE)" : "";
 }
 
+/* A SIGKILL hgrun did not send (its own are counted in pr->killed); it
+ * may be seen only at the stop, when the process is reaped. */
+static bool outside_kill(const struct hg_lproc *pr)
+{
+	return pr->reaped && pr->status >= 0 && WIFSIGNALED(pr->status) &&
+	       WTERMSIG(pr->status) == SIGKILL && !pr->killed;
+}
+
 /* Warnings the processes left in their slots, and early ends. */
 static void proc_warnings(json_t *w, const struct hg_lsup *s)
 {
@@ -154,6 +163,20 @@ static void proc_warnings(json_t *w, const struct hg_lsup *s)
 		else if (early && WIFSIGNALED(pr->status))
 			hg_loadrun_warn(w, "process %u (pid %d) was killed by signal %d (%s) before the load's stop time",
 					i, (int)pr->pid, WTERMSIG(pr->status), strsignal(WTERMSIG(pr->status)));
+		else if (outside_kill(pr))
+			hg_loadrun_warn(w, "process %u (pid %d) was killed by SIGKILL that hgrun did not "
+					"send (from outside, or the OOM killer)", i, (int)pr->pid);
+		/* exec: the keeper lives on, the command inside it did not. */
+		int st = pr->slot->status;
+		if (pr->slot->status_valid == 2 && WIFEXITED(st))
+			hg_loadrun_warn(w, "the command exited with status %d%s before the load's stop "
+					"time (its stderr: load-%s.err)", WEXITSTATUS(st),
+					WEXITSTATUS(st) == 127 ? " (command not found)" :
+					WEXITSTATUS(st) == 126 ? " (not executable)" : "",
+					s->run.plan->name);
+		else if (pr->slot->status_valid == 2 && WIFSIGNALED(st))
+			hg_loadrun_warn(w, "the command was killed by signal %d (%s) before the load's "
+					"stop time", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	}
 	if (s->stragglers)
 		hg_loadrun_warn(w, "%u process groups still had members after their leader ended; killed",
@@ -209,10 +232,34 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr)
 	json_t *all = json_deep_copy(lr->warnings);
 	for (size_t i = 0; i < lr->n_loads; i++) {
 		size_t k;
-		json_t *w;
-		json_array_foreach(lr->loads[i].warnings, k, w)
+		json_t *w, *mine = json_deep_copy(lr->loads[i].warnings);
+		if (lr->loads[i].started)
+			proc_warnings(mine, &lr->loads[i]);   /* refusals and early ends too */
+		json_array_foreach(mine, k, w)
 			json_array_append_new(all, json_sprintf("load %s: %s",
 				lr->plan->loads[i].name, json_string_value(w)));
+		json_decref(mine);
 	}
 	return all;
+}
+
+bool hg_loadrun_shortfall(const struct hg_loadrun *lr)
+{
+	for (size_t i = 0; lr && i < lr->n_loads; i++) {
+		const struct hg_lsup *s = &lr->loads[i];
+		if (!s->started)
+			continue;
+		const struct hg_load_slot *s0 = s->procs[0].slot;
+		if (s0->sched_error || s0->nice_error || s0->affinity_error)
+			return true;
+		for (unsigned p = 0; p < s->run.n_procs; p++) {
+			const struct hg_lproc *pr = &s->procs[p];
+			bool early = pr->reaped && pr->status >= 0 &&
+				     (!s->term_at || pr->ended < s->term_at);
+			if (pr->slot->error[0] || early || pr->slot->status_valid == 2 ||
+			    outside_kill(pr))
+				return true;
+		}
+	}
+	return false;
 }

@@ -35,7 +35,8 @@ struct hg_load_slot {
 	int nice_error;
 	int affinity_error;
 	_Atomic int working;            /* set up, about to run the load */
-	int status_valid;               /* exec: the command's wait status is known */
+	int status_valid;               /* exec: the command's wait status is known
+					   (2: it ended by itself before the stop) */
 	int status;
 	char error[192];                /* why the process gave up, "" if it did not */
 };

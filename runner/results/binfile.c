@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+
+#include "base/fsutil.h"
 #include "results/binfile.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the record files are little-endian");
@@ -14,7 +16,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the record files are 
 int hg_binfile_open(struct hg_binfile *b, const char *path, const char *kind)
 {
 	memset(b, 0, sizeof(*b));
-	b->f = fopen(path, "wb");
+	b->f = hg_fopen_new(path);
 	if (!b->f)
 		return -errno;
 	setvbuf(b->f, NULL, _IOFBF, HG_BIN_BUFFER);
@@ -24,15 +26,18 @@ int hg_binfile_open(struct hg_binfile *b, const char *path, const char *kind)
 	memcpy(h + 8, &version, 4);
 	memcpy(h + 12, &size, 4);
 	strncpy((char *)h + 16, kind, 15);
-	if (fwrite(h, 1, sizeof(h), b->f) != sizeof(h))
-		return -EIO;
-	return hg_binfile_sync(b);
+	int rc = fwrite(h, 1, sizeof(h), b->f) == sizeof(h) ? hg_binfile_sync(b) : -(errno ? errno : EIO);
+	if (rc) {
+		fclose(b->f);
+		b->f = NULL;
+	}
+	return rc;
 }
 
 int hg_binfile_put(struct hg_binfile *b, const void *rec)
 {
 	if (fwrite(rec, 32, 1, b->f) != 1)
-		return -EIO;
+		return -(errno ? errno : EIO);     /* the failed write's: ENOSPC, not a guess */
 	b->records++;
 	return 0;
 }
@@ -42,7 +47,7 @@ int hg_binfile_sync(struct hg_binfile *b)
 	if (!b->f)
 		return 0;
 	if (fflush(b->f) != 0)
-		return -EIO;
+		return -(errno ? errno : EIO);
 	if (fdatasync(fileno(b->f)) < 0)
 		return -errno;
 	b->synced = b->records;

@@ -23,8 +23,7 @@ json_t *hg_stream_trace_json(const struct hg_stream *s)
 	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:o, s:o}",
 			      "mode", hg_trace_mode_name(s->mode),
 			      "mode_asked", hg_trace_mode_name(tp->mode),
-			      "switched", s->switched[0] ? json_pack("{s:I, s:s}", "at_ns",
-					(json_int_t)s->switched_ns, "why", s->switched) : json_null(),
+			      "switched", json_deep_copy(s->switches),
 			      "series_ns", (json_int_t)tp->series_ns,
 			      "limit_bytes", s->limit_bytes ? u64(s->limit_bytes) : json_null(),
 			      "written", json_pack("{s:o, s:o, s:o}", "trace", u64(s->trace.records),
@@ -40,7 +39,7 @@ json_t *hg_stream_trace_json(const struct hg_stream *s)
 static int put_result(FILE *f, const void *ctx)
 {
 	json_t *j = (json_t *)ctx;
-	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? -EIO : 0;
+	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? -(errno ? errno : EIO) : 0;
 	fputc('\n', f);
 	return rc;
 }
@@ -51,7 +50,7 @@ int hg_checkpoint_write(struct hg_stream *s)
 	if (!rc)
 		rc = hg_binfile_sync(&s->latency);
 	if (!rc && s->series && (fflush(s->series) != 0 || fdatasync(fileno(s->series)) < 0))
-		rc = -EIO;
+		rc = -(errno ? errno : EIO);
 	if (rc) {
 		hg_stream_fail(s, rc, "a checkpoint");
 		return rc;

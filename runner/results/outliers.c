@@ -1,7 +1,8 @@
 /* trace.mode: outliers, a flight recorder (docs/results.md).  Each thread's
  * newest intervals and wake-ups wait in a history; when a gap longer than
  * trace.outlier_gap or a wake-up later than trace.outlier_latency arrives,
- * a window opens from `before` ahead of it to `after` past it: every
+ * a window opens from `before` ahead of it (the gap's start, the intended
+ * wake-up) to `after` past it (the gap's end, the actual wake-up): every
  * thread's history inside it is written, and so is every record inside it
  * that arrives until the writer's clock passes its end.  A trigger inside
  * an open window extends it.  Records carry the window's id. */
@@ -56,6 +57,8 @@ void hg_outliers_free(struct hg_stream *s)
 static void put_interval(struct hg_stream *s, struct hg_stream_thread *t,
 			 struct hg_bin_interval *r)
 {
+	if (!hg_stream_room(s, r->end_ns))
+		return;
 	r->flags |= HG_BIN_IN_WINDOW;
 	r->window = s->open->id;
 	int rc = hg_binfile_put(&s->trace, r);
@@ -67,6 +70,8 @@ static void put_interval(struct hg_stream *s, struct hg_stream_thread *t,
 
 static void put_wakeup(struct hg_stream *s, struct hg_stream_thread *t, struct hg_bin_wakeup *r)
 {
+	if (!hg_stream_room(s, r->actual_ns))
+		return;
 	r->window = s->open->id;
 	int rc = hg_binfile_put(&s->latency, r);
 	if (rc)
@@ -75,35 +80,56 @@ static void put_wakeup(struct hg_stream *s, struct hg_stream_thread *t, struct h
 		t->latency_written++;
 }
 
-/* Writes every thread's history inside the open window and empties it. */
-static void dump_histories(struct hg_stream *s)
+/* Writes the records of h inside the open window (in_window), keeps the
+ * others in order. */
+static void dump_history(struct hg_stream *s, struct hg_stream_thread *t, struct hg_history *h,
+			 bool intervals)
 {
-	int64_t from = s->open->from_ns;
-	for (size_t i = 0; i < s->n && s->open; i++) {
-		struct hg_stream_thread *t = &s->th[i];
-		for (size_t k = 0; k < t->hist_iv.n && s->open; k++) {
-			struct hg_bin_interval *r = history_at(&t->hist_iv, k);
-			if (r->end_ns >= from)
+	size_t kept = 0, n = h->n;
+	for (size_t k = 0; k < n && s->open; k++) {
+		void *rec = history_at(h, k);
+		bool in;
+		if (intervals) {
+			struct hg_bin_interval *r = rec;
+			in = r->end_ns >= s->open->from_ns && r->start_ns <= s->open->to_ns;
+			if (in)
 				put_interval(s, t, r);
-		}
-		for (size_t k = 0; k < t->hist_wk.n && s->open; k++) {
-			struct hg_bin_wakeup *r = history_at(&t->hist_wk, k);
-			if (r->actual_ns >= from)
+		} else {
+			struct hg_bin_wakeup *r = rec;
+			in = r->actual_ns >= s->open->from_ns && r->actual_ns <= s->open->to_ns;
+			if (in)
 				put_wakeup(s, t, r);
 		}
-		t->hist_iv.n = t->hist_wk.n = 0;
+		if (!in) /* compact in place: slot `kept` is never ahead of slot k */
+			memmove((char *)h->recs + ((h->head + h->cap - n + kept++) % h->cap) * 32,
+				rec, 32);
+	}
+	h->n = kept;
+	h->head = (h->head + h->cap - n + kept) % h->cap;
+}
+
+/* Writes every thread's history inside the open window. */
+static void dump_histories(struct hg_stream *s)
+{
+	for (size_t i = 0; i < s->n && s->open; i++) {
+		dump_history(s, &s->th[i], &s->th[i].hist_iv, true);
+		dump_history(s, &s->th[i], &s->th[i].hist_wk, false);
 	}
 }
 
-static void trigger(struct hg_stream *s, uint32_t thread, bool wakeup, int64_t at,
-		    int64_t value)
+/* An outlier from `begin` (gap start, intended wake-up) to `end` (gap end,
+ * actual wake-up): the window runs from begin - before to end + after. */
+static void trigger(struct hg_stream *s, uint32_t thread, bool wakeup, int64_t begin,
+		    int64_t end)
 {
-	int64_t to = at + (int64_t)s->rs->plan->trace.after_ns;
+	int64_t to = end + (int64_t)s->rs->plan->trace.after_ns, value = end - begin;
+	int64_t at = wakeup ? end : begin;
 	if (s->open) {
 		if (to > s->open->to_ns)
 			s->open->to_ns = to;
 		if (value > s->open->value_ns)
 			s->open->value_ns = value;
+		dump_histories(s);   /* what the longer window now covers */
 		return;
 	}
 	if (s->n_windows == s->cap_windows) {
@@ -117,7 +143,7 @@ static void trigger(struct hg_stream *s, uint32_t thread, bool wakeup, int64_t a
 		s->cap_windows = cap;
 	}
 	struct hg_window *w = &s->windows[s->n_windows++];
-	int64_t from = at - (int64_t)s->rs->plan->trace.before_ns;
+	int64_t from = begin - (int64_t)s->rs->plan->trace.before_ns;
 	*w = (struct hg_window){ .id = (uint32_t)s->n_windows, .thread = thread, .wakeup = wakeup,
 				 .trigger_ns = at, .value_ns = value,
 				 .from_ns = from > 0 ? from : 0, .to_ns = to };
@@ -129,7 +155,7 @@ void hg_outliers_interval(struct hg_stream *s, struct hg_stream_thread *t,
 			  struct hg_bin_interval *r, int64_t gap_ns)
 {
 	if (gap_ns > 0 && (uint64_t)gap_ns > s->rs->plan->trace.outlier_gap_ns)
-		trigger(s, r->thread, false, r->start_ns - gap_ns, gap_ns);
+		trigger(s, r->thread, false, r->start_ns - gap_ns, r->start_ns);
 	if (s->mode != HG_TRACE_OUTLIERS)
 		return;
 	if (s->open && r->end_ns >= s->open->from_ns && r->start_ns <= s->open->to_ns)
@@ -143,7 +169,7 @@ void hg_outliers_wakeup(struct hg_stream *s, struct hg_stream_thread *t,
 {
 	int64_t late = r->actual_ns - r->intended_ns;
 	if (late > 0 && (uint64_t)late > s->rs->plan->trace.outlier_latency_ns)
-		trigger(s, r->thread, true, r->actual_ns, late);
+		trigger(s, r->thread, true, r->intended_ns, r->actual_ns);
 	if (s->mode != HG_TRACE_OUTLIERS)
 		return;
 	if (s->open && r->actual_ns >= s->open->from_ns && r->actual_ns <= s->open->to_ns)

@@ -13,6 +13,20 @@
 #define HG_PROGRESS_PLAIN_NS 10000000000LL
 #define HG_PROGRESS_THREADS 6          /* threads named on the line, then "..." */
 
+/* A duration as written: 2d, 24h, 3m when whole, else as units.c prints it. */
+static const char *fmt_duration(uint64_t ns, char buf[32])
+{
+	static const struct { uint64_t ns; const char *unit; } big[] = {
+		{ 86400000000000ull, "d" }, { 3600000000000ull, "h" }, { 60000000000ull, "m" },
+	};
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		if (ns >= big[i].ns && ns % big[i].ns == 0) {
+			snprintf(buf, 32, "%llu%s", (unsigned long long)(ns / big[i].ns), big[i].unit);
+			return buf;
+		}
+	return hg_format_duration(ns, buf);
+}
+
 void hg_progress_start(struct hg_stream *s)
 {
 	if (!s->progress)
@@ -20,9 +34,11 @@ void hg_progress_start(struct hg_stream *s)
 	const struct hg_plan *p = s->rs->plan;
 	char d[32];
 	fprintf(s->progress, "hgrun: running %s for %s (%zu thread%s, %zu load%s, trace %s) into "
-		"%s; Ctrl-C keeps a partial result\n", p->name, hg_format_duration(p->duration_ns, d),
+		"%s; Ctrl-C keeps a partial result\n", p->name, fmt_duration(p->duration_ns, d),
 		p->n_threads, p->n_threads == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
 		hg_trace_mode_name(s->mode), s->rs->dir);
+	if (s->start_note[0])
+		fprintf(s->progress, "hgrun: warning: %s\n", s->start_note);
 	fflush(s->progress);
 }
 
@@ -30,6 +46,8 @@ static void fmt_ns(uint64_t ns, char *buf, size_t size)
 {
 	if (ns >= 10000000)
 		snprintf(buf, size, "%.0f ms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, size, "%.1f ms", (double)ns / 1e6);
 	else if (ns >= 10000)
 		snprintf(buf, size, "%.0f us", (double)ns / 1e3);
 	else

@@ -1,4 +1,5 @@
 /* result.json as a jansson tree: the contract of schemas/result.schema.json. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -234,8 +235,9 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 			      "exit_status", cp ? json_null() : json_integer(rs->exit_status),
 			      "command_line", command_line(rs->opt), "started_utc", rs->started_utc,
 			      "finished_utc", cp ? json_null() : json_string(rs->finished_utc));
-	json_object_set_new(o, "interrupted_by", !cp && rs->signal ? json_string(rs->signal == 2 ?
-			    "SIGINT" : "SIGTERM") : json_null());
+	json_object_set_new(o, "interrupted_by", !cp && rs->signal ? json_string(rs->signal == SIGINT ?
+			    "SIGINT" : rs->signal == SIGTERM ? "SIGTERM" : rs->signal == SIGHUP ?
+			    "SIGHUP" : "SIGQUIT") : json_null());
 	add_scenario(o, rs->plan);
 	json_object_set(o, "sweep_point", rs->opt->sweep_point ? rs->opt->sweep_point
 							       : json_null());

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "results/kernel_findings.h"
 #include "results/results.h"
@@ -89,7 +90,8 @@ static int write_result(FILE *f, const struct hg_run_state *rs)
 	json_t *j = hg_result_json(rs);
 	if (!j)
 		return -ENOMEM;
-	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? -EIO : 0;
+	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ?
+		 -(errno ? errno : EIO) : 0;
 	fputc('\n', f);
 	json_decref(j);
 	return rc;
@@ -104,23 +106,83 @@ static void sync_dir(const char *dir)
 	}
 }
 
+/* Space kept for result.json from before the run to its end: if the disk
+ * fills up during the run (a load's output, the traces), freeing it lets
+ * result.json, a few KB, still be written.  Creating it also proves the
+ * directory writable (a read-only directory is refused before the run). */
+#define RESERVE_NAME ".hgrun-reserve"
+#define RESERVE_BYTES (256 * 1024)
+
+static int make_reserve(const struct hg_run_state *rs)
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, RESERVE_NAME) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	int fd = hg_open_new(path, O_WRONLY, 0600);
+	if (fd < 0)
+		return fd;
+	int rc = posix_fallocate(fd, 0, RESERVE_BYTES);
+	if (rc == EOPNOTSUPP || rc == EINVAL) {      /* no fallocate here: write zeros */
+		static const char zeros[4096];
+		rc = 0;
+		for (int i = 0; !rc && i < RESERVE_BYTES / 4096; i++)
+			rc = write(fd, zeros, sizeof(zeros)) == (ssize_t)sizeof(zeros) ? 0 : errno;
+	}
+	if (!rc && fsync(fd) < 0)
+		rc = errno;
+	close(fd);
+	if (rc)
+		unlink(path);
+	return -rc;
+}
+
+void hg_results_release_reserve(struct hg_run_state *rs)
+{
+	char path[PATH_MAX];
+	if (rs->dir[0] &&
+	    snprintf(path, sizeof(path), "%s/%s", rs->dir, RESERVE_NAME) < (int)sizeof(path))
+		unlink(path);
+}
+
 int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 {
 	int rc = choose_dir(rs);
-	if (rc)
+	if (rc) {
 		snprintf(err, errlen, "cannot create the result directory %s: %s",
 			 rs->dir[0] ? rs->dir : "results/", strerror(-rc));
+		return rc;
+	}
+	rc = make_reserve(rs);
+	if (rc)
+		snprintf(err, errlen, "cannot write in the result directory %s: %s%s", rs->dir,
+			 strerror(-rc), rc == -ENOSPC || rc == -EDQUOT ?
+			 " (a run needs at least 256 KiB there for result.json)" : "");
 	return rc;
 }
 
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	const char *name = "kernel.jsonl";
-	int rc = 0;
-	if (rs->kernel && rs->kernel->traced)
-		rc = write_atomic(rs, name, hg_kernel_write_segments);
-	if (!rc)
+	/* kernel.jsonl failing (a full disk) must not keep result.json from
+	 * being written: it is warned and result.json is tried anyway. */
+	if (rs->kernel && rs->kernel->traced) {
+		int krc = write_atomic(rs, "kernel.jsonl", hg_kernel_write_segments);
+		if (krc)
+			hg_run_warn(rs, "cannot write %s/kernel.jsonl: %s", rs->dir, strerror(-krc));
+	}
+	const char *name = "result.json";
+	int rc = write_atomic(rs, name, write_result);
+	if (rc == -ENOSPC || rc == -EDQUOT) {
+		/* The disk filled up during the run: use the space kept for this. */
+		hg_results_release_reserve(rs);
+		hg_run_warn(rs, "the result directory ran out of space (%s): result.json was "
+			    "written in the room kept for it; other files may be cut short",
+			    strerror(-rc));
+		rs->complete = false;      /* records were lost: the run is not whole */
+		if (!rs->exit_status)
+			rs->exit_status = HG_EXIT_FAILED;
 		rc = write_atomic(rs, name = "result.json", write_result);
+	}
+	hg_results_release_reserve(rs);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s/%s: %s", rs->dir, name, strerror(-rc));
 		return rc;

@@ -18,6 +18,10 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen);
  * result.json (atomically).  Returns 0 or -errno with a message in err. */
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen);
 
+/* results.c: removes the space hg_results_dir kept for result.json (every
+ * exit path of a run, through the sink's close). */
+void hg_results_release_reserve(struct hg_run_state *rs);
+
 /* result_json.c: the result.json tree (new reference). */
 json_t *hg_result_json(const struct hg_run_state *rs);
 

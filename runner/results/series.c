@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+#include "base/fsutil.h"
 #include "loads/supervisor.h"
 #include "plan/load.h"
 #include "plan/workload.h"
@@ -65,7 +67,7 @@ int hg_series_init(struct hg_stream *s)
 {
 	char path[PATH_MAX + 32];
 	snprintf(path, sizeof(path), "%s/series.jsonl", s->rs->dir);
-	s->series = fopen(path, "w");
+	s->series = hg_fopen_new(path);
 	if (!s->series)
 		return -errno;
 	s->series_start = 0;
@@ -129,7 +131,7 @@ static void put_line(struct hg_stream *s, json_t *o)
 {
 	if (json_dumpf(o, s->series, JSON_COMPACT | JSON_PRESERVE_ORDER) < 0 ||
 	    fputc('\n', s->series) == EOF)
-		hg_stream_fail(s, -EIO, "series.jsonl");
+		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
 	else
 		s->series_lines++;
 	json_decref(o);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "base/exitcodes.h"
+#include "loads/supervisor.h"
 #include "results/kernel_findings.h"
 #include "results/results.h"
 #include "results/stream.h"
@@ -19,10 +20,8 @@ static void collect(struct hg_run_state *rs)
 
 int hg_results_verdict(const struct hg_run_state *rs, int rc)
 {
-	if (rs->signal == SIGINT)
-		return HG_EXIT_SIGINT;
-	if (rs->signal == SIGTERM)
-		return HG_EXIT_SIGTERM;
+	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
+		return 128 + rs->signal;
 	if (rc)
 		return rc;
 	if (!rs->complete || rs->expect_failed)
@@ -37,6 +36,10 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	hg_kernel_findings_build(rs);
 	hg_expect_evaluate(rs);
 	rs->exit_status = hg_results_verdict(rs, rc);
+	/* --strict: the scenario asked for something the run did not get. */
+	if (rs->opt->strict && !rs->exit_status &&
+	    (hg_loadrun_shortfall(rs->loads) || (rs->stream && rs->stream->cpus_not_granted)))
+		rs->exit_status = HG_EXIT_PRIVILEGE;
 	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
 		fprintf(err, "error: %s\n", msg);
 		rs->exit_status = rs->exit_status ? rs->exit_status : HG_EXIT_FAILED;
@@ -62,4 +65,5 @@ const struct hg_run_sink hg_results_sink = {
 	.start = start,
 	.stop = hg_stream_stop,
 	.finish = finish,
+	.close = hg_results_release_reserve,
 };

@@ -15,6 +15,7 @@
 
 #include "base/cpuset.h"
 #include "base/timeutil.h"
+#include "base/units.h"
 #include "plan/workload.h"
 #include "results/stream.h"
 
@@ -61,7 +62,14 @@ static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint3
 		t->gap_max_ns = (uint64_t)gap;
 	t->prev_end_ns = r.end_ns;
 	t->prev_preempted = r.end == HG_END_PREEMPTED;
+	const struct hg_thread_plan *tp = t->w->plan;
+	if (g->cpu >= 0 && g->cpu < CPU_SETSIZE && !tp->cpus_all && !CPU_ISSET(g->cpu, &tp->cpus)) {
+		t->outside_intervals++;
+		t->outside_ns += (uint64_t)(r.end_ns - r.start_ns);
+		t->outside_cpu = g->cpu;
+	}
 	hg_series_interval(s, t, &r, gap);
+	hg_stream_room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
 		if (rc)
@@ -83,6 +91,7 @@ static void take_wakeup(struct hg_stream *s, struct hg_stream_thread *t, uint32_
 	t->wakeups++;
 	hg_histogram_add(&t->lat_all, late > 0 ? (uint64_t)late : 0);
 	hg_series_wakeup(s, t, &r);
+	hg_stream_room(s, r.actual_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->latency, &r);
 		if (rc)
@@ -120,22 +129,29 @@ static size_t drain(struct hg_stream *s)
 	return total;
 }
 
-/* trace.budget, or the free disk: full switches to outliers, outliers to
- * none, and result.json says when and why. */
-static void check_budget(struct hg_stream *s, int64_t now)
+/* trace.budget, or the free disk, checked before each record is written:
+ * full switches to outliers at 90 % (windows get the rest), outliers to
+ * none at 100 %; result.json says when and why.  Returns whether the mode
+ * (perhaps new) still writes. */
+bool hg_stream_room(struct hg_stream *s, int64_t at_ns)
 {
 	if (!s->limit_bytes || s->mode == HG_TRACE_NONE)
-		return;
-	uint64_t bytes = (s->trace.records + s->latency.records) * 32;
-	if (bytes < s->limit_bytes)
-		return;
+		return s->mode != HG_TRACE_NONE;
+	uint64_t bytes = (s->trace.records + s->latency.records + 1) * 32;
+	uint64_t at = s->mode == HG_TRACE_FULL ? s->limit_bytes / 10 * 9 : s->limit_bytes;
+	if (bytes <= at)
+		return true;
 	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
-	snprintf(s->switched, sizeof(s->switched), "%s -> %s: %llu bytes of records reached the "
-		 "limit of %llu (%s)", hg_trace_mode_name(s->mode), hg_trace_mode_name(to),
-		 (unsigned long long)bytes, (unsigned long long)s->limit_bytes,
+	char why[160];
+	snprintf(why, sizeof(why), "%llu bytes of records reached %s of the limit of %llu (%s)",
+		 (unsigned long long)(bytes - 32), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
+		 (unsigned long long)s->limit_bytes,
 		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
-	s->switched_ns = now;
+	json_array_append_new(s->switches, json_pack("{s:I, s:s, s:s, s:s}", "at_ns",
+		(json_int_t)at_ns, "from", hg_trace_mode_name(s->mode), "to",
+		hg_trace_mode_name(to), "why", why));
 	s->mode = to;
+	return hg_stream_room(s, at_ns);
 }
 
 static void pause_ns(int64_t ns)
@@ -184,7 +200,6 @@ static void *writer_main(void *arg)
 		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
 		hg_series_emit(s, s->covers_ns, false);
 		hg_outliers_tick(s, s->covers_ns);
-		check_budget(s, now);
 		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
 			s->last_checkpoint = now;
 			hg_checkpoint_write(s);
@@ -198,7 +213,7 @@ static void *writer_main(void *arg)
 	hg_outliers_tick(s, INT64_MAX);
 	hg_progress_tick(s, s->covers_ns, true);
 	if (s->series && fflush(s->series) != 0)
-		hg_stream_fail(s, -EIO, "series.jsonl");
+		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
 	hg_binfile_sync(&s->trace);
 	hg_binfile_sync(&s->latency);
 	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -232,6 +247,43 @@ static uint64_t byte_limit(const struct hg_stream *s)
 	return limit;
 }
 
+/* A rough size of trace.bin + latency.bin in full mode: per thread a
+ * record per scheduler tick (HZ 1000 at most) and per gap-free stretch
+ * its workload ends on purpose (a job, a wake-up, a yield: capped at
+ * 100000 a second), over its active time. */
+static uint64_t estimate_bytes(const struct hg_plan *plan)
+{
+	double total = 0;
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		const struct hg_workload_spec *w = &tp->workload;
+		uint64_t finish = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
+		double secs = finish > tp->start_ns ? (double)(finish - tp->start_ns) / 1e9 : 0;
+		double per_s = 1000;
+		if (w->period_ns)
+			per_s += 2e9 / (double)w->period_ns;
+		if (w->yield_after_ns)
+			per_s += 1e9 / (double)w->yield_after_ns;
+		total += (per_s < 100000 ? per_s : 100000) * secs * 32;
+	}
+	return (uint64_t)total;
+}
+
+static void warn_estimate(struct hg_stream *s)
+{
+	if (s->mode != HG_TRACE_FULL || !s->limit_bytes)
+		return;
+	uint64_t est = estimate_bytes(s->rs->plan);
+	if (est <= s->limit_bytes)
+		return;
+	char a[32], b[32];
+	snprintf(s->start_note, sizeof(s->start_note), "trace.mode full may write about %s of "
+		 "records, more than the limit of %s (%s): the run switches to outliers when it "
+		 "gets near it", hg_format_size(est, a), hg_format_size(s->limit_bytes, b),
+		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+	hg_run_warn(s->rs, "%s", s->start_note);
+}
+
 static int init_threads(struct hg_stream *s)
 {
 	s->n = s->rs->n_workers;
@@ -260,6 +312,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	}
 	rs->stream = s;
 	s->rs = rs;
+	s->switches = json_array();
 	s->warnings_at_start = json_deep_copy(rs->warnings);
 	s->mode = rs->plan->trace.mode;
 	s->hz = rs->cal.hz;
@@ -268,6 +321,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	s->poll_ns = span / 4 < HG_POLL_NS ? span / 4 : HG_POLL_NS;
 	s->lag_ns = 2 * s->poll_ns;
 	s->limit_bytes = byte_limit(s);
+	hg_cpuset_online(&s->online_at_start);
 	int rc = init_threads(s);
 	if (!rc)
 		rc = hg_series_init(s);
@@ -286,6 +340,9 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	}
 	s->progress = rs->opt->quiet ? NULL : (rs->opt->err ? rs->opt->err : stderr);
 	s->tty = s->progress && isatty(fileno(s->progress));
+	warn_estimate(s);
+	json_decref(s->warnings_at_start);
+	s->warnings_at_start = json_deep_copy(rs->warnings);
 	rc = pthread_create(&s->thread, NULL, writer_main, s);
 	if (rc) {
 		snprintf(err, errlen, "cannot start the streaming writer: %s", strerror(rc));
@@ -307,9 +364,15 @@ void hg_stream_stop(struct hg_run_state *rs)
 		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s; the "
 			    "series and totals go on", (double)s->covers_ns / 1e9, s->error_what,
 			    strerror(-s->error));
-	if (s->switched[0])
-		hg_run_warn(rs, "trace.mode switched at %.3f s: %s", (double)s->switched_ns / 1e9,
-			    s->switched);
+	for (size_t i = 0; i < json_array_size(s->switches); i++) {
+		json_t *w = json_array_get(s->switches, i);
+		hg_run_warn(rs, "trace.mode switched from %s to %s at %.3f s: %s",
+			    json_string_value(json_object_get(w, "from")),
+			    json_string_value(json_object_get(w, "to")),
+			    (double)json_integer_value(json_object_get(w, "at_ns")) / 1e9,
+			    json_string_value(json_object_get(w, "why")));
+	}
+	hg_stream_check_cpus(s);
 }
 
 void hg_stream_free(struct hg_stream *s)
@@ -325,6 +388,7 @@ void hg_stream_free(struct hg_stream *s)
 	hg_series_free(s);
 	hg_outliers_free(s);
 	json_decref(s->warnings_at_start);
+	json_decref(s->switches);
 	free(s->th);
 	free(s);
 }

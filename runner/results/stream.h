@@ -43,6 +43,9 @@ struct hg_stream_thread {
 	uint64_t trace_written, latency_written;
 	struct hg_histogram lat_all;       /* every wake-up seen (checkpoints) */
 	uint64_t gap_max_ns;
+	/* intervals on a CPU outside the thread's cpus (one taken offline) */
+	uint64_t outside_intervals, outside_ns;
+	int outside_cpu;
 	/* series: the interval being filled and the one after it */
 	struct hg_series_acc cur, next;
 	uint64_t pub_prev[3];              /* releases, hits, misses at the last line */
@@ -65,8 +68,8 @@ struct hg_stream {
 	bool started;
 	_Atomic int stop;
 	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
-	char switched[160];                /* why it switched, "" if it did not */
-	int64_t switched_ns;
+	json_t *switches;                  /* [{at_ns, from, to, why}] */
+	char start_note[256];              /* said with the start line, "" = nothing */
 	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
 	struct hg_binfile trace, latency;
 	bool has_latency;
@@ -88,6 +91,8 @@ struct hg_stream {
 	uint64_t writer_cpu_ns;
 	bool checkpointing;                /* the writer is building a checkpoint */
 	json_t *warnings_at_start;         /* what checkpoints list (main may add more) */
+	cpu_set_t online_at_start;         /* to tell CPUs taken offline during the run */
+	bool cpus_not_granted;             /* a thread ran outside its cpus */
 	int error;                         /* first write error (-errno), 0 = none */
 	char error_what[64];
 	/* progress */
@@ -99,9 +104,15 @@ struct hg_stream {
 /* stream.c: the sink's start and stop (results/sink.c). */
 int  hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen);
 void hg_stream_stop(struct hg_run_state *rs);
+/* cpucheck.c: warns of CPUs taken offline during the run and of threads
+ * whose intervals ran on a CPU outside their cpus (sets cpus_not_granted). */
+void hg_stream_check_cpus(struct hg_stream *s);
 void hg_stream_free(struct hg_stream *s);
 /* stream.c: ns from time zero of a counter value. */
 int64_t hg_stream_rel_ns(const struct hg_stream *s, uint64_t tick);
+/* stream.c: before writing a record of time at_ns: applies the byte limit
+ * (may switch the mode); whether the mode still writes. */
+bool hg_stream_room(struct hg_stream *s, int64_t at_ns);
 /* stream.c: records a write error (first wins). */
 void hg_stream_fail(struct hg_stream *s, int rc, const char *what);
 

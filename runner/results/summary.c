@@ -3,6 +3,7 @@
  * after the warnings (which say what the figures are worth), what each
  * thread received, latency percentiles, and where the result is. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "loads/supervisor.h"
 #include "plan/workload.h"
@@ -65,7 +66,8 @@ static void cpu_line(FILE *out, const struct hg_worker *w, const struct hg_threa
 	if (n->work_units)
 		fprintf(out, ", %llu work units", (unsigned long long)n->work_units);
 	if (n->records_dropped)
-		fprintf(out, " (%llu trace records dropped: raise trace.records)",
+		fprintf(out, " (%llu trace records dropped: the writer fell behind; raise "
+			"trace.records, or leave it a CPU)",
 			(unsigned long long)n->records_dropped);
 	fputc('\n', out);
 }
@@ -127,6 +129,10 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 		failed += !json_is_true(json_object_get(v, "pass"));
 	if (n_exp)
 		fprintf(out, "expectations: %zu passed, %zu failed\n", n_exp - failed, failed);
-	if (rs->dir[0])
-		fprintf(out, "result: %s/result.json\n", rs->dir);
+	/* Only a file that is there (a full or failing disk may have kept
+	 * result.json from being written). */
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof(path), "%s/result.json", rs->dir);
+	if (rs->dir[0] && access(path, F_OK) == 0)
+		fprintf(out, "result: %s\n", path);
 }

@@ -2,7 +2,7 @@
  * preemption model in effect, from debugfs even when it is not mounted (a
  * child process mounts it in a private mount namespace, so nothing changes
  * for the rest of the machine), and the kernel's build configuration
- * (/proc/config.gz or /boot/config-<release>): HZ, the preemption model
+ * (/boot/config-<release> or /proc/config.gz): HZ, the preemption model
  * built as the boot default, NO_HZ_FULL. */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "run/host.h"
 
@@ -99,31 +98,36 @@ bool hg_host_preempt_klog(char *model, size_t size)
 	return found;
 }
 
-/* The kernel's configuration text (malloc'ed), or NULL. */
+/* The kernel's configuration text (malloc'ed), or NULL: /boot/config-<release>
+ * as it is, else /proc/config.gz through gzip -dc (gzip is part of every
+ * Debian system; hgrun links no compression library for one file). */
 static char *kernel_config(const char **source)
 {
+	static char boot[300];
+	struct utsname u;
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap + 1);
-	if (!buf)
-		return NULL;
-	gzFile gz = gzopen("/proc/config.gz", "rb");   /* plain files are read as is too */
-	*source = "/proc/config.gz";
-	if (!gz) {
-		static char boot[300];
-		struct utsname u;
-		if (uname(&u) != 0)
-			return free(buf), NULL;
-		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
-		*source = boot;
-		gz = gzopen(boot, "rb");
-	}
-	if (!gz)
+	if (!buf || uname(&u) != 0)
 		return free(buf), NULL;
-	int n;
-	while (len < cap && (n = gzread(gz, buf + len, (unsigned)(cap - len))) > 0)
-		len += (size_t)n;
-	gzclose(gz);
+	snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
+	FILE *f = fopen(boot, "re");
+	bool piped = false;
+	*source = boot;
+	if (!f && access("/proc/config.gz", R_OK) == 0) {
+		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "re");
+		piped = f != NULL;
+		*source = "/proc/config.gz";
+	}
+	if (!f)
+		return free(buf), NULL;
+	size_t n;
+	while (len < cap && (n = fread(buf + len, 1, cap - len, f)) > 0)
+		len += n;
+	if (piped ? pclose(f) != 0 : fclose(f) != 0)
+		len = 0;
 	buf[len] = '\0';
+	if (!len)
+		return free(buf), NULL;
 	return buf;
 }
 

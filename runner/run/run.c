@@ -23,6 +23,7 @@
 #include "run/host.h"
 #include "run/observe.h"
 #include "run/pmqos.h"
+#include "run/run_env.h"
 #include "run/runstate.h"
 #include "run/wake.h"
 
@@ -63,98 +64,8 @@ static int check_cpus(const struct hg_plan *plan, FILE *err)
 	return HG_EXIT_INVALID;
 }
 
-static bool plan_has_rt(const struct hg_plan *plan)
-{
-	for (size_t i = 0; i < plan->n_threads; i++) {
-		const struct hg_thread_plan *tp = &plan->threads[i];
-		if (tp->reservation.enabled || tp->priority.policy == HG_POLICY_FIFO ||
-		    tp->priority.policy == HG_POLICY_RR)
-			return true;
-	}
-	return false;
-}
-
-/* The first FIFO/RR thread that may run longer than RT throttling allows
- * (share of each second): one that never sleeps, spins on its timer, or
- * whose periodic load is above the share.  NULL when none can. */
-static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan, double share)
-{
-	for (size_t i = 0; i < plan->n_threads; i++) {
-		const struct hg_thread_plan *tp = &plan->threads[i];
-		const struct hg_workload_spec *w = &tp->workload;
-		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
-			continue;
-		if (!w->ops->blocks || tp->timer == &hg_timer_spin)
-			return tp;
-		if (w->ops->periodic && w->exec.n_values &&
-		    (double)w->exec.values_ns[0] / (double)w->period_ns > share)
-			return tp;
-	}
-	return NULL;
-}
-
-static void warn_environment(struct hg_run_state *rs)
-{
-	char line[64];
-	if (!rs->cal.invariant)
-		hg_run_warn(rs, "the TSC is not invariant (constant_tsc and nonstop_tsc): "
-			    "intervals may be wrong when the CPU changes frequency or sleeps");
-	if (hg_read_first_line("/proc/sys/kernel/sched_rt_runtime_us", line, sizeof(line)) <= 0)
-		return;
-	long us = strtol(line, NULL, 10);
-	const struct hg_thread_plan *tp = us >= 0 && us < 1000000
-		? throttled_thread(rs->plan, (double)us / 1e6) : NULL;
-	if (tp)
-		hg_run_warn(rs, "RT throttling: sched_rt_runtime_us=%ld takes %ld ms of every second "
-			    "from real-time threads, and %s can use more (expect a gap of up to %ld ms "
-			    "each second in its trace; -1 in that file turns throttling off)",
-			    us, (1000000 - us) / 1000, tp->os_name, (1000000 - us) / 1000);
-}
-
-/* cpu_dma_latency: held from the start gate to the end of the run. */
-static int hold_pmqos(struct hg_run_state *rs, FILE *err)
-{
-	if (!rs->plan->cpu_dma_latency_set)
-		return 0;
-	uint32_t us = (uint32_t)(rs->plan->cpu_dma_latency_ns / 1000);
-	rs->pmqos_fd = hg_pmqos_hold(us);
-	if (rs->pmqos_fd >= 0)
-		return 0;
-	const char *why = strerror(-rs->pmqos_fd);
-	if (rs->opt->strict) {
-		fprintf(err, "error: cpu_dma_latency: cannot hold /dev/cpu_dma_latency at %u us: %s "
-			"(needs root)\n", us, why);
-		return HG_EXIT_PRIVILEGE;
-	}
-	hg_run_warn(rs, "cpu_dma_latency not held: /dev/cpu_dma_latency: %s (needs root); CPUs "
-		    "may enter deep idle states and wake up slower", why);
-	return 0;
-}
-
-/* mlockall(MCL_CURRENT) once every thread has allocated and pre-touched
- * its buffers, at the start gate: nothing allocates while threads measure,
- * and MCL_FUTURE would make those allocations fail under RLIMIT_MEMLOCK.
- * With --strict a refusal ends the run (exit 4). */
-static int lock_memory(struct hg_run_state *rs, FILE *err)
-{
-	if (!rs->plan->lock_memory)
-		return 0;
-	if (mlockall(MCL_CURRENT) == 0) {
-		rs->memory_locked = true;
-		return 0;
-	}
-	int e = errno;
-	if (rs->opt->strict) {
-		fprintf(err, "error: lock_memory: mlockall failed: %s (needs root, CAP_IPC_LOCK "
-			"or a larger RLIMIT_MEMLOCK)\n", strerror(e));
-		return HG_EXIT_PRIVILEGE;
-	}
-	hg_run_warn(rs, "memory not locked: mlockall failed: %s (needs root, CAP_IPC_LOCK or a "
-		    "larger RLIMIT_MEMLOCK); buffers are pre-touched instead", strerror(e));
-	return 0;
-}
-
-/* Signals: SIGINT/SIGTERM/SIGXCPU and the done signal are blocked in every
+/* Signals: SIGINT/SIGTERM/SIGHUP/SIGQUIT (each ends the run with a result),
+ * SIGUSR1 (a status line), SIGXCPU and the done signal are blocked in every
  * thread and taken by main with sigtimedwait; the timer signal is blocked
  * (the signal timer waits for it); the wake signal has a no-op handler. */
 static void block_signals(sigset_t *waited, sigset_t *old)
@@ -162,6 +73,9 @@ static void block_signals(sigset_t *waited, sigset_t *old)
 	sigemptyset(waited);
 	sigaddset(waited, SIGINT);
 	sigaddset(waited, SIGTERM);
+	sigaddset(waited, SIGHUP);       /* a dropped ssh session */
+	sigaddset(waited, SIGQUIT);
+	sigaddset(waited, SIGUSR1);
 	sigaddset(waited, SIGXCPU);
 	sigaddset(waited, hg_done_signal());
 	sigset_t all = *waited;
@@ -279,9 +193,9 @@ static int gate(struct hg_run_state *rs, int verdict)
 	if (!verdict)
 		verdict = check_setup(rs, err);
 	if (!verdict)
-		verdict = lock_memory(rs, err);
+		verdict = hg_run_lock_memory(rs, err);
 	if (!verdict)
-		verdict = hold_pmqos(rs, err);
+		verdict = hg_run_hold_pmqos(rs, err);
 	if (!verdict) {
 		char msg[PATH_MAX + 128];
 		set_timeline(rs);
@@ -324,10 +238,16 @@ static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
 		int sig = sigtimedwait(waited, NULL, &tmo);
 		if (atomic_load(&rs->wd.finished) || sig == hg_done_signal())
 			return;
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
 			if (!rs->signal)
 				rs->signal = sig;
 			hg_watchdog_poke(&rs->wd);
+		} else if (sig == SIGUSR1) {
+			FILE *err = rs->opt->err ? rs->opt->err : stderr;
+			fprintf(err, "hgrun: %s: %.1f s of %.1f s, results in %s\n", rs->plan->name,
+				(double)(hg_now_ns() - rs->sync->t0_ns) / 1e9,
+				(double)rs->plan->duration_ns / 1e9, rs->dir);
+			fflush(err);
 		} else if (sig == SIGXCPU) {
 			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
 				    "too long without blocking; the run was stopped");
@@ -408,16 +328,6 @@ static void append_load_warnings(struct hg_run_state *rs)
 	json_decref(w);
 }
 
-static bool any_rt_granted(const struct hg_run_state *rs)
-{
-	for (size_t i = 0; i < rs->n_workers; i++) {
-		enum hg_policy p = rs->workers[i].sched.granted.policy;
-		if (p == HG_POLICY_FIFO || p == HG_POLICY_RR || p == HG_POLICY_DEADLINE)
-			return true;
-	}
-	return false;
-}
-
 /* Everything before the threads exist; returns 0 or an exit code. */
 static int prepare(struct hg_run_state *rs, FILE *err)
 {
@@ -438,7 +348,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	}
 	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
 	rs->host = hg_host_capture();
-	warn_environment(rs);
+	hg_run_warn_environment(rs);
 	if ((rc = hg_observe_start(rs, err)) != 0)
 		return rc;
 	char msg[PATH_MAX + 128];
@@ -448,7 +358,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 		fprintf(err, "error: %s\n", msg);
 		return HG_EXIT_FAILED;
 	}
-	if (plan_has_rt(rs->plan) && (rc = hg_watchdog_rttime(rs->plan->duration_ns)) < 0)
+	if (hg_run_plan_has_rt(rs->plan) && (rc = hg_watchdog_rttime(rs->plan->duration_ns)) < 0)
 		hg_run_warn(rs, "RLIMIT_RTTIME not set: %s", strerror(-rc));
 	rs->sync = alloc_sync();
 	rs->workers = rs->sync ? alloc_workers(rs) : NULL;
@@ -471,6 +381,7 @@ static void drain_internal_signals(void)
 	sigaddset(&own, hg_done_signal());
 	sigaddset(&own, hg_timer_signal_number());
 	sigaddset(&own, SIGXCPU);
+	sigaddset(&own, SIGUSR1);        /* a status request that came too late */
 	while (sigtimedwait(&own, NULL, &now) > 0)
 		;
 }
@@ -488,6 +399,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	block_signals(&waited, &old);
 	int rc = prepare(&rs, err);
 	if (rc) {
+		if (opt->sink->close && rs.dir[0])
+			opt->sink->close(&rs);
 		free_state(&rs, true);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
@@ -503,7 +416,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		rs.complete = true;
 		wait_end(&rs, &waited);
 		hg_watchdog_join(&rs.wd);
-		if (!rs.wd.rt_granted && any_rt_granted(&rs))
+		if (!rs.wd.rt_granted && hg_run_any_rt_granted(&rs))
 			hg_run_warn(&rs, "the watchdog did not get SCHED_FIFO 99 (%s): it cannot "
 				    "preempt real-time threads", strerror(rs.wd.rt_error));
 		stopped = join_workers(&rs, atomic_load(&rs.wd.gave_up)) == 0;
@@ -522,6 +435,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	}
 	else
 		rs.exit_status = rc;
+	if (opt->sink->close && rs.dir[0])
+		opt->sink->close(&rs);
 	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;

@@ -28,13 +28,16 @@ struct hg_run_sink {
 	/* After the threads are joined and the loads stopped: evaluate, write,
 	 * report; sets rs->exit_status from rc (0 or the failure's exit code). */
 	void (*finish)(struct hg_run_state *rs, int rc, FILE *out, FILE *err);
+	/* Last, on every path after open succeeded: removes what open made
+	 * that no one needs (results/results.c's reserve).  May be NULL. */
+	void (*close)(struct hg_run_state *rs);
 };
 
 struct hg_run_options {
 	const struct hg_run_sink *sink;  /* required */
 	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
 	bool strict;              /* missing privilege: exit 4 instead of a warning */
-	bool quiet;               /* no summary */
+	bool quiet;               /* no start line, progress (results/progress.c) or summary */
 	int argc;                 /* the command line, for result.json */
 	char **argv;
 	json_t *sweep_point;      /* borrowed; NULL = null */

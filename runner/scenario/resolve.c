@@ -12,6 +12,7 @@
 #include "scenario/shape.h"
 
 #define MAX_THREADS_PER_SET 1024
+#define MAX_THREADS_TOTAL 4096     /* over all sets, per_cpu counted */
 /* OS thread names hold 15 characters: "name.NNN" must fit. */
 #define OS_NAME_MAX 15
 
@@ -512,6 +513,14 @@ static void resolve_thread(struct hg_resolver *r, size_t ti)
 	bool per_cpu;
 	size_t count = resolve_count(r, ti, &tmpl, &per_cpu);
 	bool numbered = per_cpu || (t->count || (r->raw->defaults && r->raw->defaults->count));
+	if (count && r->plan->n_threads + count > MAX_THREADS_TOTAL) {
+		/* Refused before anything is allocated for them. */
+		snprintf(path, sizeof(path), "threads[%zu]", ti);
+		hg_yaml_error(r->y, r->d, path, "this set brings the scenario to %zu threads: "
+			      "at most %d in all; use fewer or smaller sets",
+			      r->plan->n_threads + count, MAX_THREADS_TOTAL);
+		count = 0;
+	}
 	if (count)
 		expand(r, &tmpl, count, per_cpu, numbered, path);
 	free(tmpl.workload.exec.values_ns);

@@ -139,17 +139,34 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	load_params(r, raw, li, lp);
 }
 
+/* Bounds on what a scenario can ask for, checked before anything is resolved
+ * or forked (docs/scenario.md, rule 15). */
+#define MAX_LOADS 256
+#define MAX_LOAD_PROCESSES 4096
+#define MAX_EXPECTS 1024
+
 void hg_resolve_loads(struct hg_resolver *r)
 {
-	size_t n = r->raw->loads_count;
+	size_t n = r->raw->loads_count, procs = 0;
 	if (!n)
 		return;
+	if (n > MAX_LOADS) {
+		hg_yaml_error(r->y, r->d, "loads", "%zu loads: a scenario has at most %d", n,
+			      MAX_LOADS);
+		return;
+	}
 	r->plan->loads = calloc(n, sizeof(*r->plan->loads));
 	if (!r->plan->loads)
 		return;
 	r->plan->n_loads = n;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		resolve_load(r, i, &r->plan->loads[i]);
+		procs += r->plan->loads[i].workers ? r->plan->loads[i].workers
+						  : (size_t)CPU_COUNT(&r->online);
+	}
+	if (procs > MAX_LOAD_PROCESSES)
+		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all: at "
+			      "most %d; use fewer workers or loads", procs, MAX_LOAD_PROCESSES);
 }
 
 /* ---- expect ------------------------------------------------------------- */
@@ -199,6 +216,11 @@ void hg_resolve_expects(struct hg_resolver *r)
 	size_t n = r->raw->expect_count;
 	if (!n)
 		return;
+	if (n > MAX_EXPECTS) {
+		hg_yaml_error(r->y, r->d, "expect", "%zu expectations: a scenario has at most %d", n,
+			      MAX_EXPECTS);
+		return;
+	}
 	r->plan->expects = calloc(n, sizeof(*r->plan->expects));
 	if (!r->plan->expects)
 		return;

@@ -37,7 +37,7 @@ static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 		if (plan && d->count == 0)
 			hg_check(y, plan, d);
 		if (plan && d->count == 0 && plan->sweep.present)
-			hg_sweep_check(y, plan, d);
+			hg_sweep_check(y, plan, hg_scenario_load_string, d);
 		if (!plan && d->count == 0)
 			hg_diag_add(d, 0, 0, NULL, "out of memory");
 	}

@@ -3,16 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/scenario.h"
 #include "scenario/sweep.h"
 
 #define MAX_CHECKED_POINTS 4096
+/* Checking loads the scenario (without its sweep:) once per value and per
+ * checked combination: this bounds the bytes those loads parse in total. */
+#define MAX_CHECK_BYTES (64u << 20)
 
 size_t hg_sweep_n_points(const struct hg_sweep_plan *sp)
 {
 	size_t n = 1;
-	for (size_t i = 0; i < sp->n_axes; i++)
-		n *= sp->axes[i].n_values ? sp->axes[i].n_values : 1;
+	for (size_t i = 0; i < sp->n_axes; i++) {
+		size_t k = sp->axes[i].n_values ? sp->axes[i].n_values : 1;
+		if (__builtin_mul_overflow(n, k, &n))
+			return SIZE_MAX;
+	}
 	return sp->n_axes ? n : 0;
 }
 
@@ -221,50 +226,101 @@ static yaml_node_t *value_node(struct hg_yaml *y, size_t a, size_t v)
 	return item ? item : list;
 }
 
+struct point_check {
+	struct hg_yaml *y;
+	const char *base;        /* the scenario without sweep: */
+	size_t base_len, budget; /* bytes left to load */
+	hg_point_loader load;
+	struct hg_diags *d;
+};
+
 /* Loads one point; returns 0 or adds one error at `where`. */
-static int check_point(struct hg_yaml *y, const struct hg_override *ov, size_t n,
-		       yaml_node_t *where, const char *path, const char *label,
-		       struct hg_diags *d)
+static int check_point(struct point_check *c, const struct hg_override *ov, size_t n,
+		       yaml_node_t *where, const char *path, const char *label)
 {
 	char err[HG_ERRLEN];
-	char *text = hg_sweep_apply(y->text, ov, n, err);
+	char *text = hg_sweep_apply(c->base, ov, n, err);
 	if (!text) {
-		hg_yaml_error_at(d, where, path, "%s", err);
+		hg_yaml_error_at(c->d, where, path, "%s", err);
 		return -1;
 	}
+	c->budget -= c->budget > c->base_len ? c->base_len : c->budget;
 	struct hg_diags pd;
-	struct hg_plan *plan = hg_scenario_load_string(d->file, text, &pd);
+	struct hg_plan *plan = c->load(c->d->file, text, &pd);
 	free(text);
 	if (plan) {
 		hg_plan_free(plan);
 		return 0;
 	}
 	const struct hg_diag *e = &pd.items[0];
-	hg_yaml_error_at(d, where, path, "with %s: %s%s%s", label, e->path,
+	hg_yaml_error_at(c->d, where, path, "with %s: %s%s%s", label, e->path,
 			 e->path[0] ? ": " : "", e->message);
 	return -1;
 }
 
-void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_diags *d)
+/* The size of the grid, refused before anything is expanded. */
+static int check_size(struct hg_yaml *y, const struct hg_sweep_plan *sp, size_t base_len,
+		      struct hg_diags *d)
+{
+	size_t values = 0, points = hg_sweep_n_points(sp), runs;
+	for (size_t a = 0; a < sp->n_axes; a++)
+		values += sp->axes[a].n_values;
+	if (sp->n_axes > HG_SWEEP_MAX_AXES)
+		hg_yaml_error(y, d, "sweep.grid", "%zu axes: a sweep has at most %d; sweep fewer "
+			      "parameters at once", sp->n_axes, HG_SWEEP_MAX_AXES);
+	else if (points > HG_SWEEP_MAX_POINTS)
+		hg_yaml_error(y, d, "sweep.grid", "the grid has %s%zu points: at most %d; use fewer "
+			      "values or split the sweep into several files",
+			      points == SIZE_MAX ? "more than " : "", points == SIZE_MAX ?
+			      (size_t)HG_SWEEP_MAX_POINTS : points, HG_SWEEP_MAX_POINTS);
+	else if (__builtin_mul_overflow(points, (size_t)sp->repeat, &runs) ||
+		 runs > HG_SWEEP_MAX_RUNS)
+		hg_yaml_error(y, d, "sweep.repeat", "%zu points x %u repeats is more than %d runs; "
+			      "lower repeat or the grid", points, sp->repeat, HG_SWEEP_MAX_RUNS);
+	else if (values > HG_SWEEP_MAX_VALUES)
+		hg_yaml_error(y, d, "sweep.grid", "%zu values in all: a sweep has at most %d",
+			      values, HG_SWEEP_MAX_VALUES);
+	else if (base_len && values > MAX_CHECK_BYTES / base_len)
+		hg_yaml_error(y, d, "sweep.grid", "%zu values over a scenario of %zu bytes: too "
+			      "much to check (each value loads the scenario); use fewer values "
+			      "or a smaller scenario", values, base_len);
+	else
+		return 0;
+	return -1;
+}
+
+void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_loader load,
+		    struct hg_diags *d)
 {
 	const struct hg_sweep_plan *sp = &plan->sweep;
-	char path[256], label[512];
+	char path[256], label[512], err[HG_ERRLEN];
 	size_t before = d->count;
+	/* Points are made from the text without sweep:, written out once, so
+	 * a long grid is not parsed again for every value. */
+	char *base = hg_sweep_apply(y->text, NULL, 0, err);
+	if (!base) {
+		hg_yaml_error(y, d, "sweep", "%s", err);
+		return;
+	}
+	struct point_check c = { y, base, strlen(base), MAX_CHECK_BYTES, load, d };
+	if (check_size(y, sp, c.base_len, d) != 0)
+		goto out;
 	/* Each value on its own: errors land on the value that causes them. */
 	for (size_t a = 0; a < sp->n_axes; a++) {
-		for (size_t v = 0; v < sp->axes[a].n_values; v++) {
+		for (size_t v = 0; v < sp->axes[a].n_values && d->count < HG_DIAG_MAX; v++) {
 			struct hg_override ov = { sp->axes[a].path, sp->axes[a].values[v] };
 			snprintf(path, sizeof(path), "sweep.grid.%s[%zu]", ov.path, v);
 			snprintf(label, sizeof(label), "%s = %s", ov.path, ov.value);
-			check_point(y, &ov, 1, value_node(y, a, v), path, label, d);
+			check_point(&c, &ov, 1, value_node(y, a, v), path, label);
 		}
 	}
 	if (d->count != before || sp->n_axes < 2)
-		return;
-	/* Then the combinations (exec and period swept together, say). */
+		goto out;
+	/* Then the combinations (exec and period swept together, say), as many
+	 * as the budget allows. */
 	size_t n = hg_sweep_n_points(sp);
-	struct hg_override ov[16];
-	for (size_t p = 0; p < n && p < MAX_CHECKED_POINTS && sp->n_axes <= 16; p++) {
+	struct hg_override *ov = calloc(sp->n_axes, sizeof(*ov));
+	for (size_t p = 0; ov && p < n && p < MAX_CHECKED_POINTS && c.budget >= c.base_len; p++) {
 		size_t used = 0;
 		for (size_t a = 0; a < sp->n_axes; a++) {
 			size_t v = hg_sweep_coord(sp, p, a);
@@ -276,7 +332,10 @@ void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_dia
 				used = sizeof(label) - 1;
 		}
 		snprintf(path, sizeof(path), "sweep.grid");
-		if (check_point(y, ov, sp->n_axes, hg_yaml_find(y, "sweep.grid"), path, label, d))
-			return;   /* one bad combination is enough to say */
+		if (check_point(&c, ov, sp->n_axes, hg_yaml_find(y, "sweep.grid"), path, label))
+			break;   /* one bad combination is enough to say */
 	}
+	free(ov);
+out:
+	free(base);
 }

@@ -12,7 +12,14 @@
 #include "scenario/diag.h"
 #include "scenario/yamldoc.h"
 
-/* Grid points (product of the axes' lengths), not counting repeats. */
+/* Limits on a sweep, refused by hg_sweep_check before anything is expanded. */
+#define HG_SWEEP_MAX_AXES 32
+#define HG_SWEEP_MAX_VALUES 1024       /* over all axes */
+#define HG_SWEEP_MAX_POINTS 100000
+#define HG_SWEEP_MAX_RUNS 1000000      /* points x repeat */
+
+/* Grid points (product of the axes' lengths), not counting repeats;
+ * SIZE_MAX when the product overflows. */
 size_t hg_sweep_n_points(const struct hg_sweep_plan *sp);
 /* The value index of `axis` at grid point `point` (the last axis varies fastest). */
 size_t hg_sweep_coord(const struct hg_sweep_plan *sp, size_t point, size_t axis);
@@ -27,8 +34,13 @@ struct hg_override {
 char *hg_sweep_apply(const char *text, const struct hg_override *ov, size_t n,
 		     char err[HG_ERRLEN]);
 
-/* Validates every value of the grid (each on its own) and every grid point
- * (up to a cap), adding errors located at the grid's values. */
-void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, struct hg_diags *d);
+/* Loads a point's scenario text (scenario/scenario.c passes its loader in,
+ * so sweep.c does not depend on the loader that calls it). */
+typedef struct hg_plan *(*hg_point_loader)(const char *name, const char *text,
+					   struct hg_diags *d);
+/* Checks the grid's size, then every value of the grid (each on its own)
+ * and grid points (up to a cap), adding errors located at the grid's values. */
+void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_loader load,
+		    struct hg_diags *d);
 
 #endif

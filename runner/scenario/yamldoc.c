@@ -1,47 +1,77 @@
 /* libyaml document loading, node access and path-to-mark lookup. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scenario/yamldoc.h"
 #include "scenario/yamlerrors.h"
+#include "scenario/yamlguard.h"
 
 char *hg_read_text(const char *path, size_t *len, char err[256])
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK: opening a FIFO with no writer must not hang. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
 		snprintf(err, 256, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n - 1, f);
-		if (n < cap - 1)
-			break;
-		char *bigger = realloc(buf, cap * 2);
-		if (!bigger) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = bigger;
-		cap *= 2;
-	}
-	if (buf && ferror(f)) {
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
 		snprintf(err, 256, "cannot read: %s", strerror(errno));
-		free(buf);
-		buf = NULL;
-	} else if (!buf) {
+		close(fd);
+		return NULL;
+	}
+	/* The size is checked before reading: /dev/zero, a FIFO or a device
+	 * would otherwise be read until memory runs out. */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, 256, "not a regular file (%s): give the path of a scenario file",
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file");
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > HG_MAX_SCENARIO_BYTES) {
+		snprintf(err, 256, "the file is %lld bytes: a scenario is at most 1 MiB",
+			 (long long)st.st_size);
+		close(fd);
+		return NULL;
+	}
+	/* At most limit + 1 bytes, even if the file grows while we read. */
+	size_t room = HG_MAX_SCENARIO_BYTES + 1, n = 0;
+	char *buf = malloc(room + 1);
+	if (!buf) {
 		snprintf(err, 256, "out of memory");
+		close(fd);
+		return NULL;
 	}
-	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		if (len)
-			*len = n;
+	while (n < room) {
+		ssize_t got = read(fd, buf + n, room - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(err, 256, "cannot read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
 	}
+	close(fd);
+	if (n > HG_MAX_SCENARIO_BYTES) {
+		snprintf(err, 256, "the file grew past %zu bytes while being read: a scenario is "
+			 "at most 1 MiB", n);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
 	return buf;
 }
 
@@ -105,44 +135,6 @@ void hg_path_join(char *out, size_t size, const char *base, const char *key, lon
 		snprintf(out, size, "%s[%ld]", base, index);
 }
 
-/* libyaml accepts duplicate keys; a scenario must not (which one wins?). */
-static void check_duplicate_keys(struct hg_yaml *y, yaml_node_t *n, const char *path,
-				 int depth, struct hg_diags *d)
-{
-	char sub[256];
-	if (!n || depth > 64)
-		return;
-	if (n->type == YAML_SEQUENCE_NODE) {
-		for (size_t i = 0; i < hg_yaml_length(n); i++) {
-			hg_path_join(sub, sizeof(sub), path, NULL, (long)i);
-			check_duplicate_keys(y, hg_yaml_item(y, n, i), sub, depth + 1, d);
-		}
-		return;
-	}
-	if (n->type != YAML_MAPPING_NODE)
-		return;
-	for (yaml_node_pair_t *a = n->data.mapping.pairs.start;
-	     a < n->data.mapping.pairs.top; a++) {
-		yaml_node_t *key = yaml_document_get_node(&y->doc, a->key);
-		const char *ka = hg_yaml_scalar(key);
-		if (!ka)
-			continue;
-		hg_path_join(sub, sizeof(sub), path, ka, 0);
-		for (yaml_node_pair_t *b = n->data.mapping.pairs.start; b < a; b++) {
-			yaml_node_t *kb = yaml_document_get_node(&y->doc, b->key);
-			const char *kbs = hg_yaml_scalar(kb);
-			if (kbs && strcmp(ka, kbs) == 0) {
-				hg_yaml_error_at(d, key, sub,
-						 "duplicate key (first given at line %u); keep one",
-						 hg_yaml_line(kb));
-				break;
-			}
-		}
-		check_duplicate_keys(y, yaml_document_get_node(&y->doc, a->value), sub,
-				     depth + 1, d);
-	}
-}
-
 static int parse_text(struct hg_yaml *y, struct hg_diags *d);
 
 int hg_yaml_open(struct hg_yaml *y, const char *path, struct hg_diags *d)
@@ -169,54 +161,21 @@ int hg_yaml_open_string(struct hg_yaml *y, const char *text, struct hg_diags *d)
 	return parse_text(y, d);
 }
 
-#define MAX_SCENARIO_BYTES (1u << 20)
-#define MAX_FLOW_DEPTH 64
-
-/* libyaml takes time quadratic in the nesting of [ and {: a small hostile
- * file would hang validate.  Scenarios are small and shallow, so refuse
- * what no scenario needs, at its position.  (Brackets inside quotes and
- * comments are skipped; block nesting is not limited here.) */
+/* Hostile input is bounded before libyaml builds anything: the size
+ * (also for text from memory), then the token stream (scenario/yamlguard.c). */
 static int check_limits(const struct hg_yaml *y, struct hg_diags *d)
 {
-	if (y->len > MAX_SCENARIO_BYTES) {
+	if (y->len > HG_MAX_SCENARIO_BYTES) {
 		hg_diag_add(d, 1, 1, NULL, "the file is %zu bytes: a scenario is at most 1 MiB",
 			    y->len);
 		return -1;
 	}
-	unsigned depth = 0, line = 1, col = 0;
-	char quote = 0;
-	bool comment = false;
-	for (size_t i = 0; i < y->len; i++) {
-		char c = y->text[i];
-		col++;
-		if (c == '\n') {
-			line++;
-			col = 0;
-			comment = false;
-			continue;
-		}
-		if (comment)
-			continue;
-		if (quote) {
-			if (c == quote)
-				quote = 0;
-		} else if (c == '"' || c == '\'') {
-			quote = c;
-		} else if (c == '#' && (i == 0 || y->text[i - 1] == ' ' || y->text[i - 1] == '\t')) {
-			comment = true;
-		} else if ((c == '[' || c == '{') && ++depth > MAX_FLOW_DEPTH) {
-			hg_diag_add(d, line, col, NULL, "YAML nested more than %d levels deep: no "
-				    "scenario needs that", MAX_FLOW_DEPTH);
-			return -1;
-		} else if ((c == ']' || c == '}') && depth) {
-			depth--;
-		}
-	}
-	return 0;
+	return hg_yaml_guard(y->text, y->len, d);
 }
 
 static int parse_text(struct hg_yaml *y, struct hg_diags *d)
 {
+	size_t before = d->count;
 	if (check_limits(y, d) != 0)
 		return -1;
 	yaml_parser_t parser;
@@ -250,9 +209,10 @@ static int parse_text(struct hg_yaml *y, struct hg_diags *d)
 		yaml_document_delete(&next);
 	}
 	yaml_parser_delete(&parser);
-	size_t before = d->count;
-	check_duplicate_keys(y, hg_yaml_root(y), "", 0, d);
-	return d->count == before ? 0 : -1;
+	if (d->count != before)
+		return -1;
+	/* libyaml accepts duplicate keys; a scenario must not (which one wins?). */
+	return hg_yaml_check_duplicates(y, d);
 }
 
 void hg_yaml_close(struct hg_yaml *y)

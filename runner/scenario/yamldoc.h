@@ -17,6 +17,9 @@ struct hg_yaml {
 	bool loaded;
 };
 
+/* The largest scenario file read (checked before reading). */
+#define HG_MAX_SCENARIO_BYTES (1u << 20)
+
 /* The whole file, NUL-terminated (malloc'd), or NULL with err set. */
 char *hg_read_text(const char *path, size_t *len, char err[256]);
 /* Reads and parses `path`.  Returns 0, or -1 with errors added to d. */

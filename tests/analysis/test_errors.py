@@ -40,10 +40,19 @@ def test_missing_field(mix_run, copy_run, hgreport):
 
 def test_bad_trace_line(mix_run, copy_run, hgreport):
     run = copy_run(mix_run)
-    with (run / "trace.jsonl").open("a") as f:
-        f.write('{"thread": "ghost", "instance": 0, "cpu": 0, "start_ns": 1, "end_ns": 2, "end": "preempted"}\n')
+    with (run / "trace.bin").open("ab") as f:   # a record of thread 99: not in result.json
+        f.write((1).to_bytes(8, "little") + (2).to_bytes(8, "little") + (99).to_bytes(4, "little")
+                + bytes(12))
     rc, _, err = hgreport(run)
-    assert rc == 2 and "trace.jsonl: line" in err and "ghost" in err
+    assert rc == 2 and "trace.bin: record" in err and "thread 99" in err
+
+
+def test_bad_trace_header(mix_run, copy_run, hgreport):
+    run = copy_run(mix_run)
+    data = (run / "trace.bin").read_bytes()
+    (run / "trace.bin").write_bytes(b"NOTHGRUN" + data[8:])
+    rc, _, err = hgreport(run)
+    assert rc == 2 and "trace.bin" in err and "not an hgrun intervals file" in err
 
 
 def test_yaml_is_refused(tmp_path, hgreport):

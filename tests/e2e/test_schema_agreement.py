@@ -34,6 +34,7 @@ BEYOND_SCHEMA = {
     "reservation_budget_above_period": "compares two durations",
     "reservation_deadline_above_period": "compares two durations",
     "period_too_short": "a minimum on a duration string",
+    "trace_series_too_short": "a minimum on a duration string",
     "too_fine_duration": "sub-nanosecond precision of a decimal",
     "expect_unknown_thread": "refers to a name defined elsewhere",
     "expect_latency_on_periodic": "depends on the referenced thread's workload",
@@ -44,6 +45,7 @@ BEYOND_SCHEMA = {
     "cpus_string_duplicate": "overlap between the ranges of a CPU string",
     "two_documents": "a YAML stream property",
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
+    "yaml_alias": "PyYAML expands aliases before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",
 }
 

@@ -58,7 +58,7 @@ def _thread(result, name):
 
 def test_two_namespaces_receive_and_the_thread_runs(tmp_path):
     before = _our_namespaces()
-    proc = _run(tmp_path, "--phase", "1")
+    proc = _run(tmp_path, "--phase", "1")     # the default link: 100 Mbit/s, RPS to CPU 0
     assert proc.returncode == 0, proc.stdout + proc.stderr
     receiver = json.loads((tmp_path / "receiver" / "result.json").read_text())
     sender = json.loads((tmp_path / "sender" / "result.json").read_text())
@@ -107,7 +107,14 @@ def test_sigterm_removes_the_namespaces(tmp_path):
     assert receiver["complete"] is False and receiver["interrupted_by"] == "SIGTERM"
 
 
-def test_bad_phase_is_refused(tmp_path):
-    proc = _run(tmp_path, "--phase", "0.5")
+@pytest.mark.parametrize("args, message", [
+    (("--phase", "0.5"), "--phase: '0.5' is not a whole number"),
+    (("--rate", "fast"), "--rate: 'fast' is not a tc rate"),
+    (("--bogus",), "unknown argument '--bogus'"),
+])
+def test_bad_arguments_are_refused_before_any_namespace(tmp_path, args, message):
+    before = _our_namespaces()
+    proc = _run(tmp_path, *args)
     assert proc.returncode == 2
-    assert "--phase: '0.5'" in proc.stderr
+    assert message in proc.stderr
+    assert _our_namespaces() == before

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the scenario fuzz target (clang, -DHG_FUZZ=ON, into build-fuzz/) and
+# runs it for a while: seeds from tests/scenarios and experiments/, plus
+# structure-aware seeds from tests/fuzz/gen_corpus.py, with the dictionary of
+# the scenario's keys.  Any crash, leak or input slower than 1 s fails.
+#
+#   tests/fuzz/run.sh [SECONDS]        (default 45; docs/fuzzing.md for long runs)
+#   FUZZ_RUNS=10000000 tests/fuzz/run.sh 0    (a number of executions instead)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-45}
+build=${FUZZ_BUILD:-build-fuzz}
+if ! command -v clang >/dev/null; then
+	echo "fuzz: clang not found: skipped (apt-get install clang libclang-rt-dev)" >&2
+	exit 0
+fi
+CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHG_FUZZ=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_scenario >/dev/null
+
+corpus=$build/fuzz-corpus
+seeds=$build/fuzz-seeds
+mkdir -p "$corpus" "$seeds" "$build/fuzz-artifacts"
+cp tests/scenarios/valid/*.yaml experiments/*.yaml "$seeds"/
+for d in tests/scenarios/invalid/*/; do
+	cp "$d/scenario.yaml" "$seeds/invalid-$(basename "$d").yaml"
+done
+python3 tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
+
+args=(-dict=tests/fuzz/scenario.dict -timeout="${FUZZ_TIMEOUT:-3}" -rss_limit_mb=2048 -max_len=300000
+      -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/")
+if [ -n "${FUZZ_RUNS:-}" ]; then
+	args+=(-runs="$FUZZ_RUNS")
+else
+	args+=(-max_total_time="$seconds")
+fi
+# ASAN/UBSan abort on the first finding; libFuzzer then exits non-zero
+# and leaves the input in $build/fuzz-artifacts/.
+exec "$build/tests/fuzz/fuzz_scenario" "${args[@]}" "$corpus" "$seeds"
