@@ -288,6 +288,12 @@ void hg_ktrace_free(struct hg_ktrace *kt)
 	free(kt);
 }
 
+void hg_ktrace_losses(const struct hg_ktrace *kt, uint64_t *not_kept, uint64_t *lost)
+{
+	*not_kept = kt && kt->stopped ? kt->not_kept : 0;
+	*lost = kt && kt->stopped ? kt->lost + kt->dec.missed : 0;
+}
+
 const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n)
 {
 	*n = kt && kt->stopped ? kt->n_ev : 0;

@@ -36,6 +36,10 @@ bool hg_ktrace_denied(const struct hg_ktrace *kt);
 void hg_ktrace_stop(struct hg_ktrace *kt);
 void hg_ktrace_free(struct hg_ktrace *kt);   /* stops first; NULL is fine */
 
+/* After stop: events beyond HG_KTRACE_MAX_EVENTS, and events the kernel's
+ * buffer lost (overrun, dropped). */
+void hg_ktrace_losses(const struct hg_ktrace *kt, uint64_t *not_kept, uint64_t *lost);
+
 /* After stop: the events sorted by (cpu, ts), and the names seen. */
 const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n);
 const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt);

@@ -48,6 +48,16 @@ void hg_observe_stop(struct hg_run_state *rs)
 {
 	hg_ktrace_stop(rs->ktrace);
 	hg_competition_end(rs->competition);
+	uint64_t not_kept, lost;
+	hg_ktrace_losses(rs->ktrace, &not_kept, &lost);
+	if (not_kept)
+		hg_run_warn(rs, "kernel trace incomplete: %llu events beyond the %d kept in memory "
+			    "were not kept; gaps after the last kept event are unattributed "
+			    "(docs/kernel-trace.md)", (unsigned long long)not_kept, HG_KTRACE_MAX_EVENTS);
+	if (lost)
+		hg_run_warn(rs, "kernel trace incomplete: the kernel's buffer lost events (%llu "
+			    "counted); gaps around them may be attributed wrongly "
+			    "(docs/kernel-trace.md)", (unsigned long long)lost);
 }
 
 void hg_observe_free(struct hg_run_state *rs)

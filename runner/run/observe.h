@@ -18,7 +18,8 @@ void hg_observe_cpus(const struct hg_run_state *rs, cpu_set_t *cpus);
  * HG_EXIT_PRIVILEGE with a message on err when the trace cannot start under
  * --strict (else a warning). */
 int  hg_observe_start(struct hg_run_state *rs, FILE *err);
-/* After the threads are joined and the loads stopped. Idempotent. */
+/* After the threads are joined and the loads stopped: warns when the
+ * kernel trace is incomplete.  Called once. */
 void hg_observe_stop(struct hg_run_state *rs);
 void hg_observe_free(struct hg_run_state *rs);
 
