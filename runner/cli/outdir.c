@@ -21,6 +21,7 @@
 static const char *const run_files[] = {
 	"result.json", "trace.bin", "latency.bin", "series.jsonl",
 	"trace.jsonl", "latency.jsonl",   /* written by hgrun before the binary traces */
+	".hgrun-reserve",                 /* results/results.c: left only by a SIGKILLed run */
 };
 
 static bool is_temporary(const char *name, const char *const *files, size_t n)

@@ -17,6 +17,7 @@
 #include "cli/overrides.h"
 #include "cli/sweep_cmd.h"
 #include "cli/sweep_index.h"
+#include "plan/trust.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
@@ -407,8 +408,10 @@ int hg_sweep_command(const struct hg_cli *cli)
 		j.n_runs = j.n_points * j.base->sweep.repeat;
 		if (cli->dry_run)
 			list_runs(&j);
-		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j)))
+		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j))) {
+			hg_plan_trust_notes(j.base, "hgrun: ", stderr);
 			rc = run_all(&j);
+		}
 	}
 	json_decref(j.sets);
 	free(j.text);

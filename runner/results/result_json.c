@@ -152,8 +152,12 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "cpu_affinity", hg_cpus_to_json(false, &w->sched.granted.affinity));
 	json_object_set_new(o, "asked", asked_json(tp));
 	json_object_set_new(o, "granted", granted_json(rs, w));
-	json_object_set_new(o, "started_ns", started_json(rs, w->st.started_ns));
-	json_object_set_new(o, "stopped_ns", started_json(rs, w->st.stopped_ns));
+	/* Atomic loads: a checkpoint reads them while the thread runs
+	 * (run/thread.c stores them atomically). */
+	json_object_set_new(o, "started_ns", started_json(rs, __atomic_load_n(&w->st.started_ns,
+							       __ATOMIC_RELAXED)));
+	json_object_set_new(o, "stopped_ns", started_json(rs, __atomic_load_n(&w->st.stopped_ns,
+							       __ATOMIC_RELAXED)));
 	json_object_set_new(o, "stats", stats_json(rs, i));
 	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
 	return o;

@@ -158,13 +158,14 @@ static void measure(struct hg_worker *w)
 	w->ref_tick = hg_counter_read();
 	w->ref_ns = hg_now_ns();
 	w->finish_tick = hg_worker_tick_at(w, w->finish_abs_ns);
-	w->st.started_ns = hg_worker_rel_ns(w, w->ref_ns);
+	/* Atomic: the streaming writer's checkpoints read them during the run. */
+	__atomic_store_n(&w->st.started_ns, hg_worker_rel_ns(w, w->ref_ns), __ATOMIC_RELAXED);
 	hg_gap_open(&w->gt, hg_counter_read());
 	w->plan->workload.ops->run(w);
 	if (w->gt.open)
 		hg_gap_step(&w->gt, hg_counter_read()); /* a last gap is still a gap */
 	hg_gap_close(&w->gt, w->gt.last, HG_END_FINISHED);
-	w->st.stopped_ns = hg_worker_rel_ns(w, hg_now_ns());
+	__atomic_store_n(&w->st.stopped_ns, hg_worker_rel_ns(w, hg_now_ns()), __ATOMIC_RELAXED);
 	hg_worker_publish(w);
 }
 
@@ -182,7 +183,8 @@ void *hg_worker_main(void *arg)
 {
 	struct hg_worker *w = arg;
 	w->stop = &w->sync->stop;
-	w->st.started_ns = w->st.stopped_ns = -1;
+	__atomic_store_n(&w->st.started_ns, -1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->st.stopped_ns, -1, __ATOMIC_RELAXED);
 	setup(w);
 	pass_gate(w->sync);
 	if (!w->setup_err && !atomic_load(&w->sync->abort))

@@ -139,22 +139,15 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	load_params(r, raw, li, lp);
 }
 
-/* Bounds on what a scenario can ask for, checked before anything is resolved
- * or forked (docs/scenario.md, rule 15). */
-#define MAX_LOADS 256
+/* Load processes in all, checked before anything is forked (the numbers of
+ * loads and expectations are bounded before libcyaml: scenario/scenario.c). */
 #define MAX_LOAD_PROCESSES 4096
-#define MAX_EXPECTS 1024
 
 void hg_resolve_loads(struct hg_resolver *r)
 {
 	size_t n = r->raw->loads_count, procs = 0;
 	if (!n)
 		return;
-	if (n > MAX_LOADS) {
-		hg_yaml_error(r->y, r->d, "loads", "%zu loads: a scenario has at most %d", n,
-			      MAX_LOADS);
-		return;
-	}
 	r->plan->loads = calloc(n, sizeof(*r->plan->loads));
 	if (!r->plan->loads)
 		return;
@@ -216,11 +209,6 @@ void hg_resolve_expects(struct hg_resolver *r)
 	size_t n = r->raw->expect_count;
 	if (!n)
 		return;
-	if (n > MAX_EXPECTS) {
-		hg_yaml_error(r->y, r->d, "expect", "%zu expectations: a scenario has at most %d", n,
-			      MAX_EXPECTS);
-		return;
-	}
 	r->plan->expects = calloc(n, sizeof(*r->plan->expects));
 	if (!r->plan->expects)
 		return;

@@ -25,12 +25,36 @@ struct hg_plan *hg_scenario_load_string(const char *name, const char *text, stru
 	return load(&y, hg_yaml_open_string(&y, text, d), d);
 }
 
+/* The lists' lengths, bounded before libcyaml copies them into structs (its
+ * copying grows with each entry) and before anything is resolved
+ * (docs/scenario.md, rule 15). */
+static const struct {
+	const char *key, *what;
+	size_t max;
+} list_limits[] = {
+	{ "threads", "thread sets", 4096 },
+	{ "loads", "loads", 256 },
+	{ "expect", "expectations", 1024 },
+};
+
+static int check_list_lengths(struct hg_yaml *y, struct hg_diags *d)
+{
+	size_t before = d->count;
+	for (size_t i = 0; i < sizeof(list_limits) / sizeof(list_limits[0]); i++) {
+		size_t n = hg_yaml_length(hg_yaml_find(y, list_limits[i].key));
+		if (n > list_limits[i].max)
+			hg_yaml_error(y, d, list_limits[i].key, "%zu %s: a scenario has at most %zu",
+				      n, list_limits[i].what, list_limits[i].max);
+	}
+	return d->count == before ? 0 : -1;
+}
+
 static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 {
 	struct hg_raw_scenario *raw = NULL;
 	struct hg_plan *plan = NULL;
 
-	if (opened == 0 &&
+	if (opened == 0 && check_list_lengths(y, d) == 0 &&
 	    hg_shape_check(y, &hg_raw_scenario_schema, d) == 0 &&
 	    hg_raw_load(y->text, y->len, &raw, d) == 0) {
 		plan = hg_resolve(y, raw, d);

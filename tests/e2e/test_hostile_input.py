@@ -56,7 +56,7 @@ def long_sweep():
 
 def many_threads():
     sets = "".join(f"  - name: t{i}\n    count: 1000\n    workload: {{type: cpu_periodic, "
-                   f"period: 10ms, exec: 1ms}}\n" for i in range(5000))
+                   f"period: 10ms, exec: 1ms}}\n" for i in range(100))
     return HEAD + "threads:\n" + sets
 
 
@@ -77,12 +77,18 @@ def many_load_workers():
                                                for i in range(10))
 
 
+def many_sets():
+    return HEAD + "threads:\n" + "".join(f"  - {{name: t{i}, workload: {{type: cpu}}}}\n"
+                                       for i in range(20000))
+
+
 def many_expects():
     return HEAD + THREAD + "expect:\n" + "  - {thread: rt, metric: max_gap_ns, max: 1ms}\n" * 5000
 
 
 CASES = [
     ("many loads", many_loads, "loads: a scenario has at most 256"),
+    ("many thread sets", many_sets, "thread sets: a scenario has at most 4096"),
     ("many load processes", many_load_workers, "processes in all: at most 4096"),
     ("many expectations", many_expects, "expectations: a scenario has at most 1024"),
     ("aliases", billion_laughs, "YAML aliases (*name) are not allowed"),

@@ -23,6 +23,7 @@ VALID = sorted((ROOT / "tests" / "scenarios" / "valid").glob("*.yaml")) + sorted
 # case -> why a JSON Schema cannot reject it
 BEYOND_SCHEMA = {
     "duplicate_key": "YAML parsers keep the last of duplicate keys; the schema never sees both",
+    "yaml_alias": "aliases are expanded by the YAML parser before the schema sees the document",
     "duplicate_thread_name": "uniqueness of a field across list items",
     "load_duplicate_name": "uniqueness of a field across list items",
     "exec_above_period": "compares two durations",
