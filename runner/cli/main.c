@@ -29,7 +29,7 @@ static void print_ok(const char *file, const struct hg_plan *plan)
 static int validate_files(const struct hg_cli *cli)
 {
 	int rc = HG_EXIT_OK;
-	json_t *all = cli->n_files > 1 ? json_array() : NULL, *one = NULL;
+	json_t *all = cli->resolved && cli->n_files > 1 ? json_array() : NULL, *one = NULL;
 	for (int i = 0; i < cli->n_files; i++) {
 		int file_rc;
 		struct hg_plan *plan = hg_load_with_sets(cli, cli->files[i], false, false, stderr,

@@ -71,6 +71,9 @@ def test_resolved_with_several_files_is_one_json_list(hgrun, scenario):
     assert [e["file"] for e in out] == [str(a), str(b)]
     assert [e["scenario"]["name"] for e in out] == ["a", "b"]
     assert json.loads(hgrun("validate", "--resolved", a).out)["name"] == "a"
+    plain = hgrun("validate", a, b)
+    assert plain.rc == 0 and plain.out.splitlines() == [
+        f"{a}: ok (1 thread in 1 set, 0 loads)", f"{b}: ok (1 thread in 1 set, 0 loads)"]
 
 
 def test_failed_expectation_speaks_the_bound_unit(hgrun, scenario, tmp_path):
