@@ -39,14 +39,15 @@ TIMERS = {
 # workload type -> (parameters it takes, parameters it needs, blocks on its timer)
 WORKLOADS = {
     "cpu": ([], [], False),
-    "cpu_scan": (["working_set"], ["working_set"], False),
+    "cpu_scan": (["working_set", "pattern"], ["working_set"], False),
     "cpu_yield": (["yield_after"], ["yield_after"], False),
-    "cpu_scan_yield": (["working_set", "yield_after"], ["working_set", "yield_after"], False),
+    "cpu_scan_yield": (["working_set", "yield_after", "pattern"], ["working_set", "yield_after"],
+                       False),
     "periodic": (["exec", "period"], ["exec", "period"], True),
     "cpu_periodic": (["exec", "period"], ["exec", "period"], False),
     "latency": (["period", "align"], ["period"], True),
 }
-WORKLOAD_PARAMS = ["exec", "period", "working_set", "yield_after", "align"]
+WORKLOAD_PARAMS = ["exec", "period", "working_set", "yield_after", "align", "pattern"]
 # load type -> (parameters it takes, parameters it needs)
 LOADS = {
     "cpu": (["workers"], []),
@@ -72,7 +73,7 @@ METRICS = {
     "gaps": "gaps seen in the thread's execution",
     "intervals": "intervals of continuous CPU",
     "records_dropped": "intervals lost to a full ring (the streaming writer fell behind)",
-    "work_units": "passes over the working set (cpu_scan, cpu_scan_yield)",
+    "work_units": "cache lines touched (cpu_scan, cpu_scan_yield)",
 }
 MAX_CPU = 1023          # CPU_SETSIZE - 1
 OS_NAME_MAX = 15        # Linux thread names: 15 characters
@@ -382,8 +383,8 @@ def build():
     }
     wl_props = {
         "type": choice(WORKLOADS, "Thread execution model (Hourglass section 3.2): cpu, "
-                       "cpu_scan {working_set}, cpu_yield {yield_after}, cpu_scan_yield "
-                       "{working_set, yield_after}, periodic {exec, period}, cpu_periodic "
+                       "cpu_scan {working_set, pattern?}, cpu_yield {yield_after}, cpu_scan_yield "
+                       "{working_set, yield_after, pattern?}, periodic {exec, period}, cpu_periodic "
                        "{exec, period}, latency {period, align?}. Default cpu.",
                        default="cpu"),
         "exec": ref("exec"),
@@ -396,6 +397,11 @@ def build():
         "align": choice(["relative", "absolute"], "latency only: relative (the next wake-up "
                         "is a period after the actual one, as Hourglass did) or absolute (on "
                         "a fixed grid of releases). Default relative.", default="relative"),
+        "pattern": choice(["sequential", "random"], "cpu_scan and cpu_scan_yield only: "
+                          "sequential (lines in address order; the prefetcher hides memory) "
+                          "or random (one random cycle through every line, one dependent "
+                          "load each: the rate falls with the working set). Default "
+                          "sequential.", default="sequential"),
     }
     per_type = []
     for wtype, (takes, _needs, _blocks) in WORKLOADS.items():
@@ -568,6 +574,7 @@ def build():
         "workload.working_set": ref("size"),
         "workload.yield_after": ref("positive_duration"),
         "workload.align": ref("workload/properties/align"),
+        "workload.pattern": ref("workload/properties/pattern"),
     }
     lkeys = {
         "start": ref("duration"), "stop": ref("duration"), "priority": scalar,

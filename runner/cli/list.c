@@ -10,7 +10,9 @@
 #include "plan/timer.h"
 #include "plan/workload.h"
 
-static const char *const wparam_names[] = { "exec", "period", "working_set", "yield_after", "align" };
+static const char *const wparam_names[] = { "exec", "period", "working_set", "yield_after",
+					    "align", "pattern" };
+#define N_WPARAM_NAMES (sizeof(wparam_names) / sizeof(wparam_names[0]))
 static const char *const lparam_names[] = { "workers", "size", "dir", "connect", "listen", "command" };
 
 static void params(char *buf, size_t size, unsigned takes, unsigned needs,
@@ -41,7 +43,8 @@ static json_t *list_json(void)
 	for (size_t i = 0; i < hg_n_workloads; i++)
 		json_array_append_new(w, json_pack("{s:s, s:s, s:o}", "name", hg_workloads[i]->name,
 			"summary", hg_workloads[i]->summary, "params",
-			param_array(hg_workloads[i]->takes, hg_workloads[i]->needs, wparam_names, 5)));
+			param_array(hg_workloads[i]->takes, hg_workloads[i]->needs, wparam_names,
+				    N_WPARAM_NAMES)));
 	for (size_t i = 0; i < hg_n_timers; i++)
 		json_array_append_new(t, json_pack("{s:s, s:s}", "name", hg_timers[i]->name,
 						   "summary", hg_timers[i]->summary));
@@ -70,7 +73,8 @@ static void print_text(FILE *out, const char *what)
 		fprintf(out, "workloads (workload.type; '?' marks an optional parameter):\n");
 		for (size_t i = 0; i < hg_n_workloads; i++) {
 			const struct hg_workload_ops *w = hg_workloads[i];
-			params(buf, sizeof(buf), w->takes, w->needs, wparam_names, 5);
+			params(buf, sizeof(buf), w->takes, w->needs, wparam_names,
+			       N_WPARAM_NAMES);
 			fprintf(out, "  %-15s %-22s %s\n", w->name, buf, w->summary);
 		}
 	}

@@ -52,6 +52,7 @@ struct hg_exec {
 };
 
 enum hg_align { HG_ALIGN_RELATIVE, HG_ALIGN_ABSOLUTE };
+enum hg_scan_pattern { HG_SCAN_SEQUENTIAL, HG_SCAN_RANDOM };
 
 struct hg_workload_spec {
 	const struct hg_workload_ops *ops;
@@ -60,6 +61,7 @@ struct hg_workload_spec {
 	uint64_t working_set_bytes;     /* cpu_scan, cpu_scan_yield */
 	uint64_t yield_after_ns;        /* cpu_yield, cpu_scan_yield */
 	enum hg_align align;            /* latency */
+	enum hg_scan_pattern pattern;   /* cpu_scan, cpu_scan_yield */
 };
 
 /* One thread instance (a thread set of count N gives N of these). */

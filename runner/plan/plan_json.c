@@ -83,6 +83,9 @@ static json_t *workload_to_json(const struct hg_workload_spec *w)
 	if (takes & HG_WP_ALIGN)
 		json_object_set_new(o, "align",
 				    json_string(w->align == HG_ALIGN_ABSOLUTE ? "absolute" : "relative"));
+	if (takes & HG_WP_PATTERN)
+		json_object_set_new(o, "pattern", json_string(w->pattern == HG_SCAN_RANDOM
+							      ? "random" : "sequential"));
 	return o;
 }
 

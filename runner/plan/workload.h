@@ -19,6 +19,7 @@ enum hg_wparam {
 	HG_WP_WORKING_SET = 1u << 2,
 	HG_WP_YIELD_AFTER = 1u << 3,
 	HG_WP_ALIGN       = 1u << 4,
+	HG_WP_PATTERN     = 1u << 5,
 };
 
 struct hg_workload_ops {

@@ -39,7 +39,7 @@ struct hg_sync {
 struct hg_worker_stats {
 	uint64_t releases, deadlines_hit, deadlines_missed;
 	uint64_t jobs;             /* jobs completed (periodic, cpu_periodic) */
-	uint64_t work_units;       /* passes over the working set (cpu_scan*) */
+	uint64_t work_units;       /* cache lines touched (cpu_scan*) */
 	uint64_t yields;
 	uint64_t overrun_max_ns;   /* periodic: worst completion past a deadline */
 	uint64_t grid_skipped;     /* latency, align absolute: wake-ups skipped */

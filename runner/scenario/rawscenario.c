@@ -37,6 +37,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("working_set", OPT, struct hg_raw_workload, working_set),
 	STR("yield_after", OPT, struct hg_raw_workload, yield_after),
 	STR("align", OPT, struct hg_raw_workload, align),
+	STR("pattern", OPT, struct hg_raw_workload, pattern),
 	CYAML_FIELD_END
 };
 

@@ -18,7 +18,7 @@ struct hg_raw_trace {
 struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };
 
 struct hg_raw_workload {
-	char *type, *period, *working_set, *yield_after, *align;
+	char *type, *period, *working_set, *yield_after, *align, *pattern;
 	/* exec: decoded from the YAML node (a duration, a list, a distribution) */
 };
 

@@ -174,9 +174,10 @@ struct wparam {
 static const struct wparam wparams[] = {
 	{ HG_WP_EXEC, "exec" }, { HG_WP_PERIOD, "period" },
 	{ HG_WP_WORKING_SET, "working_set" }, { HG_WP_YIELD_AFTER, "yield_after" },
-	{ HG_WP_ALIGN, "align" },
+	{ HG_WP_ALIGN, "align" }, { HG_WP_PATTERN, "pattern" },
 };
 #define N_WPARAMS (sizeof(wparams) / sizeof(wparams[0]))
+static const char *const scan_patterns[] = { "sequential", "random" };
 
 static const char *wparam_text(const struct hg_raw_workload *w, unsigned bit)
 {
@@ -187,6 +188,7 @@ static const char *wparam_text(const struct hg_raw_workload *w, unsigned bit)
 	case HG_WP_WORKING_SET: return w->working_set;
 	case HG_WP_YIELD_AFTER: return w->yield_after;
 	case HG_WP_ALIGN: return w->align;
+	case HG_WP_PATTERN: return w->pattern;
 	default: return NULL;
 	}
 }
@@ -252,6 +254,11 @@ static void workload_param(struct hg_resolver *r, size_t ti, const struct wparam
 		static const char *const aligns[] = { "relative", "absolute" };
 		int a = hg_r_choice(r, p.text, p.path, "align", aligns, 2);
 		spec->align = a == 1 ? HG_ALIGN_ABSOLUTE : HG_ALIGN_RELATIVE;
+		break;
+	}
+	case HG_WP_PATTERN: {
+		int a = hg_r_choice(r, p.text, p.path, "scan pattern", scan_patterns, 2);
+		spec->pattern = a == 1 ? HG_SCAN_RANDOM : HG_SCAN_SEQUENTIAL;
 		break;
 	}
 	}
@@ -489,6 +496,9 @@ static void resolve_defaults(struct hg_resolver *r)
 		static const char *const aligns[] = { "relative", "absolute" };
 		hg_r_choice(r, w->align, "defaults.workload.align", "align", aligns, 2);
 	}
+	if (w->pattern)
+		hg_r_choice(r, w->pattern, "defaults.workload.pattern", "scan pattern",
+			    scan_patterns, 2);
 }
 
 static void resolve_thread(struct hg_resolver *r, size_t ti)

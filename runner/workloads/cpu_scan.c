@@ -1,4 +1,4 @@
-/* Workload 'cpu_scan': as cpu, sequentially touching a working_set array; counts passes */
+/* Workload 'cpu_scan': as cpu, touching a working_set array line by line (pattern); counts lines */
 #include "plan/workload.h"
 #include "workloads/scan.h"
 
@@ -9,8 +9,8 @@ static void cpu_scan_run(struct hg_worker *w)
 
 const struct hg_workload_ops hg_workload_cpu_scan = {
 	.name = "cpu_scan",
-	.summary = "as cpu, sequentially touching a working_set array; counts passes",
-	.takes = HG_WP_WORKING_SET,
+	.summary = "as cpu, touching a working_set array line by line (pattern); counts lines",
+	.takes = HG_WP_WORKING_SET | HG_WP_PATTERN,
 	.needs = HG_WP_WORKING_SET,
 	.periodic = false,
 	.blocks = false,

@@ -11,7 +11,7 @@ static void cpu_scan_yield_run(struct hg_worker *w)
 const struct hg_workload_ops hg_workload_cpu_scan_yield = {
 	.name = "cpu_scan_yield",
 	.summary = "cpu_scan that yields after each yield_after of CPU",
-	.takes = HG_WP_WORKING_SET | HG_WP_YIELD_AFTER,
+	.takes = HG_WP_WORKING_SET | HG_WP_YIELD_AFTER | HG_WP_PATTERN,
 	.needs = HG_WP_WORKING_SET | HG_WP_YIELD_AFTER,
 	.periodic = false,
 	.blocks = false,
