@@ -327,9 +327,35 @@ def build():
         "required": ["budget", "period"],
         "additionalProperties": False,
     }
-    defs["timer"] = choice(TIMERS, "What a periodic or latency thread sleeps on: " + "; ".join(
-        f"{k}: {v}" for k, v in TIMERS.items()) + ". Default absolute. Setting it in a thread "
-        "whose workload never sleeps is an error.", default="absolute")
+    defs["timer_type"] = choice(TIMERS, "What a periodic or latency thread sleeps on: " + "; ".join(
+        f"{k}: {v}" for k, v in TIMERS.items()) + ". Default absolute.", default="absolute")
+    defs["timer"] = {
+        "description": "What a periodic or latency thread sleeps on: a timer name, or "
+                       "{type, tick, slack}. Setting it in a thread whose workload never "
+                       "sleeps is an error. A thread's timer replaces the default one whole.",
+        "anyOf": [
+            ref("timer_type"),
+            {
+                "type": "object",
+                "properties": {
+                    "type": ref("timer_type"),
+                    "tick": ref("duration", "Emulates a tick-based kernel: every wake-up is "
+                                "rounded up to the next multiple of tick on CLOCK_MONOTONIC "
+                                "(10ms: Linux 2.4's jiffies, 1ms: HZ=1000); lateness is "
+                                "still measured from the unrounded release. 0 or 1us..1s. "
+                                "Default 0 (none).", examples=["10ms", "1ms"]),
+                    "slack": ref("duration", "The kernel's timer slack (PR_SET_TIMERSLACK) "
+                                 "for this thread: how late the kernel may fire its "
+                                 "clock_nanosleep wake-ups to batch them. SCHED_OTHER, BATCH "
+                                 "and IDLE threads with type sleep or absolute only (real-time "
+                                 "threads get none). At most 1s. Default: 1ns (the minimum).",
+                                 examples=["50us"]),
+                },
+                "additionalProperties": False,
+            },
+        ],
+        "default": "absolute",
+    }
     defs["count"] = {
         "description": "Instances in the thread set: 1..1024, or per_cpu (one pinned instance "
                        "per CPU of `cpus`). Instances are named name.0 .. name.N-1 whenever "
@@ -564,7 +590,9 @@ def build():
         "reservation.period": ref("positive_duration"),
         "reservation.deadline": ref("positive_duration"),
         "reservation.mode": ref("reservation/properties/mode"),
-        "timer": ref("timer"), "start": ref("duration"), "finish": ref("duration"),
+        "timer": ref("timer_type"), "timer.type": ref("timer_type"),
+        "timer.tick": ref("duration"), "timer.slack": ref("duration"),
+        "start": ref("duration"), "finish": ref("duration"),
         "workload.type": ref("workload/properties/type"),
         "workload.exec": ref("positive_duration"),
         "workload.exec.min": ref("duration"), "workload.exec.max": ref("duration"),

@@ -78,6 +78,9 @@ struct hg_thread_plan {
 	struct hg_reservation reservation;
 	const struct hg_timer_ops *timer;
 	bool timer_explicit;    /* the thread itself names its timer (not defaults) */
+	uint64_t timer_tick_ns; /* wake-ups rounded up to this tick; 0 = none */
+	bool timer_slack_set;   /* timer.slack given: PR_SET_TIMERSLACK to it */
+	uint64_t timer_slack_ns;
 	uint64_t start_ns, finish_ns;
 	struct hg_workload_spec workload;
 };

@@ -91,7 +91,7 @@ static json_t *workload_to_json(const struct hg_workload_spec *w)
 
 static json_t *thread_to_json(const struct hg_thread_plan *t)
 {
-	return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:o}",
+	return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:o, s:I, s:I, s:o}",
 			 "name", t->name, "instance", (int)t->instance, "os_name", t->os_name,
 			 "set_index", (int)t->set_index,
 			 "cpus", hg_cpus_to_json(t->cpus_all, &t->cpus),
@@ -99,6 +99,9 @@ static json_t *thread_to_json(const struct hg_thread_plan *t)
 			 "priority", hg_priority_to_json(&t->priority),
 			 "reservation", hg_reservation_to_json(&t->reservation),
 			 "timer", t->timer->name,
+			 "timer_tick_ns", (json_int_t)t->timer_tick_ns,
+			 "timer_slack_ns", t->timer_slack_set ? json_integer((json_int_t)t->timer_slack_ns)
+							      : json_null(),
 			 "start_ns", (json_int_t)t->start_ns, "finish_ns", (json_int_t)t->finish_ns,
 			 "workload", workload_to_json(&t->workload));
 }

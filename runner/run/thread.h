@@ -106,8 +106,10 @@ static inline bool hg_worker_stopping(const struct hg_worker *w)
  * finish or the run's stop. */
 enum hg_gap_result hg_worker_run_cpu(struct hg_worker *w, uint64_t cpu_ns);
 /* Closes the interval as blocked, sleeps on the timer until mono_ns (the
- * spin timer keeps polling in the gap loop instead), reopens.  Returns 0,
- * or 1 when the thread must end (stop, or mono_ns at/after its finish).
+ * spin timer keeps polling in the gap loop instead), reopens.  A tick
+ * timer (timer.tick) wakes at the first tick at or after mono_ns instead.
+ * Returns 0, or 1 when the thread must end (stop, or the wake-up at/after
+ * its finish).
  * *woke_ns (may be NULL): CLOCK_MONOTONIC read first thing after waking. */
 int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns);
 /* Closes the interval as yielded, sched_yield(), reopens. */

@@ -4,6 +4,7 @@
 
 #include "base/units.h"
 #include "plan/metrics.h"
+#include "plan/timer.h"
 #include "plan/workload.h"
 #include "scenario/check.h"
 
@@ -95,6 +96,26 @@ static void check_workload(struct checker *c, const struct hg_thread_plan *t)
 		    w->ops->name);
 }
 
+/* Timer slack is a kernel knob of clock_nanosleep sleepers under
+ * SCHED_OTHER, BATCH and IDLE: anywhere else it would be silently ignored. */
+static void check_timer(struct checker *c, const struct hg_thread_plan *t)
+{
+	unsigned s = t->set_index;
+	enum hg_policy pol = t->priority.policy;
+	if (!t->timer_slack_set || !t->workload.ops || !t->workload.ops->blocks)
+		return;
+	if (pol == HG_POLICY_FIFO || pol == HG_POLICY_RR || pol == HG_POLICY_DEADLINE)
+		ERR(c, s, "timer.slack",
+		    "the kernel gives real-time threads (SCHED_%s here) no timer slack, so 'slack' "
+		    "would have no effect: remove it, or give the thread a SCHED_OTHER priority "
+		    "(NORMAL, HIGH, ...); to emulate a coarse timer use 'tick'",
+		    pol == HG_POLICY_DEADLINE ? "DEADLINE" : pol == HG_POLICY_RR ? "RR" : "FIFO");
+	else if (t->timer != &hg_timer_sleep && t->timer != &hg_timer_absolute)
+		ERR(c, s, "timer.slack",
+		    "timer '%s' does not use timer slack (the kernel applies it to clock_nanosleep "
+		    "only): use type sleep or absolute, or remove 'slack'", t->timer->name);
+}
+
 static void check_reservation(struct checker *c, const struct hg_thread_plan *t)
 {
 	const struct hg_reservation *r = &t->reservation;
@@ -129,6 +150,7 @@ static void check_thread(struct checker *c, const struct hg_thread_plan *t)
 		ERR(c, s, "start", "start %s must come before finish %s",
 		    hg_format_duration(t->start_ns, a), hg_format_duration(t->finish_ns, b));
 	check_workload(c, t);
+	check_timer(c, t);
 	check_reservation(c, t);
 }
 

@@ -1,7 +1,7 @@
 /* The scenario as libcyaml loads it: the document's structure, every leaf
  * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
  * fields and 1abc as 1, so hgrun parses every value itself, in scenario/resolve*.c).
- * The few keys whose value may take several shapes (priority, cpus, exec,
+ * The few keys whose value may take several shapes (priority, cpus, exec, timer,
  * sweep.grid) are left to scenario/resolve*.c, which reads them from the YAML nodes. */
 #ifndef HG_RAWSCENARIO_H
 #define HG_RAWSCENARIO_H
@@ -23,10 +23,10 @@ struct hg_raw_workload {
 };
 
 struct hg_raw_thread {
-	char *name, *count, *timer, *start, *finish;
+	char *name, *count, *start, *finish;
 	struct hg_raw_reservation *reservation;
 	struct hg_raw_workload *workload;
-	/* cpus, priority: decoded from the YAML nodes */
+	/* cpus, priority, timer: decoded from the YAML nodes */
 };
 
 struct hg_raw_load {

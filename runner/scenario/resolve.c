@@ -352,13 +352,8 @@ static void resolve_timing(struct hg_resolver *r, size_t ti, struct hg_thread_pl
 	const struct hg_raw_thread *def = r->raw->defaults;
 	struct pick p;
 	tp->timer = &hg_timer_absolute;
-	if (pick_text(&p, t->timer, def ? def->timer : NULL, ti, "timer")) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_timers; i++)
-			names[i] = hg_timers[i]->name;
-		int i = hg_r_choice(r, p.text, p.path, "timer", names, hg_n_timers);
-		if (i >= 0)
-			tp->timer = hg_timers[i];
+	if (pick_node(r, &p, ti, "timer")) {
+		hg_r_timer(r, p.node, p.path, tp);
 		tp->timer_explicit = p.from_thread;
 	}
 	tp->start_ns = 0;
@@ -460,12 +455,8 @@ static void resolve_defaults(struct hg_resolver *r)
 		hg_r_cpus(r, n, "defaults.cpus", &scratch.cpus);
 	if (def->reservation)
 		resolve_reservation(r, def->reservation, "defaults.reservation", &scratch.reservation);
-	if (def->timer) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_timers; i++)
-			names[i] = hg_timers[i]->name;
-		hg_r_choice(r, def->timer, "defaults.timer", "timer", names, hg_n_timers);
-	}
+	if ((n = hg_yaml_find(r->y, "defaults.timer")))
+		hg_r_timer(r, n, "defaults.timer", &scratch);
 	if (def->start)
 		hg_r_duration(r, def->start, "defaults.start", &v);
 	if (def->finish)

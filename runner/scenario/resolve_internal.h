@@ -27,10 +27,13 @@ bool hg_r_uint(struct hg_resolver *r, const char *text, const char *path,
 bool hg_r_bool(struct hg_resolver *r, const char *text, const char *path, bool *out);
 bool hg_r_name(struct hg_resolver *r, const char *text, const char *path, size_t max_len);
 
-/* Shared value shapes: cpus (list or "0-3") and priority (level or mapping). */
+/* Shared value shapes: cpus (list or "0-3"), priority (level or mapping). */
 bool hg_r_cpus(struct hg_resolver *r, yaml_node_t *n, const char *path, cpu_set_t *out);
 bool hg_r_priority(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		   struct hg_priority *out);
+/* timer: a name or {type, tick, slack}; sets tp->timer and tp->timer_*. */
+bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
+		struct hg_thread_plan *tp);
 
 /* A scalar that must name one of `names` (case-insensitive); returns the
  * index or -1 after adding "unknown X 'y'; did you mean ...". */
