@@ -53,12 +53,12 @@ LOADS = {
     "cpu": (["workers"], []),
     "memory": (["size", "workers"], ["size"]),
     "io": (["size", "dir", "workers"], ["size"]),
-    "fork": (["workers"], []),
+    "fork": (["workers", "population"], []),
     "procfs": (["workers"], []),
     "tcp_stream": (["connect", "listen"], []),
     "exec": (["command"], ["command"]),
 }
-LOAD_PARAMS = ["workers", "size", "dir", "connect", "listen", "command"]
+LOAD_PARAMS = ["workers", "size", "dir", "connect", "listen", "command", "population"]
 METRICS = {
     "deadline_miss_ratio": "deadlines_missed / releases, in 0..1 (periodic, cpu_periodic)",
     "deadlines_missed": "periods whose job did not finish in time (periodic, cpu_periodic)",
@@ -502,7 +502,7 @@ def build():
     lprops = {
         "name": ref("name", "Load name, unique among loads (same rules as thread names)."),
         "type": choice(LOADS, "Background load: cpu {workers}, memory {size, workers}, io "
-                       "{size, dir, workers}, fork {workers}, procfs {workers}, tcp_stream "
+                       "{size, dir, workers}, fork {workers, population}, procfs {workers}, tcp_stream "
                        "{connect | listen}, exec {command}."),
         "start": ref("duration", "When the load starts. Default 0s; start < stop.",
                      default="0s"),
@@ -524,6 +524,9 @@ def build():
                     "examples": ["192.0.2.7:5001"]},
         "listen": uint(1, 65535, "tcp_stream: receive a stream from a remote sender on this "
                        "port instead of the loopback sender."),
+        "population": uint(1, 4096, "fork: keep this many children alive (each sleeps "
+                           "50-150 ms, exits and is replaced at once), shared among the workers "
+                           "(population >= workers). Default: none (a fork/exit storm)."),
         "command": {"type": "string", "minLength": 1,
                     "description": "exec: a shell command line, run with /bin/sh -c, output "
                                    "captured, killed at stop."},

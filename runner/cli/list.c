@@ -13,7 +13,9 @@
 static const char *const wparam_names[] = { "exec", "period", "working_set", "yield_after",
 					    "align", "pattern" };
 #define N_WPARAM_NAMES (sizeof(wparam_names) / sizeof(wparam_names[0]))
-static const char *const lparam_names[] = { "workers", "size", "dir", "connect", "listen", "command" };
+static const char *const lparam_names[] = { "workers", "size", "dir", "connect", "listen",
+					    "command", "population" };
+#define N_LPARAM_NAMES (sizeof(lparam_names) / sizeof(lparam_names[0]))
 
 static void params(char *buf, size_t size, unsigned takes, unsigned needs,
 		   const char *const *names, size_t n)
@@ -57,7 +59,8 @@ static json_t *list_json(void)
 	for (size_t i = 0; i < hg_n_loads; i++)
 		json_array_append_new(l, json_pack("{s:s, s:s, s:o}", "name", hg_loads[i]->name,
 			"summary", hg_loads[i]->summary, "params",
-			param_array(hg_loads[i]->takes, hg_loads[i]->needs, lparam_names, 6)));
+			param_array(hg_loads[i]->takes, hg_loads[i]->needs, lparam_names,
+				    N_LPARAM_NAMES)));
 	for (size_t i = 0; i < hg_n_metrics; i++)
 		json_array_append_new(m, json_pack("{s:s, s:s}", "name", hg_metrics[i].name,
 						   "summary", hg_metrics[i].summary));
@@ -94,7 +97,7 @@ static void print_text(FILE *out, const char *what)
 		fprintf(out, "%sloads (loads[].type):\n", all ? "\n" : "");
 		for (size_t i = 0; i < hg_n_loads; i++) {
 			const struct hg_load_ops *l = hg_loads[i];
-			params(buf, sizeof(buf), l->takes, l->needs, lparam_names, 6);
+			params(buf, sizeof(buf), l->takes, l->needs, lparam_names, N_LPARAM_NAMES);
 			fprintf(out, "  %-15s %-22s %s\n", l->name, buf, l->summary);
 		}
 	}

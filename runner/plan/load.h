@@ -22,6 +22,7 @@ enum hg_lparam {
 	HG_LP_CONNECT = 1u << 3,
 	HG_LP_LISTEN  = 1u << 4,
 	HG_LP_COMMAND = 1u << 5,
+	HG_LP_POPULATION = 1u << 6,
 };
 
 #define HG_LOAD_NCOUNTERS 4

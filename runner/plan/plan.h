@@ -100,6 +100,7 @@ struct hg_load_plan {
 	char *connect;           /* tcp_stream: "host:port" or NULL */
 	unsigned listen_port;    /* tcp_stream: 0 = not listening */
 	char *command;           /* exec */
+	unsigned population;     /* fork: children kept alive (0 = a fork/exit storm) */
 };
 
 enum hg_expect_bound { HG_EXPECT_MAX, HG_EXPECT_MIN };

@@ -131,6 +131,9 @@ static json_t *load_to_json(const struct hg_load_plan *l)
 	if (takes & HG_LP_LISTEN)
 		json_object_set_new(o, "listen", l->listen_port ? json_integer(l->listen_port)
 								: json_null());
+	if (takes & HG_LP_POPULATION)
+		json_object_set_new(o, "population", l->population ? json_integer(l->population)
+								  : json_null());
 	if (takes & HG_LP_COMMAND)
 		json_object_set_new(o, "command", opt_string(l->command));
 	return o;

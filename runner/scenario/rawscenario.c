@@ -74,6 +74,7 @@ static const cyaml_schema_field_t load_fields[] = {
 	STR("connect", OPT, struct hg_raw_load, connect),
 	STR("listen", OPT, struct hg_raw_load, listen),
 	STR("command", OPT, struct hg_raw_load, command),
+	STR("population", OPT, struct hg_raw_load, population),
 	CYAML_FIELD_END
 };
 

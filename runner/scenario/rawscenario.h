@@ -31,7 +31,7 @@ struct hg_raw_thread {
 
 struct hg_raw_load {
 	char *name, *type, *start, *stop;
-	char *workers, *size, *dir, *connect, *listen, *command;
+	char *workers, *size, *dir, *connect, *listen, *command, *population;
 	/* cpus, priority: decoded from the YAML nodes */
 };
 

@@ -9,6 +9,10 @@
 #include "scenario/shape.h"
 
 #define MAX_WORKERS 1024
+/* Load processes in all (workers and the children a fork population keeps),
+ * checked before anything is forked (the numbers of loads and expectations
+ * are bounded before libcyaml: scenario/scenario.c). */
+#define MAX_LOAD_PROCESSES 4096
 
 struct lparam {
 	unsigned bit;
@@ -17,6 +21,7 @@ struct lparam {
 static const struct lparam lparams[] = {
 	{ HG_LP_WORKERS, "workers" }, { HG_LP_SIZE, "size" }, { HG_LP_DIR, "dir" },
 	{ HG_LP_CONNECT, "connect" }, { HG_LP_LISTEN, "listen" }, { HG_LP_COMMAND, "command" },
+	{ HG_LP_POPULATION, "population" },
 };
 #define N_LPARAMS (sizeof(lparams) / sizeof(lparams[0]))
 
@@ -28,6 +33,7 @@ static const char *lparam_text(const struct hg_raw_load *l, unsigned bit)
 	case HG_LP_DIR: return l->dir;
 	case HG_LP_CONNECT: return l->connect;
 	case HG_LP_LISTEN: return l->listen;
+	case HG_LP_POPULATION: return l->population;
 	default: return l->command;
 	}
 }
@@ -93,7 +99,18 @@ static void load_params(struct hg_resolver *r, const struct hg_raw_load *raw, si
 				hg_yaml_error(r->y, r->d, path, "an exec load needs a command line");
 			lp->command = strdup(text);
 			break;
+		case HG_LP_POPULATION:
+			if (hg_r_uint(r, text, path, 1, MAX_LOAD_PROCESSES, &v))
+				lp->population = (unsigned)v;
+			break;
 		}
+	}
+	if (lp->population && lp->workers > lp->population) {
+		snprintf(path, sizeof(path), "loads[%zu].population", li);
+		hg_yaml_error(r->y, r->d, path,
+			      "population %u is shared among %u workers: give at least one child "
+			      "per worker (population >= workers), or fewer workers",
+			      lp->population, lp->workers);
 	}
 	if (raw->connect && raw->listen && (lp->ops->takes & HG_LP_CONNECT)) {
 		snprintf(path, sizeof(path), "loads[%zu].listen", li);
@@ -139,10 +156,6 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	load_params(r, raw, li, lp);
 }
 
-/* Load processes in all, checked before anything is forked (the numbers of
- * loads and expectations are bounded before libcyaml: scenario/scenario.c). */
-#define MAX_LOAD_PROCESSES 4096
-
 void hg_resolve_loads(struct hg_resolver *r)
 {
 	size_t n = r->raw->loads_count, procs = 0;
@@ -154,12 +167,16 @@ void hg_resolve_loads(struct hg_resolver *r)
 	r->plan->n_loads = n;
 	for (size_t i = 0; i < n; i++) {
 		resolve_load(r, i, &r->plan->loads[i]);
-		procs += r->plan->loads[i].workers ? r->plan->loads[i].workers
-						  : (size_t)CPU_COUNT(&r->online);
+		const struct hg_load_plan *lp = &r->plan->loads[i];
+		/* workers 0: one per CPU for cpu, one process for the others */
+		procs += lp->workers ? lp->workers
+				     : lp->ops == &hg_load_cpu ? (size_t)CPU_COUNT(&r->online) : 1;
+		procs += lp->population;
 	}
 	if (procs > MAX_LOAD_PROCESSES)
-		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all: at "
-			      "most %d; use fewer workers or loads", procs, MAX_LOAD_PROCESSES);
+		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all "
+			      "(workers and fork populations): at most %d; use fewer workers, a "
+			      "smaller population or fewer loads", procs, MAX_LOAD_PROCESSES);
 }
 
 /* ---- expect ------------------------------------------------------------- */
