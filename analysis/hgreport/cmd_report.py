@@ -1,0 +1,46 @@
+"""`hgreport report RUN_DIR` (the default command): the report of one run."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from . import argtypes
+from .command import Command
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("-o", "--output", type=Path, help="output directory (default RUN_DIR/report)")
+    p.add_argument("--window", type=argtypes.window, default=(0, 500_000_000), metavar="START:LEN",
+                   help="timeline window (default 0:500ms)")
+    p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
+                   default=[1_000_000, 5_000_000, 10_000_000, 50_000_000],
+                   help="dispatch-latency thresholds of table 1 (default 1ms,5ms,10ms,50ms)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .report import write_report
+    from .rundir import read_run
+    from .units import fmt_ns
+    run = read_run(args.run_dir)
+    out = args.output or run.path / "report"
+    s = write_report(run, out, args.window, args.thresholds)
+    for t in s["threads"]:
+        line = f"{t['label']}: {fmt_ns(t['cpu_ns'])} CPU in {t['intervals']} intervals, {t['gaps']} gaps"
+        if t["releases"]:
+            line += f"; missed {t['deadlines_missed']} deadlines, hit {t['deadlines_hit']}"
+        if t["latency"]:
+            line += f"; latency p99 {fmt_ns(t['latency']['p99_ns'])}, max {fmt_ns(t['latency']['max_ns'])}"
+        print(line)
+    inv = s["context_switches"]["involuntary"]
+    if inv["count"]:
+        print(f"involuntary switches: {inv['count']}, min {fmt_ns(inv['min_ns'])}, "
+              f"median {fmt_ns(inv['median_ns'])}")
+    if not s["run"]["complete"]:
+        print("note: the run is incomplete (complete: false)")
+    print(f"report: {out / 'report.md'}")
+    return 0
+
+
+COMMAND = Command("report", "the report of one run (the default command)", _arguments, _run,
+                  "RUN_DIR [-o OUT] [--window START:LEN]")

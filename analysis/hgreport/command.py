@@ -1,0 +1,20 @@
+"""The contract of an hgreport command: its name, one line of help, its arguments and what
+it does. cli.py lists the commands once, in COMMANDS; each lives in its own cmd_*.py."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Callable
+
+
+class UsageError(Exception):
+    """A command line that cannot be run (exit 3, like hgrun's usage errors)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    usage: str = ""          # one-line synopsis for the overview, e.g. "RUN_DIR [-o OUT]"
