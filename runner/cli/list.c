@@ -18,13 +18,20 @@ static json_t *plugin_json(const char *name, const char *summary, const struct h
 			 "params", hg_params_describe(ps));
 }
 
+static json_t *workload_json(const struct hg_workload_ops *w)
+{
+	json_t *o = plugin_json(w->name, w->summary, &w->params);
+	json_object_set_new(o, "periodic", json_boolean(w->periodic));
+	json_object_set_new(o, "blocks", json_boolean(w->blocks));
+	return o;
+}
+
 static json_t *list_json(void)
 {
 	json_t *w = json_array(), *t = json_array(), *p = json_array(), *l = json_array(),
 	       *m = json_array();
 	for (size_t i = 0; i < hg_n_workloads; i++)
-		json_array_append_new(w, plugin_json(hg_workloads[i]->name, hg_workloads[i]->summary,
-						     &hg_workloads[i]->params));
+		json_array_append_new(w, workload_json(hg_workloads[i]));
 	for (size_t i = 0; i < hg_n_timers; i++)
 		json_array_append_new(t, plugin_json(hg_timers[i]->name, hg_timers[i]->summary,
 						     &hg_timers[i]->params));
@@ -52,9 +59,12 @@ static void print_plugin(FILE *out, const char *name, const char *summary,
 	fprintf(out, "  %-15s %s\n", name, summary);
 	for (size_t i = 0; i < hg_params_count(ps); i++) {
 		const struct hg_param *p = &ps->table[i];
-		char range[96], what[160];
+		char range[96], what[160], kind[64] = "";
 		hg_param_range_text(p, range, sizeof(range));
-		snprintf(what, sizeof(what), "%s, %s%s%s%s", hg_param_kind_name(p->kind),
+		for (size_t c = 0; p->kind == HG_PARAM_ENUM && p->choices[c]; c++)
+			snprintf(kind + strlen(kind), sizeof(kind) - strlen(kind), "%s%s", c ? "|" : "",
+				 p->choices[c]);
+		snprintf(what, sizeof(what), "%s, %s%s%s%s", kind[0] ? kind : hg_param_kind_name(p->kind),
 			 p->required ? "required" : p->def ? "default " : "optional",
 			 p->def ? p->def : "", range[0] ? ", " : "", range);
 		fprintf(out, "      %-12s %-36s %s\n", p->name, what, p->help);
