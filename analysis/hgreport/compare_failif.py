@@ -135,8 +135,9 @@ def _show(metric: str, x: float | None) -> str:
 
 
 def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str]) -> list[dict[str, Any]]:
-    """Every (condition, group but the baseline, subject) checked; a value missing on either side
-    cannot be evaluated and counts as true (a gate must not pass on what it could not see)."""
+    """Every (condition, row but the baseline, subject) checked. A value the row lacks counts as
+    true (a gate must not pass on what it could not see); a change from a baseline that lacks
+    the value is not checked (false, said in the detail)."""
     out = []
     base = labels[0]
     for c in conds:
@@ -154,9 +155,13 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                     shown = ("+" if x >= 0 else "") + _show(c.metric, x)
                 else:
                     shown = _show(c.metric, v)
-                why = (f"{s}: {_show(c.metric, b)} -> {_show(c.metric, v)} ({shown})" if true is not None
-                       else f"{s}: {'missing in ' + label if v is None else 'missing in the baseline'}")
+                if true is not None:
+                    why = f"{s}: {_show(c.metric, b)} -> {_show(c.metric, v)} ({shown})"
+                elif v is None:
+                    why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
+                else:
+                    why, true = f"{s}: not in the baseline, no change to check", False
                 out.append({"condition": c.text, "run": label, "subject": s, "baseline": b,
-                            "value": v, "compared": x, "true": True if true is None else true,
-                            "evaluated": true is not None, "detail": why})
+                            "value": v, "compared": x, "true": true, "evaluated": x is not None,
+                            "detail": why})
     return out

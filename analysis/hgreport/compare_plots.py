@@ -37,7 +37,8 @@ def _sets_with(t: Table, kind: str) -> list[str]:
 
 
 def _panels(n: int, title: str) -> tuple[Any, list[Any]]:
-    fig, axes = plt.subplots(1, n, figsize=(5.2 * n + 0.6, 4.4), squeeze=False)
+    fig, axes = plt.subplots(1, n, figsize=(5.2 * n + 0.6, 4.6), squeeze=False,
+                             layout="constrained")
     fig.suptitle(title, fontsize=11)
     return fig, list(axes[0])
 
@@ -50,15 +51,15 @@ def _legend(fig: Any, axes: list[Any]) -> None:
             if n not in names:
                 handles.append(h)
                 names.append(n)
-    fig.legend(handles, names, loc="lower center", ncol=min(3, len(names)), fontsize=8,
-               bbox_to_anchor=(0.5, -0.02 - 0.045 * ((len(names) - 1) // 3)), frameon=False)
+    fig.legend(handles, names, loc="outside lower center", ncol=min(3, len(names)), fontsize=9,
+               frameon=False)
 
 
 def plot_latency(t: Table, path: Path) -> Path | None:
     sets = _sets_with(t, "latency")
     if not sets:
         return None
-    fig, axes = _panels(len(sets), "wake-up latency: fraction of wake-ups later than x")
+    fig, axes = _panels(len(sets), "wake-up latency: fraction of wake-ups at least x late")
     for ax, s in zip(axes, sets):
         per = t.samples[s]["latency"]
         lo, hi = np.inf, 0.0
@@ -73,6 +74,7 @@ def plot_latency(t: Table, path: Path) -> Path | None:
         ax.set_xscale("log")
         ax.set_yscale("log")
         _ticks(ax.xaxis, lo, hi)
+        _ticks(ax.yaxis, 1.0 / max(len(a) for a in per.values()), 1.0)
         ax.set_xlabel("wake-up lateness x (us)")
         ax.set_ylabel("fraction of wake-ups ≥ x (1 − CDF)")
         ax.set_title(f"thread {s}", fontsize=10)
@@ -96,6 +98,7 @@ def _hist_panel(ax: Any, per: dict[str, np.ndarray], labels: list[str]) -> None:
     ax.set_xscale("log")
     ax.set_yscale("log")
     _ticks(ax.xaxis, lo, hi)
+    _ticks(ax.yaxis, 1.0 / max(len(per[lab]) for lab in labels if lab in per), 1.0)
     ax.grid(color="0.9", which="both")
 
 
@@ -121,8 +124,8 @@ def plot_switches(t: Table, path: Path) -> Path | None:
             pooled[lab] = np.concatenate([pooled.get(lab, np.zeros(0)), a])
     if not any(len(a) for a in pooled.values()):
         return None
-    fig, axes = _panels(1, "involuntary context switches between traced threads (cost = next "
-                           "thread's start − previous thread's end)")
+    fig, axes = _panels(1, "involuntary switches between traced threads\n"
+                           "(cost: next thread's start − previous thread's end, same CPU)")
     _hist_panel(axes[0], pooled, t.labels)
     axes[0].set_xlabel("switch cost (us)")
     axes[0].set_ylabel("fraction of the run's switches")
