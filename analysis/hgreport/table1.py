@@ -16,6 +16,7 @@ from .rundir import Run
 from .summary import periodic_jobs, thread_window
 
 QUIET = "no load"
+SAME_NS = 10_000_000     # windows starting and stopping within 10 ms of each other are one
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,9 @@ class Window:
 
 
 def windows(run: Run) -> list[Window]:
-    """The loads' windows in time order (a load that never started has none), then the quiet
-    time: every part of [0, duration) outside all of them."""
+    """The loads' windows in time order (a load that never started has none; loads started and
+    stopped within SAME_NS of each other share one), then the quiet time: every part of
+    [0, duration) outside all of them."""
     end = run.duration_ns or max([ld.get("stopped_ns") or 0 for ld in run.loads] + [0])
     out = []
     for ld in run.loads:
@@ -40,6 +42,17 @@ def windows(run: Run) -> list[Window]:
         b = ld.get("stopped_ns")
         out.append(Window(ld["name"], ((int(a), int(b if b is not None else end)),)))
     out.sort(key=lambda w: w.spans[0][0])
+    merged: list[Window] = []
+    for w in out:                  # loads that ran over the same time share a row
+        (a, b), = w.spans
+        same = next((m for m in merged if abs(m.spans[0][0] - a) <= SAME_NS
+                     and abs(m.spans[0][1] - b) <= SAME_NS), None)
+        if same is None:
+            merged.append(w)
+        else:
+            merged[merged.index(same)] = Window(f"{same.name} + {w.name}",
+                                                ((min(same.spans[0][0], a), max(same.spans[0][1], b)),))
+    out = merged
     quiet, t = [], 0
     for a, b in sorted(s for w in out for s in w.spans):
         if a > t:
@@ -138,7 +151,8 @@ def _switch_rates(run: Run, i: int, sw: switches.Switches) -> dict[str, Any]:
 def table1(run: Run) -> dict[str, Any]:
     wins = windows(run)
     sw = switches.switches(run.intervals)
-    notes: list[str] = []
+    notes: list[str] = [f"load {ld['name']} never started: no window" for ld in run.loads
+                        if ld.get("started_ns") is None]
     if ((run.result.get("trace") or {}).get("mode") or "full") != "full":
         notes.append(f"trace mode {run.result['trace']['mode']}: the trace and the wake-ups are "
                      "incomplete, every count covers only what was recorded")

@@ -54,6 +54,11 @@ def test_windows_and_quiet_time():
     assert [(x.name, x.spans) for x in w] == [("A", ((S, 3 * S),)), ("B", ((2 * S, 5 * S),)),
                                               (QUIET, ((0, S), (5 * S, 10 * S)))]
     assert w[2].seconds == 6.0
+    run = _synthetic()
+    run.result["loads"].append({"name": "C", "started_ns": S + 5 * MS, "stopped_ns": 3 * S - 2 * MS})
+    run.result["loads"].append({"name": "never", "started_ns": None, "stopped_ns": None})
+    assert [(x.name, x.spans) for x in windows(run)][0] == ("A + C", ((S, 3 * S),))
+    assert table1(run)["notes"] == ["load never never started: no window"]
 
 
 def test_latency_per_window_exact():
