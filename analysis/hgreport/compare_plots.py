@@ -43,14 +43,14 @@ def _panels(n: int, title: str) -> tuple[Any, list[Any]]:
     return fig, list(axes[0])
 
 
-def _legend(fig: Any, axes: list[Any]) -> None:
-    """One legend for every panel, below them (outside the data)."""
-    handles, names = [], []
+def _legend(fig: Any, axes: list[Any], labels: list[str]) -> None:
+    """One legend for every panel, below them (outside the data), in the rows' order."""
+    found: dict[str, Any] = {}
     for ax in axes:
         for h, n in zip(*ax.get_legend_handles_labels()):
-            if n not in names:
-                handles.append(h)
-                names.append(n)
+            found.setdefault(n, h)
+    names = [lab for lab in labels if lab in found]
+    handles = [found[n] for n in names]
     fig.legend(handles, names, loc="outside lower center", ncol=min(3, len(names)), fontsize=9,
                frameon=False)
 
@@ -79,7 +79,7 @@ def plot_latency(t: Table, path: Path) -> Path | None:
         ax.set_ylabel("fraction of wake-ups ≥ x (1 − CDF)")
         ax.set_title(f"thread {s}", fontsize=10)
         ax.grid(color="0.9", which="both")
-    _legend(fig, axes)
+    _legend(fig, axes, t.labels)
     return save(fig, path)
 
 
@@ -113,7 +113,7 @@ def plot_gaps(t: Table, path: Path) -> Path | None:
         ax.set_xlabel("gap length (us)")
         ax.set_ylabel("fraction of the run's gaps")
         ax.set_title(f"thread {s}", fontsize=10)
-    _legend(fig, axes)
+    _legend(fig, axes, t.labels)
     return save(fig, path)
 
 
@@ -129,7 +129,7 @@ def plot_switches(t: Table, path: Path) -> Path | None:
     _hist_panel(axes[0], pooled, t.labels)
     axes[0].set_xlabel("switch cost (us)")
     axes[0].set_ylabel("fraction of the run's switches")
-    _legend(fig, axes)
+    _legend(fig, axes, t.labels)
     return save(fig, path)
 
 
