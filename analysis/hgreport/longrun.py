@@ -121,9 +121,14 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
 def write_section(run: Run, out: Path) -> str:
     """The markdown of the section (empty when the run has no series), writing series.png and
     outliers.png into `out`."""
+    return section(run, out)[0]
+
+
+def section(run: Run, out: Path) -> tuple[str, list[str]]:
+    """(markdown, one summary line per thread) of the section; ("", []) without a series."""
     s = read_series(run)
     if s is None or s.lines == 0:
-        return ""
+        return "", []
     covered = covered_ns(run, s)
     b = aggregate(s, len(run.threads), covered_ns=covered)
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
@@ -136,4 +141,22 @@ def write_section(run: Run, out: Path) -> str:
     lines += _worst(run, s, windows) + _loads(run, s, b)
     lines += ["![series.png](series.png)", ""]
     lines += outlier_windows.write_section(run, out)
-    return "\n".join(lines)
+    return "\n".join(lines), _summary(run, s, b, covered, windows)
+
+
+def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str, Any]]) -> list[str]:
+    out = [f"{run.scenario.get('name')}: {fmt_clock(covered)} in {s.lines} series lines, "
+           f"bins of {fmt_clock(b.bin_ns)}" + ("" if run.complete else " (run incomplete)")]
+    for i in range(len(run.threads)):
+        if not (b.span[i] > 0).any():
+            continue
+        parts = [f"longest gap {fmt_ns(int(b.gap_max[i].max()))}" if (b.gap_max[i] > 0).any()
+                 else "no gap"]
+        if (b.releases[i] > 0).any():
+            parts.append(f"{int(b.misses[i].sum())} deadlines missed")
+        if (b.wakeups[i] > 0).any():
+            parts.append(f"latency max {fmt_ns(int(b.lat_max[i].max()))}")
+        out.append(f"{run.label(i)}: " + ", ".join(parts))
+    if windows:
+        out.append(f"outlier windows: {len(windows)}")
+    return out

@@ -15,9 +15,10 @@ unparsable line is an error naming the file and the line.
 from __future__ import annotations
 
 import json
+from itertools import chain
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -67,8 +68,28 @@ def _empty(keys: tuple[str, ...] | list[str]) -> dict[str, np.ndarray]:
     return {k: np.zeros(0, np.int64) for k in keys}
 
 
-def _column(objs: list[dict[str, Any]], key: str) -> np.ndarray:
-    return np.fromiter((o.get(key, MISSING) for o in objs), np.int64, len(objs))
+def _columns(objs: list[dict[str, Any]], keys: Sequence[str]) -> dict[str, np.ndarray]:
+    """Columns of `keys` (MISSING where absent): lines with the same keys in the same order
+    (the runner writes a few such shapes) become one 2-D array at once."""
+    n = len(objs)
+    cols = {k: np.full(n, MISSING, np.int64) for k in keys}
+    shapes: dict[tuple[str, ...], list[int]] = {}
+    for i, o in enumerate(objs):
+        shapes.setdefault(tuple(o), []).append(i)
+    for shape, rows in shapes.items():
+        group = [objs[i] for i in rows]
+        try:
+            flat = np.fromiter(chain.from_iterable(map(dict.values, group)), np.int64,
+                               len(group) * len(shape))
+        except (TypeError, ValueError, OverflowError):
+            bad = next((k for k in shape for o in group if type(o[k]) is not int), shape[0])
+            raise ValueError(f"{bad!r} is not an integer") from None
+        flat = flat.reshape(len(group), len(shape))
+        idx = np.asarray(rows)
+        for j, k in enumerate(shape):
+            if k in cols:
+                cols[k][idx] = flat[:, j]
+    return cols
 
 
 class _Columns:
@@ -76,7 +97,7 @@ class _Columns:
 
     def __init__(self) -> None:
         self.threads: list[dict[str, np.ndarray]] = []
-        self.loads: list[dict[str, Any]] = []
+        self.loads: list[list[dict[str, Any]]] = []
         self.load_names: dict[str, int] = {}
         self.counters: dict[str, None] = {}
 
@@ -84,15 +105,14 @@ class _Columns:
         th = [o for o in objs if "thread" in o]
         ld = [o for o in objs if "load" in o]
         if th:
-            self.threads.append({k: _column(th, k) for k in THREAD_KEYS})
+            self.threads.append(_columns(th, THREAD_KEYS))
         if ld:
             for o in ld:
+                o["load"] = self.load_names.setdefault(str(o["load"]), len(self.load_names))
                 for k in o:
                     if k not in LOAD_KEYS and k != "load" and k not in self.counters:
                         self.counters[k] = None
-            names = np.fromiter((self.load_names.setdefault(str(o["load"]), len(self.load_names))
-                                 for o in ld), np.int64, len(ld))
-            self.loads.append({"objs": ld, "load": names})
+            self.loads.append(ld)
 
     def series(self, path: Path | None) -> Series:
         tk = list(THREAD_KEYS)
@@ -101,8 +121,8 @@ class _Columns:
             if self.threads else _empty(tk)
         loads = _empty(lk)
         if self.loads:
-            loads = {k: np.concatenate([c["load"] if k == "load" else _column(c["objs"], k)
-                                        for c in self.loads]) for k in lk}
+            chunks = [_columns(c, lk) for c in self.loads]
+            loads = {k: np.concatenate([c[k] for c in chunks]) for k in lk}
         return Series(path, threads, loads, list(self.load_names), list(self.counters))
 
 

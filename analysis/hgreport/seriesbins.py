@@ -121,3 +121,13 @@ def fmt_clock(ns: float | None) -> str:
     if s < 3600:
         return f"{int(s // 60)} min {int(s % 60):02d} s"
     return f"{int(s // 3600)} h {int(s % 3600 // 60):02d} min"
+
+
+def fmt_span(ns: int) -> str:
+    """A bin's length in its natural unit: 10 ms, 500 ms, 2 s, 5 min, 1 h, 1 d."""
+    for unit, scale in (("d", 86400 * S), ("h", 3600 * S), ("min", 60 * S), ("s", S),
+                        ("ms", 1_000_000)):
+        if ns >= scale and ns % scale == 0 or unit == "ms":
+            v = ns / scale
+            return f"{v:g} {unit}"
+    return f"{ns} ns"
