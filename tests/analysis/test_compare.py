@@ -11,7 +11,7 @@ def test_sweep_points_are_rows(sweep_dir, hgreport, tmp_path):
     assert len(doc["groups"]) == len(sweep["points"])
     assert [len(g["runs"]) for g in doc["groups"]] == [len(p["runs"]) for p in sweep["points"]]
     first = sweep["points"][0]["overrides"]
-    assert doc["labels"][0] == ", ".join(f"{k}={v}" for k, v in first.items())
+    assert doc["labels"][0] == ", ".join(f"{k.rsplit('.', 1)[-1]}={v}" for k, v in first.items())
     d = next(iter(doc["subjects"].values()))["metrics"]["cpu"]["diff"][doc["labels"][1]]
     assert d["method"].startswith("Mann-Whitney U")
 
