@@ -2,10 +2,12 @@
 (tests/analysis/golden/<case>/, made by a real hgrun with tests/analysis/make_golden.sh) and
 never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
 
-  golden(name) -> Path    a private copy of golden/<name> (write reports into it freely)
+  golden(name, as_name=None) -> Path    a private copy of golden/<name> (write into it freely)
   mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
   copy_run(src, edit)     a copy whose result.json edit(doc) may change
   hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
+  make_run(text, name)    a real run of build/hgrun (skipped when it is not built): for tests
+                          that need fresh runs; they belong in tests/e2e
 
 Cases (golden/scenarios/<case>.yaml): mix (periodic, two hogs, a latency thread, a cpu load,
 kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream loads),
@@ -15,8 +17,10 @@ sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory)."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -44,9 +48,10 @@ def _copy(name: str, dst: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture
 def golden(tmp_path):
-    """golden(name) -> Path: a private copy of tests/analysis/golden/<name>."""
-    def copy(name: str) -> pathlib.Path:
-        return _copy(name, tmp_path / "golden" / name)
+    """golden(name, as_name=None) -> Path: a private copy of tests/analysis/golden/<name>
+    (named as_name, for two copies of one case)."""
+    def copy(name: str, as_name: str | None = None) -> pathlib.Path:
+        return _copy(name, tmp_path / "golden" / (as_name or name))
     return copy
 
 
@@ -80,6 +85,31 @@ def rx_run(golden_session) -> pathlib.Path:
 @pytest.fixture(scope="session")
 def sweep_dir(golden_session) -> pathlib.Path:
     return golden_session("sweep")
+
+
+@pytest.fixture(scope="session")
+def hgrun_bin() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("HGRUN") or ROOT / "build" / "hgrun")
+    if not path.exists():
+        pytest.skip(f"{path} is not built: this test makes real runs (the golden ones do not)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def make_run(hgrun_bin, tmp_path_factory):
+    """make_run(scenario_text, name) -> run directory of a real run (cached per name)."""
+    made: dict[str, pathlib.Path] = {}
+
+    def make(text: str, name: str) -> pathlib.Path:
+        if name not in made:
+            base = tmp_path_factory.mktemp(name)
+            (base / "s.yaml").write_text(text)
+            proc = subprocess.run([str(hgrun_bin), str(base / "s.yaml"), "-o", str(base / "run"),
+                                   "--quiet"], capture_output=True, text=True, timeout=60)
+            assert proc.returncode in (0, 1) and (base / "run" / "result.json").exists(), proc.stderr
+            made[name] = base / "run"
+        return made[name]
+    return make
 
 
 @pytest.fixture
