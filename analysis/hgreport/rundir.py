@@ -128,6 +128,11 @@ class Run:
                     return n
         return None
 
+    def _binary(self, key: str) -> bool:
+        """Whether files[key] is a binary file (named *.bin), else JSON lines."""
+        files = self.result.get("files")
+        return isinstance(files, dict) and str(files.get(key, "")).endswith(".bin")
+
     def _trace_source(self, key: str) -> Path | None:
         """The file of `key` ('trace', 'latency') to read, or None when the run recorded none."""
         files = self.result.get("files")
@@ -152,12 +157,25 @@ class Run:
             raise InputError(path, "is a directory, not a trace file")
         return path
 
+    def records(self, kind: str) -> np.ndarray:
+        """The raw records of trace.bin ('intervals') or latency.bin ('wakeups') with every
+        field (flags, window, cause, seq), in file order, read-only over a mapping of the
+        file: the same checks and trusted count as the columns. Empty when the run recorded
+        none or wrote JSON lines."""
+        key = {"intervals": "trace", "wakeups": "latency"}[kind]
+        path = self._trace_source(key)
+        if path is None or not self._binary(key):
+            return binfile.empty(kind)
+        r = binfile.read(path, kind, self.written("trace" if kind == "intervals" else "latency"))
+        binfile.check_records(path, r, len(self.threads), kind)
+        return r
+
     @cached_property
     def intervals(self) -> Intervals:
         """The trace as contiguous columns sorted by start time (stable: a thread's records
         keep their order); record numbers in error messages are the file's."""
         path = self._trace_source("trace")
-        if path is not None and path.suffix != ".bin":
+        if path is not None and not self._binary("trace"):
             return self._intervals_jsonl(path)
         want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u4", "cpu": "<i2", "end": "u1",
                 "cause": "<u4"}
@@ -183,7 +201,7 @@ class Run:
     @cached_property
     def samples(self) -> Samples:
         path = self._trace_source("latency")
-        if path is not None and path.suffix != ".bin":
+        if path is not None and not self._binary("latency"):
             return self._samples_jsonl(path)
         want = {"intended_ns": "<i8", "actual_ns": "<i8", "thread": "<u4"}
         if path is None:
@@ -232,12 +250,20 @@ class Run:
         return self._index[key]
 
 
+_BIN_DTYPES = binfile.DTYPES             # older names, for modules written against them
+
+
+def _records(path: Path, kind: str) -> np.ndarray:
+    return binfile.read(path, kind, None)
+
+
 def _why(e: Exception) -> str:
     return f"missing key {e}" if isinstance(e, KeyError) else str(e)
 
 
 def inside(directory: Path, name: Any, what: str) -> Path:
-    """directory/name when `name` is a plain file name whose real path stays in the directory."""
+    """directory/name when `name` is a plain file name whose real path stays in the directory
+    (the link's target when it is a symlink to another file of the directory)."""
     where = directory / "result.json"
     if not isinstance(name, str) or not name:
         raise InputError(where, f"{what}: expected a file name, got {json.dumps(name)[:40]}")
@@ -250,7 +276,7 @@ def inside(directory: Path, name: Any, what: str) -> Path:
     if real.parent != directory.resolve():
         raise InputError(where, f"{what} is {name!r}, a symlink to {real}, outside the run "
                                 "directory: refused")
-    return full
+    return real if full.is_symlink() else full
 
 
 def _jsonl(path: Path):
