@@ -1,5 +1,5 @@
 """The report of one run: report.md, summary.json, timeline.png, gaps.png, latency.png and
-trace.perfetto.json in one output directory."""
+trace.perfetto-trace in one output directory."""
 from __future__ import annotations
 
 import json
@@ -161,7 +161,7 @@ def _expectations(s: dict[str, Any]) -> list[str]:
 def render(s: dict[str, Any], figures_written: Sequence[str]) -> str:
     lines = _header(s) + _threads(s) + _latency(s) + _gaps(s) + _loads(s) + _expectations(s)
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures_written if f.endswith(".png")]
-    lines += ["", "Perfetto trace: `trace.perfetto.json` (open in https://ui.perfetto.dev)", ""]
+    lines += ["", f"Perfetto trace: `{perfetto.FILE_NAME}` (open in https://ui.perfetto.dev)", ""]
     return "\n".join(lines)
 
 
@@ -175,7 +175,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000)
     lat = figures.plot_latency(run, out / "latency.png")
     if lat is not None:
         written.append(lat.name)
-    written.append(perfetto.write(run, out / "trace.perfetto.json").name)
+    written.append(perfetto.write(run, out / perfetto.FILE_NAME).name)
     s["files"] = written + ["summary.json", "report.md"]
     (out / "summary.json").write_text(json.dumps(s, indent=2) + "\n")
     (out / "report.md").write_text(render(s, written))

@@ -1,0 +1,212 @@
+"""Protocol-buffer wire format of the few Perfetto messages the export uses, written by hand.
+
+Why by hand: a protobuf message object per event costs microseconds, and a run has millions
+of intervals; here the events of a track are encoded a chunk at a time with numpy (each
+packet a row of byte columns, flattened through a mask), and only the few descriptor
+packets are built one by one. Field numbers are those of Perfetto's protos
+(protos/perfetto/trace/trace_packet.proto, track_event/track_event.proto,
+track_event/track_descriptor.proto, clock_snapshot.proto, trace_packet_defaults.proto,
+interned_data/interned_data.proto); tests/analysis/test_perfetto_wire.py decodes this module's
+output with the protobuf package and the official perfetto_trace_pb2 and checks every field.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+# Trace
+TRACE_PACKET = 1
+# TracePacket
+P_CLOCK_SNAPSHOT, P_TIMESTAMP, P_SEQ_ID, P_TRACK_EVENT = 6, 8, 10, 11
+P_INTERNED_DATA, P_SEQUENCE_FLAGS, P_COMPRESSED = 12, 13, 50
+P_DEFAULTS, P_TRACK_DESCRIPTOR = 59, 60
+SEQ_INCREMENTAL_STATE_CLEARED, SEQ_NEEDS_INCREMENTAL_STATE = 1, 2
+# TrackEvent
+E_DEBUG_ANNOTATIONS, E_TYPE, E_NAME_IID, E_TRACK_UUID, E_COUNTER_VALUE = 4, 9, 10, 11, 30
+SLICE_BEGIN, SLICE_END, INSTANT, COUNTER = 1, 2, 3, 4
+# DebugAnnotation
+A_NAME_IID, A_INT, A_DOUBLE, A_STRING = 1, 4, 5, 6
+# TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor
+D_UUID, D_NAME, D_PROCESS, D_THREAD, D_PARENT, D_COUNTER = 1, 2, 3, 4, 5, 8
+D_CHILD_ORDERING, D_SIBLING_RANK, D_DESCRIPTION = 11, 12, 14
+ORDER_EXPLICIT = 3
+PROC_PID, PROC_NAME = 1, 6
+THREAD_PID, THREAD_TID, THREAD_NAME = 1, 2, 5
+COUNTER_UNIT, UNIT_TIME_NS, UNIT_COUNT = 3, 1, 2
+# ClockSnapshot, TracePacketDefaults, InternedData
+CLOCKS, PRIMARY_TRACE_CLOCK = 1, 2
+CLOCK_ID, CLOCK_TS, CLOCK_INCREMENTAL = 1, 2, 3
+CLOCK_MONOTONIC = 3
+INCREMENTAL_CLOCK = 64        # sequence-scoped clock ids are 64..127 (clock_snapshot.proto)
+DEF_CLOCK_ID, DEF_TRACK_EVENT, TED_TRACK_UUID = 58, 11, 11
+I_EVENT_NAMES, I_ANNOTATION_NAMES = 2, 3
+
+
+# --- one message at a time -------------------------------------------------------------------
+
+def varint(v: int) -> bytes:
+    v &= (1 << 64) - 1            # negative int64: two's complement, 10 bytes
+    out = bytearray()
+    while v > 0x7F:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def f_varint(num: int, v: int) -> bytes:
+    return varint(num << 3) + varint(int(v))
+
+
+def f_bytes(num: int, payload: bytes | str) -> bytes:
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+def f_double(num: int, v: float) -> bytes:
+    return varint(num << 3 | 1) + np.float64(v).astype("<f8").tobytes()
+
+
+def packet(*fields: bytes) -> bytes:
+    """One TracePacket framed as a Trace's `packet` field."""
+    return f_bytes(TRACE_PACKET, b"".join(fields))
+
+
+def annotation(name_iid: int, value: int | float | str) -> bytes:
+    """A DebugAnnotation (an arg of the event) whose name is interned."""
+    if isinstance(value, bool) or isinstance(value, int):
+        v = f_varint(A_INT, int(value))
+    elif isinstance(value, float):
+        v = f_double(A_DOUBLE, value)
+    else:
+        v = f_bytes(A_STRING, str(value))
+    return f_bytes(E_DEBUG_ANNOTATIONS, f_varint(A_NAME_IID, name_iid) + v)
+
+
+def interned(names: Sequence[str], field: int) -> bytes:
+    """InternedData entries (EventName, DebugAnnotationName: iid 1, name 2), iids 1, 2, ..."""
+    return b"".join(f_bytes(field, f_varint(1, iid) + f_bytes(2, name))
+                    for iid, name in enumerate(names, 1))
+
+
+# --- many events at a time -------------------------------------------------------------------
+
+_THRESHOLDS = np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)
+
+
+def varint_columns(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, W) bytes and (N,) lengths of the varints of `v` (int64 taken as its uint64 bits)."""
+    u = np.ascontiguousarray(v).astype(np.int64, copy=False).view(np.uint64)
+    top = int(u.max()) if len(u) else 0
+    if top < 0x80:                                  # the common case: one byte each
+        return u.astype(np.uint8)[:, None], np.ones(len(u), np.int64)
+    n = np.searchsorted(_THRESHOLDS, u, side="right").astype(np.int64) + 1
+    width = int(np.searchsorted(_THRESHOLDS, np.uint64(top), side="right")) + 1
+    work = u.astype(np.uint32) if top < 1 << 32 else u
+    cols = np.empty((len(u), width), np.uint8)
+    for k in range(width):
+        cols[:, k] = (work >> (7 * k)).astype(np.uint8) & 0x7F
+        if k + 1 < width:
+            cols[:, k] |= (n > k + 1).view(np.uint8) << 7
+    return cols, n
+
+
+class _Rows:
+    """Packets as rows of a byte matrix: each field has its own columns, as wide as its
+    widest value, and a mask keeps the bytes each row uses; the packets are the masked
+    bytes, row by row (filling whole columns is several times faster than placing each
+    row's bytes)."""
+
+    def __init__(self, count: int, width: int) -> None:
+        self.m = np.empty((count, width), np.uint8)
+        self.keep = np.empty((count, width), bool)
+        self.col = 0
+
+    def const(self, data: bytes, present: np.ndarray | None = None) -> None:
+        for j, byte in enumerate(data):          # column by column: scalar fills are fastest
+            self.m[:, self.col + j] = byte
+            self.keep[:, self.col + j] = True if present is None else present
+        self.col += len(data)
+
+    def put(self, cols: np.ndarray, n: np.ndarray, present: np.ndarray | None = None) -> None:
+        c, w = self.col, cols.shape[1]
+        self.m[:, c:c + w] = cols
+        if w == 1 and present is None:
+            self.keep[:, c] = True
+        else:
+            keep = np.arange(w) < n[:, None]
+            self.keep[:, c:c + w] = keep if present is None else keep & present[:, None]
+        self.col += w
+
+    def done(self) -> np.ndarray:
+        assert self.col == self.m.shape[1]
+        return self.m[self.keep]
+
+
+def _n_bytes(v: int) -> int:
+    return len(varint(v))
+
+
+def events(seq: int, delta: np.ndarray, kind: np.ndarray, name_iid: np.ndarray | None = None,
+           counter: np.ndarray | None = None,
+           args: Iterable[tuple[int, np.ndarray]] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """TrackEvent packets on sequence `seq` (whose defaults give the track and the incremental
+    clock): `delta` ns since the previous packet of the sequence, `kind` a TrackEvent type,
+    `name_iid` interned names (0: none), `counter` values, `args` int debug annotations
+    (name iid, values). Returns the packets' bytes and each packet's size.
+    Field order: sequence id, track event (type, name, counter, args), timestamp last."""
+    count = len(delta)
+    seq_b = f_varint(P_SEQ_ID, seq)
+    kind_c, kind_n = varint_columns(kind)
+    te_len = 1 + kind_n
+    named = None
+    if name_iid is not None:
+        named = name_iid > 0
+        iid_c, iid_n = varint_columns(name_iid)
+        te_len = te_len + np.where(named, 1 + iid_n, 0)
+    if counter is not None:
+        cnt_c, cnt_n = varint_columns(counter)
+        te_len = te_len + _n_bytes(E_COUNTER_VALUE << 3) + cnt_n
+    arg_cols = []
+    for iid, values in args:
+        head = f_varint(A_NAME_IID, iid) + varint(A_INT << 3)
+        val_c, val_n = varint_columns(values)
+        ann_len = len(head) + val_n
+        len_c, len_n = varint_columns(ann_len)
+        arg_cols.append((head, val_c, val_n, len_c, len_n))
+        te_len = te_len + 1 + len_n + ann_len
+    te_c, te_n = varint_columns(te_len)
+    d_c, d_n = varint_columns(delta)
+    pkt_len = len(seq_b) + 1 + te_n + te_len + 1 + d_n
+    if len(pkt_len) and pkt_len.max() >= 1 << 14:
+        raise ValueError("a Perfetto event packet longer than 16 KiB")
+    len_c, len_n = varint_columns(pkt_len)
+    width = (1 + len_c.shape[1] + len(seq_b) + 1 + te_c.shape[1] + 1 + kind_c.shape[1]
+             + (1 + iid_c.shape[1] if named is not None else 0)
+             + (2 + cnt_c.shape[1] if counter is not None else 0)
+             + sum(1 + a[3].shape[1] + len(a[0]) + a[1].shape[1] for a in arg_cols)
+             + 1 + d_c.shape[1])
+    r = _Rows(count, width)
+    r.const(bytes([TRACE_PACKET << 3 | 2]))
+    r.put(len_c, len_n)
+    r.const(seq_b)
+    r.const(bytes([P_TRACK_EVENT << 3 | 2]))
+    r.put(te_c, te_n)
+    r.const(bytes([E_TYPE << 3]))
+    r.put(kind_c, kind_n)
+    if named is not None:
+        r.const(bytes([E_NAME_IID << 3]), named)
+        r.put(iid_c, iid_n, named)
+    if counter is not None:
+        r.const(varint(E_COUNTER_VALUE << 3))
+        r.put(cnt_c, cnt_n)
+    for head, val_c, val_n, alen_c, alen_n in arg_cols:
+        r.const(bytes([E_DEBUG_ANNOTATIONS << 3 | 2]))
+        r.put(alen_c, alen_n)
+        r.const(head)
+        r.put(val_c, val_n)
+    r.const(bytes([P_TIMESTAMP << 3]))
+    r.put(d_c, d_n)
+    return r.done(), 1 + len_n + pkt_len

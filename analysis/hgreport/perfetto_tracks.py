@@ -1,0 +1,250 @@
+"""What the Perfetto export shows: the tracks of one run and the events on each, as arrays.
+
+- process `hgrun NAME` (result.json `pid`), one thread track per measuring thread (its tid and
+  OS name): a slice per interval of execution, named by how it ended and on which CPU
+  (`yielded (CPU 1)`); under each thread, when present: `gaps` (each gap that the kernel trace
+  attributed, named by its cause), `latency` (a counter: each wake-up's lateness in ns at its
+  actual time) and `deadline misses` (an instant at each missed deadline);
+- `CPU N` groups: `hgrun threads` (which measuring thread ran there when, from the gap trace)
+  and, with a kernel trace, `kernel` (kernel.jsonl's segments: the task, IRQ, softirq, timer
+  or IPI that ran, innermost first);
+- `scenario`: the run's span and a slice per load window (its stats as args).
+
+Times are ns on the run's timeline (from time zero). perfetto.py writes them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError
+from .rundir import END_KINDS, Run, _records
+from .summary import periodic_jobs
+
+
+@dataclass
+class Slices:
+    """Slices of one track: [start, end), `name` indexes `names`. Overlaps are clipped by
+    the writer (a track's slices must nest)."""
+    start: np.ndarray
+    end: np.ndarray
+    name: np.ndarray
+    names: list[str]
+
+
+@dataclass
+class Counter:
+    t: np.ndarray
+    value: np.ndarray
+
+
+@dataclass
+class Instants:
+    t: np.ndarray
+    name: str
+    args: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass
+class Marks:
+    """A few slices with arbitrary args: (start, end, name, args)."""
+    items: list[tuple[int, int, str, dict[str, Any]]]
+
+
+@dataclass
+class Track:
+    uuid: int
+    name: str
+    parent: int | None = None
+    process: tuple[int, str] | None = None           # pid, name
+    thread: tuple[int, int, str] | None = None       # pid, tid, name
+    counter_unit: int | None = None                  # CounterDescriptor.Unit
+    rank: int | None = None                          # order among its siblings
+    description: str | None = None
+    data: Slices | Counter | Instants | Marks | None = None
+
+
+def sorted_order(t: np.ndarray) -> np.ndarray | None:
+    """The order that sorts `t` (stable), or None when it is sorted already."""
+    if len(t) < 2 or bool(np.all(t[1:] >= t[:-1])):
+        return None
+    return np.argsort(t, kind="stable")
+
+
+def _values(a: np.ndarray) -> np.ndarray:
+    """The distinct values of a small-integer array, sorted (np.unique without the sort)."""
+    if not len(a):
+        return a[:0]
+    low = int(a.min())
+    return np.nonzero(np.bincount(a - low))[0] + low
+
+
+class _Uuids:
+    def __init__(self) -> None:
+        self.last = 0
+
+    def __call__(self) -> int:
+        self.last += 1
+        return self.last
+
+
+def _pid(run: Run) -> int:
+    if isinstance(run.result.get("pid"), int):
+        return run.result["pid"]
+    tids = [t["tid"] for t in run.threads if isinstance(t.get("tid"), int)]
+    return min(tids) if tids else 1
+
+
+def _tid(run: Run, index: int) -> int:
+    tid = run.threads[index].get("tid")
+    return tid if isinstance(tid, int) else 1_000_000 + index
+
+
+def causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
+    """Each interval's gap cause code (docs/kernel-trace.md) and the codes' names, when the
+    run was attributed; None otherwise."""
+    kt = run.result.get("kernel_trace") or {}
+    names = kt.get("causes")
+    if not kt.get("enabled") or not names:
+        return None
+    code = getattr(run.intervals, "cause", None)
+    if code is None:
+        files = run.result.get("files") or {}
+        if not str(files.get("trace", "")).endswith(".bin"):
+            return None
+        code = _records(run.path / files["trace"], "intervals")["cause"].astype(np.int64)
+    if len(code) and int(code.max()) >= len(names):
+        raise InputError(run.path / "trace.bin", f"cause code {int(code.max())} is not in "
+                         f"result.json kernel_trace.causes ({len(names)} names)")
+    return code, list(names)
+
+
+def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]:
+    iv = run.intervals
+    attributed = causes(run)
+    out: list[Track] = []
+    cpus = _values(iv.cpu)
+    cpu_names = {int(c): (f"CPU {c}" if c >= 0 else "CPU ?") for c in cpus}
+    names = [f"{e} ({cpu_names[int(c)]})" for e in END_KINDS for c in cpus]
+    samples = run.samples
+    for i in range(len(run.threads)):
+        m = np.nonzero(iv.thread == i)[0]
+        order = sorted_order(iv.start[m])
+        if order is not None:
+            m = m[order]
+        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m] * len(cpus)
+        t = Track(uuid(), run.label(i), parent, thread=(pid, _tid(run, i), run.label(i)),
+                  rank=i, description="intervals of execution from the gap trace, named by "
+                  "how each ended (preempted, yielded, blocked, finished) and its CPU",
+                  data=Slices(iv.start[m], iv.stop[m], name, names))
+        out.append(t)
+        if attributed is not None:
+            code, cause_names = attributed
+            c = code[m][:-1]
+            g = np.nonzero(c > 0)[0]
+            out.append(Track(uuid(), "gaps", t.uuid, rank=0, description="each gap the "
+                             "kernel trace attributed (docs/kernel-trace.md), named by its "
+                             "dominant cause",
+                             data=Slices(iv.stop[m][g], iv.start[m][g + 1], c[g],
+                                         [f"gap: {n}" for n in cause_names])))
+        sm = samples.thread == i
+        if sm.any():
+            out.append(Track(uuid(), "latency", t.uuid, counter_unit=1, rank=1,
+                             description="timer wake-up lateness (actual - intended, ns), "
+                             "at each wake-up's actual time",
+                             data=Counter(samples.actual[sm], samples.late[sm])))
+        jobs = periodic_jobs(run, i) or []
+        missed = [j for j in jobs if j.missed]
+        if missed:
+            out.append(Track(uuid(), "deadline misses", t.uuid, rank=2,
+                             description="an instant at each missed deadline of the periodic "
+                             "workload (jobs rebuilt from the trace)",
+                             data=Instants(
+                                 np.array([j.deadline for j in missed], np.int64),
+                                 "deadline miss",
+                                 {"release_ns": np.array([j.release for j in missed], np.int64),
+                                  "completion_ns": np.array(
+                                      [-1 if j.completion is None else j.completion
+                                       for j in missed], np.int64)})))
+    return out
+
+
+def _kernel_segments(run: Run) -> dict[int, Slices]:
+    """kernel.jsonl (docs/kernel-trace.md) as slices per CPU; {} when the run has none."""
+    name = (run.result.get("files") or {}).get("kernel")
+    if not name or not (run.path / name).exists():
+        return {}
+    path = run.path / name
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    try:
+        segs = json.loads("[" + ",".join(lines) + "]")
+        cpu = np.array([s["cpu"] for s in segs], np.int64)
+        start = np.array([s["start_ns"] for s in segs], np.int64)
+        end = np.array([s["end_ns"] for s in segs], np.int64)
+        label = [(f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
+                 for s in segs]
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
+        raise InputError(path, f"not a kernel segments file ({e})") from e
+    names, index = np.unique(np.array(label, dtype=object), return_inverse=True)
+    out = {}
+    for c in _values(cpu):
+        m = cpu == c
+        out[int(c)] = Slices(start[m], end[m], index[m], [str(n) for n in names])
+    return out
+
+
+def _cpu_tracks(run: Run, uuid: _Uuids) -> list[Track]:
+    iv = run.intervals
+    kernel = _kernel_segments(run)
+    labels = [run.label(i) for i in range(len(run.threads))]
+    out: list[Track] = []
+    for rank, c in enumerate(sorted(set(_values(iv.cpu).tolist()) | set(kernel))):
+        group = Track(uuid(), f"CPU {c}" if c >= 0 else "CPU unknown", rank=100 + rank)
+        out.append(group)
+        m = np.nonzero(iv.cpu == c)[0]
+        if len(m):
+            out.append(Track(uuid(), "hgrun threads", group.uuid, rank=0,
+                             description="which measuring thread ran on this CPU when "
+                             "(its intervals from the gap trace)",
+                             data=Slices(iv.start[m], iv.stop[m], iv.thread[m], labels)))
+        if c in kernel:
+            out.append(Track(uuid(), "kernel", group.uuid, rank=1,
+                             description="what the kernel ran on this CPU (kernel.jsonl "
+                             "segments: task (pid), irq, softirq, local timer, IPI)",
+                             data=kernel[c]))
+    return out
+
+
+def _scenario_tracks(run: Run, uuid: _Uuids) -> list[Track]:
+    group = Track(uuid(), "scenario", rank=200)
+    name = run.scenario.get("name") or "run"
+    end = run.duration_ns or (int(run.intervals.stop.max()) if len(run.intervals) else 0)
+    tsc = run.result.get("tsc") or {}
+    out = [group, Track(uuid(), "run", group.uuid, rank=0,
+                        description="the run, from time zero to its duration",
+                        data=Marks([(0, end, name, {"start_monotonic_ns":
+                                                    tsc.get("start_monotonic_ns")})]))]
+    for k, load in enumerate(run.loads):
+        a, b = load.get("started_ns"), load.get("stopped_ns")
+        if a is None:
+            continue
+        args = {key: v for key, v in (load.get("stats") or {}).items()
+                if isinstance(v, (int, float, str))}
+        out.append(Track(uuid(), f"load {load['name']} ({load['type']})", group.uuid,
+                         rank=1 + k, description="the load's window (its stats as args)",
+                         data=Marks([(int(a), int(b if b is not None else a),
+                                      f"load {load['name']}", args)])))
+    return out
+
+
+def tracks(run: Run) -> list[Track]:
+    """Every track of the export, parents before children."""
+    uuid = _Uuids()
+    name = run.scenario.get("name") or "run"
+    pid = _pid(run)
+    proc = Track(uuid(), f"hgrun {name}", process=(pid, f"hgrun {name}"), rank=0)
+    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid) + _cpu_tracks(run, uuid)
+            + _scenario_tracks(run, uuid))

@@ -1,0 +1,171 @@
+"""The Perfetto export of real runs (tests/analysis/conftest.py), read back with the official
+protos (perfetto_reader.py): every track, every slice, counter and instant against trace.bin,
+latency.bin and result.json."""
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from perfetto_reader import pb2, read
+from hgreport import perfetto, perfetto_json
+from hgreport.rundir import END_KINDS, read_run
+from hgreport.summary import periodic_jobs
+
+INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
+                     ("end", "u1"), ("flags", "u1"), ("window", "<u4"), ("cause", "<u4")])
+WAKEUP = np.dtype([("intended_ns", "<i8"), ("actual_ns", "<i8"), ("thread", "<u4"),
+                   ("window", "<u4"), ("seq", "<u8")])
+
+
+def records(path, dtype):
+    data = path.read_bytes()[64:]
+    return np.frombuffer(data[:len(data) // 32 * 32], dtype).copy()
+
+
+def export(run_dir, tmp_path, name="t.perfetto-trace", **kw):
+    path = perfetto.write(read_run(run_dir), tmp_path / name, **kw)
+    return path, read(path), json.loads((run_dir / "result.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def mix(mix_run, tmp_path_factory):
+    return export(mix_run, tmp_path_factory.mktemp("pf"))
+
+
+def test_threads_of_the_process(mix):
+    _, tr, res = mix
+    (proc,) = [t for t in tr.tracks.values() if t.kind == "process"]
+    assert tr.primary_clock == pb2.BUILTIN_CLOCK_MONOTONIC
+    assert proc.pid == res["pid"] and proc.name == f"hgrun {res['scenario']['name']}"
+    threads = [t for t in tr.children(proc) if t.kind == "thread"]
+    assert [(t.tid, t.name, t.pid) for t in threads] == [
+        (t["tid"], t["os_name"], res["pid"]) for t in res["threads"]]
+    assert [t.rank for t in threads] == list(range(len(threads)))
+
+
+def test_one_slice_per_interval_at_its_time(mix, mix_run):
+    _, tr, res = mix
+    zero = res["tsc"]["start_monotonic_ns"]
+    rec = records(mix_run / "trace.bin", INTERVAL)
+    threads = {t.tid: t for t in tr.tracks.values() if t.kind == "thread"}
+    for i, info in enumerate(res["threads"]):
+        r = np.sort(rec[rec["thread"] == i], order="start_ns")
+        want = [(int(a) + zero, int(b - a), f"{END_KINDS[e]} (CPU {c})", 0, {})
+                for a, b, e, c in zip(r["start_ns"], r["end_ns"], r["end"], r["cpu"])]
+        assert threads[info["tid"]].slices == want, info["os_name"]
+        assert len(want) > 0
+
+
+def test_cpu_tracks_say_which_thread_ran(mix, mix_run):
+    _, tr, res = mix
+    rec = records(mix_run / "trace.bin", INTERVAL)
+    for c in sorted(set(rec["cpu"].tolist())):
+        (group,) = tr.named(f"CPU {c}")
+        (track,) = tr.named("hgrun threads", group)
+        got = sorted((ts - res["tsc"]["start_monotonic_ns"], name) for ts, _, name, depth, _
+                     in track.slices if depth == 0)
+        r = rec[rec["cpu"] == c]
+        names = [t["os_name"] for t in res["threads"]]
+        assert len(track.slices) == len(r)
+        assert all(s[3] == 0 for s in track.slices), "slices of a CPU never nest"
+        assert sorted(names[t] for t in r["thread"]) == sorted(n for _, n in got)
+
+
+def test_latency_counter_per_latency_thread(mix, mix_run):
+    _, tr, res = mix
+    zero = res["tsc"]["start_monotonic_ns"]
+    w = records(mix_run / "latency.bin", WAKEUP)
+    threads = {t.name: t for t in tr.tracks.values() if t.kind == "thread"}
+    for i, info in enumerate(res["threads"]):
+        counters = tr.named("latency", threads[info["os_name"]])
+        mine = np.sort(w[w["thread"] == i], order="actual_ns")
+        if not len(mine):
+            assert counters == []
+            continue
+        (c,) = counters
+        assert c.kind == "counter"
+        assert c.counters == [(int(a) + zero, int(a - b))
+                              for a, b in zip(mine["actual_ns"], mine["intended_ns"])]
+
+
+def test_scenario_span_and_load_windows(mix):
+    _, tr, res = mix
+    zero = res["tsc"]["start_monotonic_ns"]
+    (group,) = tr.named("scenario")
+    (run,) = tr.named("run", group)
+    assert run.slices == [(zero, res["scenario"]["duration_ns"], res["scenario"]["name"], 0,
+                           {"start_monotonic_ns": zero})]
+    for load in res["loads"]:
+        (t,) = tr.named(f"load {load['name']} ({load['type']})", group)
+        ((ts, dur, name, _, args),) = t.slices
+        assert (ts - zero, dur) == (load["started_ns"], load["stopped_ns"] - load["started_ns"])
+        assert name == f"load {load['name']}" and args["ops"] == load["stats"]["ops"]
+
+
+def test_deadline_misses_are_instants(miss_run, tmp_path):
+    _, tr, res = export(miss_run, tmp_path)
+    run = read_run(miss_run)
+    zero = res["tsc"]["start_monotonic_ns"]
+    total = 0
+    for i, info in enumerate(res["threads"]):
+        (thread,) = [t for t in tr.tracks.values() if t.name == info["os_name"]]
+        missed = [j for j in periodic_jobs(run, i) or [] if j.missed]
+        tracks = tr.named("deadline misses", thread)
+        assert len(tracks) == (1 if missed else 0)
+        if missed:
+            assert tracks[0].instants == [
+                (j.deadline + zero, "deadline miss",
+                 {"release_ns": j.release,
+                  "completion_ns": -1 if j.completion is None else j.completion})
+                for j in missed]
+        total += len(missed)
+    assert total > 0, "lo misses deadlines (tests/analysis/conftest.py MISS)"
+
+
+def test_compressed_and_plain_files_hold_the_same(mix_run, tmp_path):
+    _, plain, _ = export(mix_run, tmp_path, "plain", compress=False)
+    path, packed, _ = export(mix_run, tmp_path, "packed")
+    assert path.stat().st_size < (tmp_path / "plain").stat().st_size
+    assert plain.packets == packed.packets
+    assert {u: (t.name, t.slices, t.counters, t.instants) for u, t in plain.tracks.items()} == \
+           {u: (t.name, t.slices, t.counters, t.instants) for u, t in packed.tracks.items()}
+
+
+def test_a_quarter_of_the_json_export_at_most(mix, tmp_path, mix_run):
+    path, _, _ = mix
+    js = perfetto_json.write(read_run(mix_run), tmp_path / "trace.perfetto.json")
+    assert path.stat().st_size * 4 <= js.stat().st_size, (path.stat().st_size, js.stat().st_size)
+
+
+def test_overlapping_intervals_are_clipped_to_nest(mix_run, copy_run, tmp_path):
+    run = copy_run(mix_run)
+    data = bytearray((run / "trace.bin").read_bytes())
+    rec = np.frombuffer(data, INTERVAL, offset=64, count=(len(data) - 64) // 32)
+    first = int(np.argmax(rec["cpu"] == 0))
+    other = int(np.nonzero((rec["cpu"] == 0) & (rec["thread"] != rec["thread"][first]))[0][0])
+    rec["end_ns"][first] = rec["end_ns"][other] + 5      # run across the other's interval
+    (run / "trace.bin").write_bytes(bytes(data))
+    _, tr, _ = export(run, tmp_path)
+    (track,) = tr.named("hgrun threads", tr.named("CPU 0")[0])
+    assert len(track.slices) == int((rec["cpu"] == 0).sum())
+    assert all(depth == 0 for *_, depth, _ in track.slices)
+
+
+def test_report_writes_the_protobuf_trace(mix_run, hgreport, tmp_path):
+    rc, out, err = hgreport(mix_run, "-o", tmp_path / "rep")
+    assert rc == 0, err
+    assert (tmp_path / "rep" / perfetto.FILE_NAME).stat().st_size > 0
+    assert not (tmp_path / "rep" / "trace.perfetto.json").exists()
+    assert f"`{perfetto.FILE_NAME}`" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_no_trace_no_slices(mix_run, copy_run, tmp_path):
+    run = copy_run(mix_run)
+    for name in ("trace.bin", "latency.bin"):
+        data = (run / name).read_bytes()[:64]
+        (run / name).write_bytes(data)
+    _, tr, _ = export(run, tmp_path)
+    assert all(not t.slices for t in tr.tracks.values() if t.kind == "thread")
+    assert not tr.named("latency") and tr.named("run")
+    shutil.rmtree(run)
