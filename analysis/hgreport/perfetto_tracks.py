@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .rundir import END_KINDS, Run, _records
+from .causes import cause_names, traced
+from .rundir import END_KINDS, Run
 from .summary import periodic_jobs
 
 
@@ -103,28 +104,22 @@ def _tid(run: Run, index: int) -> int:
     return tid if isinstance(tid, int) else 1_000_000 + index
 
 
-def causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
+def gap_causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
     """Each interval's gap cause code (docs/kernel-trace.md) and the codes' names, when the
     run was attributed; None otherwise."""
-    kt = run.result.get("kernel_trace") or {}
-    names = kt.get("causes")
-    if not kt.get("enabled") or not names:
+    code = run.intervals.cause
+    if not traced(run) or code is None or not len(code) or not code.any():
         return None
-    code = getattr(run.intervals, "cause", None)
-    if code is None:
-        files = run.result.get("files") or {}
-        if not str(files.get("trace", "")).endswith(".bin"):
-            return None
-        code = _records(run.path / files["trace"], "intervals")["cause"].astype(np.int64)
-    if len(code) and int(code.max()) >= len(names):
+    names = cause_names(run)
+    if int(code.max()) >= len(names):
         raise InputError(run.path / "trace.bin", f"cause code {int(code.max())} is not in "
                          f"result.json kernel_trace.causes ({len(names)} names)")
-    return code, list(names)
+    return code.astype(np.int64), names
 
 
 def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]:
     iv = run.intervals
-    attributed = causes(run)
+    attributed = gap_causes(run)
     out: list[Track] = []
     cpus = _values(iv.cpu)
     cpu_names = {int(c): (f"CPU {c}" if c >= 0 else "CPU ?") for c in cpus}
@@ -135,7 +130,7 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]
         order = sorted_order(iv.start[m])
         if order is not None:
             m = m[order]
-        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m] * len(cpus)
+        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m].astype(np.int64) * len(cpus)
         t = Track(uuid(), run.label(i), parent, thread=(pid, _tid(run, i), run.label(i)),
                   rank=i, description="intervals of execution from the gap trace, named by "
                   "how each ended (preempted, yielded, blocked, finished) and its CPU",

@@ -152,7 +152,8 @@ static void overview(FILE *out)
 	      "\n"
 	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
 	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
-	      "            130/143 stopped by SIGINT/SIGTERM\n"
+	      "            130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
+	      "            (a result is still written; SIGUSR1 prints a status line)\n"
 	      "docs: docs/cli.md (command line), docs/scenario.md (scenario reference), README.md\n",
 	      out);
 }
@@ -168,5 +169,6 @@ void hg_cli_usage(FILE *out, enum hg_command command)
 	fputc('\n', out);
 	fputs(h->text, out);
 	fputs("\nexit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario, 3 bad command\n"
-	      "line, 4 privilege missing (--strict), 130/143 SIGINT/SIGTERM; see docs/cli.md\n", out);
+	      "line, 4 privilege missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/\n"
+	      "SIGQUIT; see docs/cli.md\n", out);
 }

@@ -7,8 +7,13 @@
 
 #define MAX_CHECKED_POINTS 4096
 /* Checking loads the scenario (without its sweep:) once per value and per
- * checked combination: this bounds the bytes those loads parse in total. */
-#define MAX_CHECK_BYTES (64u << 20)
+ * checked combination, at about 5 MiB of YAML per second here: every value
+ * must be checked within MAX_VALUE_CHECK_BYTES (or the grid is refused), and
+ * combinations are checked while MAX_POINT_CHECK_BYTES lasts (each run
+ * checks its own point again before it starts).  Together they keep
+ * `validate` under a second for any grid. */
+#define MAX_VALUE_CHECK_BYTES (3u << 20)
+#define MAX_POINT_CHECK_BYTES (2u << 20)
 
 size_t hg_sweep_n_points(const struct hg_sweep_plan *sp)
 {
@@ -278,12 +283,15 @@ static int check_size(struct hg_yaml *y, const struct hg_sweep_plan *sp, size_t 
 		hg_yaml_error(y, d, "sweep.repeat", "%zu points x %u repeats is more than %d runs; "
 			      "lower repeat or the grid", points, sp->repeat, HG_SWEEP_MAX_RUNS);
 	else if (values > HG_SWEEP_MAX_VALUES)
-		hg_yaml_error(y, d, "sweep.grid", "%zu values in all: a sweep has at most %d",
+		hg_yaml_error(y, d, "sweep.grid", "%zu values in all: a sweep has at most %d; use "
+			      "fewer values or split the sweep into several files",
 			      values, HG_SWEEP_MAX_VALUES);
-	else if (base_len && values > MAX_CHECK_BYTES / base_len)
+	else if (base_len && values > MAX_VALUE_CHECK_BYTES / base_len)
 		hg_yaml_error(y, d, "sweep.grid", "%zu values over a scenario of %zu bytes: too "
-			      "much to check (each value loads the scenario); use fewer values "
-			      "or a smaller scenario", values, base_len);
+			      "much to check (each value loads the scenario; at most %zu values "
+			      "at this size); use fewer values, split the sweep into several "
+			      "files, or shorten the scenario", values, base_len,
+			      (size_t)(MAX_VALUE_CHECK_BYTES / base_len));
 	else
 		return 0;
 	return -1;
@@ -302,7 +310,7 @@ void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_load
 		hg_yaml_error(y, d, "sweep", "%s", err);
 		return;
 	}
-	struct point_check c = { y, base, strlen(base), MAX_CHECK_BYTES, load, d };
+	struct point_check c = { y, base, strlen(base), MAX_VALUE_CHECK_BYTES, load, d };
 	if (check_size(y, sp, c.base_len, d) != 0)
 		goto out;
 	/* Each value on its own: errors land on the value that causes them. */
@@ -319,6 +327,7 @@ void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_load
 	/* Then the combinations (exec and period swept together, say), as many
 	 * as the budget allows. */
 	size_t n = hg_sweep_n_points(sp);
+	c.budget = MAX_POINT_CHECK_BYTES;
 	struct hg_override *ov = calloc(sp->n_axes, sizeof(*ov));
 	for (size_t p = 0; ov && p < n && p < MAX_CHECKED_POINTS && c.budget >= c.base_len; p++) {
 		size_t used = 0;

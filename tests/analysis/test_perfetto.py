@@ -2,7 +2,6 @@
 protos (perfetto_reader.py): every track, every slice, counter and instant against trace.bin,
 latency.bin and result.json."""
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -132,9 +131,38 @@ def test_compressed_and_plain_files_hold_the_same(mix_run, tmp_path):
            {u: (t.name, t.slices, t.counters, t.instants) for u, t in packed.tracks.items()}
 
 
-def test_a_quarter_of_the_json_export_at_most(mix, tmp_path, mix_run):
-    path, _, _ = mix
-    js = perfetto_json.write(read_run(mix_run), tmp_path / "trace.perfetto.json")
+def tiled(src, copy_run, times):
+    """A copy of run `src` whose trace.bin and latency.bin repeat `times` times, each copy
+    later by the run's duration: a long run made of a short one."""
+    res = json.loads((src / "result.json").read_text())
+    span = res["scenario"]["duration_ns"]
+
+    def longer(doc):
+        doc["scenario"]["duration_ns"] = span * times
+        for t in doc["scenario"]["threads"]:
+            t["finish_ns"] = span * times if t.get("finish_ns") else t.get("finish_ns")
+        for key in ("trace", "latency"):
+            doc["trace"]["written"][key] *= times
+    run = copy_run(src, longer, "tiled")
+    for name, dtype in (("trace.bin", INTERVAL), ("latency.bin", WAKEUP)):
+        head = (run / name).read_bytes()[:64]
+        rec = records(run / name, dtype)
+        parts = []
+        for k in range(times):
+            r = rec.copy()
+            for field in dtype.names[:2]:
+                r[field] += k * span
+            parts.append(r)
+        (run / name).write_bytes(head + np.concatenate(parts).tobytes())
+    return run
+
+
+def test_a_quarter_of_the_json_export_at_most(mix_run, copy_run, tmp_path):
+    run = tiled(mix_run, copy_run, 40)
+    path, tr, res = export(run, tmp_path)
+    assert sum(len(t.slices) for t in tr.tracks.values() if t.kind == "thread") == \
+        res["trace"]["written"]["trace"]
+    js = perfetto_json.write(read_run(run), tmp_path / "trace.perfetto.json")
     assert path.stat().st_size * 4 <= js.stat().st_size, (path.stat().st_size, js.stat().st_size)
 
 
@@ -161,11 +189,10 @@ def test_report_writes_the_protobuf_trace(mix_run, hgreport, tmp_path):
 
 
 def test_no_trace_no_slices(mix_run, copy_run, tmp_path):
-    run = copy_run(mix_run)
-    for name in ("trace.bin", "latency.bin"):
-        data = (run / name).read_bytes()[:64]
-        (run / name).write_bytes(data)
+    def untraced(doc):
+        doc["trace"]["mode"] = "none"
+        del doc["files"]["trace"], doc["files"]["latency"]
+    run = copy_run(mix_run, untraced)
     _, tr, _ = export(run, tmp_path)
     assert all(not t.slices for t in tr.tracks.values() if t.kind == "thread")
-    assert not tr.named("latency") and tr.named("run")
-    shutil.rmtree(run)
+    assert not tr.named("latency") and not tr.named("hgrun threads") and tr.named("run")

@@ -154,3 +154,29 @@ def test_sweep_values_checked_without_reparsing_the_grid(hgrun, scenario):
     r, took = validate(hgrun, path)
     assert r.rc == 0, r.err
     assert took < 30
+
+
+def large_scenario_grid(n_threads, axes, values):
+    sets = "".join(f"  - name: t{i}\n    priority: RTHIGH\n"
+                   f"    workload: {{type: periodic, exec: 1ms, period: 20ms}}\n"
+                   for i in range(n_threads))
+    grid = "".join(f'    "threads[t{a}].workload.exec": [{", ".join(f"{v + 1}ms" for v in range(values))}]\n'
+                   for a in range(axes))
+    return HEAD + "threads:\n" + sets + "sweep:\n  grid:\n" + grid
+
+
+def test_combinations_of_a_large_scenario_are_checked_within_a_budget(hgrun, scenario):
+    # 250 thread sets, 100000 points: checking each combination took 14 s;
+    # the values are all checked, the combinations while the budget lasts.
+    path = scenario(large_scenario_grid(250, 5, 10))
+    r, took = validate(hgrun, path)
+    assert r.rc == 0, r.err
+    assert took < LIMIT_S
+
+
+def test_too_many_values_over_a_large_scenario_are_refused(hgrun, scenario):
+    path = scenario(large_scenario_grid(250, 1, 300))
+    r, took = validate(hgrun, path)
+    assert r.rc == 2
+    assert "too much to check" in r.err and "split the sweep" in r.err, r.err
+    assert took < LIMIT_S

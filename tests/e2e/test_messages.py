@@ -139,3 +139,21 @@ def test_scenario_reference_states_the_real_rules():
     assert "twice" not in gap_row
     workers_row = next(line for line in text.splitlines() if line.startswith("| `workers` |"))
     assert "`0` is an error" in workers_row and "means 1" not in workers_row
+
+
+def _documented_exit_codes():
+    text = open(os.path.join(os.path.dirname(__file__), "../../docs/cli.md")).read()
+    table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = set()
+    for line in table.splitlines():
+        cell = line.split("|")[1].strip() if line.startswith("|") else ""
+        codes.update(int(c) for c in re.findall(r"\d+", cell))
+    return codes
+
+
+@pytest.mark.parametrize("args", [["--help"], ["run", "--help"]])
+def test_help_names_every_documented_exit_code(hgrun, args):
+    codes = _documented_exit_codes()
+    assert {0, 1, 2, 3, 4, 129, 130, 131, 143} <= codes
+    said = {int(c) for c in re.findall(r"\d+", hgrun(*args).out.split("exit codes:", 1)[1])}
+    assert codes <= said, f"help lacks exit codes {sorted(codes - said)}"
