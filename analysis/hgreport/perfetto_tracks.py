@@ -167,6 +167,25 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]
     return out
 
 
+_SEGMENT_KEYS = ("cpu", "start_ns", "end_ns", "kind", "id", "name")
+
+
+def _bad_segment(path, lines: list[str]) -> InputError:
+    """The first line of kernel.jsonl that is not a segment, named."""
+    for n, line in enumerate(lines, 1):
+        try:
+            seg = json.loads(line)
+            missing = [k for k in _SEGMENT_KEYS if k not in seg]
+            why = f"missing {', '.join(missing)}" if missing else None
+            if why is None and not all(isinstance(seg[k], int) for k in _SEGMENT_KEYS[:3]):
+                why = "cpu, start_ns and end_ns must be integers"
+        except (json.JSONDecodeError, TypeError) as e:
+            why = f"invalid JSON ({e})"
+        if why:
+            return InputError(path, f"line {n}: not a kernel segment (docs/kernel-trace.md): {why}")
+    return InputError(path, "not a kernel segments file (docs/kernel-trace.md)")
+
+
 def _kernel_segments(run: Run) -> dict[int, Slices]:
     """kernel.jsonl (docs/kernel-trace.md) as slices per CPU; {} when the run has none."""
     name = (run.result.get("files") or {}).get("kernel")
@@ -181,8 +200,8 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
         end = np.array([s["end_ns"] for s in segs], np.int64)
         label = [(f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
                  for s in segs]
-    except (json.JSONDecodeError, KeyError, TypeError) as e:
-        raise InputError(path, f"not a kernel segments file ({e})") from e
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+        raise _bad_segment(path, lines) from e
     names, index = np.unique(np.array(label, dtype=object), return_inverse=True)
     out = {}
     for c in _values(cpu):

@@ -8,6 +8,7 @@ import pytest
 
 from perfetto_reader import pb2, read
 from hgreport import perfetto, perfetto_json
+from hgreport.errors import InputError
 from hgreport.rundir import END_KINDS, read_run
 from hgreport.summary import periodic_jobs
 
@@ -196,3 +197,57 @@ def test_no_trace_no_slices(mix_run, copy_run, tmp_path):
     _, tr, _ = export(run, tmp_path)
     assert all(not t.slices for t in tr.tracks.values() if t.kind == "thread")
     assert not tr.named("latency") and not tr.named("hgrun threads") and tr.named("run")
+
+
+KERNEL = [  # kernel.jsonl segments (docs/kernel-trace.md) of CPU 0, from time zero on
+    {"cpu": 0, "start_ns": -5000, "end_ns": 1000, "kind": "task", "id": 0, "name": "idle",
+     "preempted": False},
+    {"cpu": 0, "start_ns": 1000, "end_ns": 2000, "kind": "irq", "id": 24,
+     "name": "irq 24 virtio0", "preempted": False},
+    {"cpu": 0, "start_ns": 2000, "end_ns": 9000, "kind": "task", "id": 4321, "name": "kworker/0:1",
+     "preempted": True},
+    {"cpu": 0, "start_ns": 9000, "end_ns": 9500, "kind": "softirq", "id": 1, "name": "TIMER",
+     "preempted": False},
+    {"cpu": 1, "start_ns": 0, "end_ns": 100, "kind": "local_timer", "id": 236,
+     "name": "vector 236", "preempted": False},
+]
+
+
+def test_gaps_named_by_cause_and_the_kernel_beside(mix_run, copy_run, tmp_path):
+    def traced(doc):
+        doc["kernel_trace"].update(enabled=True, reason=None)
+        doc["files"]["kernel"] = "kernel.jsonl"
+    run = copy_run(mix_run, traced)
+    (run / "kernel.jsonl").write_text("".join(json.dumps(s) + "\n" for s in KERNEL))
+    data = bytearray((run / "trace.bin").read_bytes())
+    rec = np.frombuffer(data, INTERVAL, offset=64, count=(len(data) - 64) // 32)
+    rec["cause"] = np.where(rec["end"] == 0, np.arange(len(rec)) % 11 + 1, 0)
+    (run / "trace.bin").write_bytes(bytes(data))
+    _, tr, res = export(run, tmp_path)
+    zero = res["tsc"]["start_monotonic_ns"]
+    names = res["kernel_trace"]["causes"]
+    for i, info in enumerate(res["threads"]):
+        (thread,) = [t for t in tr.tracks.values() if t.name == info["os_name"]]
+        r = np.sort(rec[rec["thread"] == i], order="start_ns")
+        want = [(int(a["end_ns"]) + zero, int(b["start_ns"] - a["end_ns"]),
+                 f"gap: {names[a['cause']]}", 0, {}) for a, b in zip(r[:-1], r[1:]) if a["cause"]]
+        got = tr.named("gaps", thread)
+        assert (got[0].slices if got else []) == want
+    assert {s[2] for t in tr.named("gaps") for s in t.slices} >= {"gap: invisible", "gap: ipi"}
+    for cpu in (0, 1):
+        (kernel,) = tr.named("kernel", tr.named(f"CPU {cpu}")[0])
+        assert kernel.slices == [
+            (s["start_ns"] + zero, s["end_ns"] - s["start_ns"],
+             f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"], 0, {})
+            for s in KERNEL if s["cpu"] == cpu]
+
+
+def test_a_bad_kernel_file_is_named(mix_run, copy_run, tmp_path):
+    def traced(doc):
+        doc["kernel_trace"].update(enabled=True, reason=None)
+        doc["files"]["kernel"] = "kernel.jsonl"
+    run = copy_run(mix_run, traced)
+    (run / "kernel.jsonl").write_text('{"cpu": 0, "start_ns": 1}\n')
+    with pytest.raises(InputError, match="kernel.jsonl: line 1: not a kernel segment .*: "
+                                         "missing end_ns, kind, id, name"):
+        perfetto.write(read_run(run), tmp_path / "t")
