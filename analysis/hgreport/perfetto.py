@@ -16,6 +16,8 @@ trace compression) unless `compress` is false.
 from __future__ import annotations
 
 import zlib
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -31,12 +33,15 @@ BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (lim
 
 
 class _Out:
-    """Packets to a file, whole packets per deflated block."""
+    """Packets to a file, whole packets per deflated block; blocks are deflated by a
+    worker thread (zlib lets go of the GIL) while the next ones are encoded."""
 
     def __init__(self, f: BinaryIO, compress: bool) -> None:
         self.f, self.compress = f, compress
         self.pending: list[bytes] = []
         self.size = 0
+        self.pool = ThreadPoolExecutor(1, "hgreport-deflate") if compress else None
+        self.blocks: deque[Future[bytes]] = deque()
 
     def add(self, data: bytes | np.ndarray, sizes: np.ndarray | None = None) -> None:
         """`data` whole framed packets; `sizes` each packet's size when there are many."""
@@ -63,11 +68,21 @@ class _Out:
         if self.size >= BLOCK_BYTES:
             self.flush()
 
-    def flush(self) -> None:
+    def flush(self, keep: int = 4) -> None:
+        """Hand the pending packets to the deflater; write the blocks done, in order, until
+        at most `keep` remain in flight."""
         if self.pending:
-            block = zlib.compress(b"".join(self.pending), 1)
-            self.f.write(pb.packet(pb.f_bytes(pb.P_COMPRESSED, block)))
+            assert self.pool is not None
+            self.blocks.append(self.pool.submit(zlib.compress, b"".join(self.pending), 1))
         self.pending, self.size = [], 0
+        while len(self.blocks) > keep:
+            block = self.blocks.popleft().result()
+            self.f.write(pb.packet(pb.f_bytes(pb.P_COMPRESSED, block)))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.flush(keep=0)
+            self.pool.shutdown()
 
 
 def _descriptor(t: Track) -> bytes:
@@ -203,20 +218,26 @@ def _offset(run: Run, all_tracks: list[Track]) -> int:
 
 
 def write(run: Run, path: Path, compress: bool = True) -> Path:
+    """The trace of `run` into `path` (FILE_NAME), packets deflated unless `compress` is
+    false."""
     all_tracks = tracks(run)
     offset = _offset(run, all_tracks)
     with path.open("wb") as f:
         out = _Out(f, compress)
-        out.add(pb.packet(pb.f_varint(pb.P_SEQ_ID, 1), pb.f_bytes(pb.P_CLOCK_SNAPSHOT, (
-            pb.f_bytes(pb.CLOCKS, pb.f_varint(pb.CLOCK_ID, pb.CLOCK_MONOTONIC)
-                       + pb.f_varint(pb.CLOCK_TS, offset))
-            + pb.f_varint(pb.PRIMARY_TRACE_CLOCK, pb.CLOCK_MONOTONIC)))))
-        for t in all_tracks:
-            out.add(_descriptor(t))
-        seq = 1
-        for t in all_tracks:
-            if t.data is not None:
-                seq += 1
-                _track_packets(seq, t, offset, out)
-        out.flush()
+        try:
+            out.add(pb.packet(pb.f_varint(pb.P_SEQ_ID, 1), pb.f_bytes(pb.P_CLOCK_SNAPSHOT, (
+                pb.f_bytes(pb.CLOCKS, pb.f_varint(pb.CLOCK_ID, pb.CLOCK_MONOTONIC)
+                           + pb.f_varint(pb.CLOCK_TS, offset))
+                + pb.f_varint(pb.PRIMARY_TRACE_CLOCK, pb.CLOCK_MONOTONIC)))))
+            for t in all_tracks:
+                out.add(_descriptor(t))
+            seq = 1
+            for t in all_tracks:
+                if t.data is not None:
+                    seq += 1
+                    _track_packets(seq, t, offset, out)
+            out.close()
+        finally:
+            if out.pool is not None:
+                out.pool.shutdown(cancel_futures=True)
     return path

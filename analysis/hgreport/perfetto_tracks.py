@@ -75,12 +75,16 @@ def sorted_order(t: np.ndarray) -> np.ndarray | None:
     return np.argsort(t, kind="stable")
 
 
-def _values(a: np.ndarray) -> np.ndarray:
-    """The distinct values of a small-integer array, sorted (np.unique without the sort)."""
-    if not len(a):
-        return a[:0]
-    low = int(a.min())
-    return np.nonzero(np.bincount(a - low))[0] + low
+def groups(key: np.ndarray) -> dict[int, np.ndarray]:
+    """The indices of each distinct value of a small-integer key, each in file order (a
+    stable sort, radix for 16-bit keys)."""
+    if not len(key):
+        return {}
+    small = -(1 << 15) <= int(key.min()) and int(key.max()) < 1 << 15
+    k = key.astype(np.int16 if small else np.int64)
+    order = np.argsort(k, kind="stable")
+    cuts = np.flatnonzero(k[order][1:] != k[order][:-1]) + 1
+    return {int(k[part[0]]): part for part in np.split(order, cuts)}
 
 
 class _Uuids:
@@ -121,12 +125,13 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]
     iv = run.intervals
     attributed = gap_causes(run)
     out: list[Track] = []
-    cpus = _values(iv.cpu)
-    cpu_names = {int(c): (f"CPU {c}" if c >= 0 else "CPU ?") for c in cpus}
-    names = [f"{e} ({cpu_names[int(c)]})" for e in END_KINDS for c in cpus]
+    cpus = np.array(sorted(groups(iv.cpu)), np.int64)
+    names = [f"{e} (CPU {c if c >= 0 else '?'})" for e in END_KINDS for c in cpus]
     samples = run.samples
+    by_thread, wakeups = groups(iv.thread), groups(samples.thread)
+    empty = np.zeros(0, np.int64)
     for i in range(len(run.threads)):
-        m = np.nonzero(iv.thread == i)[0]
+        m = by_thread.get(i, empty)
         order = sorted_order(iv.start[m])
         if order is not None:
             m = m[order]
@@ -145,8 +150,8 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]
                              "dominant cause",
                              data=Slices(iv.stop[m][g], iv.start[m][g + 1], c[g],
                                          [f"gap: {n}" for n in cause_names])))
-        sm = samples.thread == i
-        if sm.any():
+        sm = wakeups.get(i, empty)
+        if len(sm):
             out.append(Track(uuid(), "latency", t.uuid, counter_unit=1, rank=1,
                              description="timer wake-up lateness (actual - intended, ns), "
                              "at each wake-up's actual time",
@@ -204,9 +209,8 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
         raise _bad_segment(path, lines) from e
     names, index = np.unique(np.array(label, dtype=object), return_inverse=True)
     out = {}
-    for c in _values(cpu):
-        m = cpu == c
-        out[int(c)] = Slices(start[m], end[m], index[m], [str(n) for n in names])
+    for c, m in groups(cpu).items():
+        out[c] = Slices(start[m], end[m], index[m], [str(n) for n in names])
     return out
 
 
@@ -215,11 +219,12 @@ def _cpu_tracks(run: Run, uuid: _Uuids) -> list[Track]:
     kernel = _kernel_segments(run)
     labels = [run.label(i) for i in range(len(run.threads))]
     out: list[Track] = []
-    for rank, c in enumerate(sorted(set(_values(iv.cpu).tolist()) | set(kernel))):
+    by_cpu = groups(iv.cpu)
+    for rank, c in enumerate(sorted(set(by_cpu) | set(kernel))):
         group = Track(uuid(), f"CPU {c}" if c >= 0 else "CPU unknown", rank=100 + rank)
         out.append(group)
-        m = np.nonzero(iv.cpu == c)[0]
-        if len(m):
+        m = by_cpu.get(c)
+        if m is not None:
             out.append(Track(uuid(), "hgrun threads", group.uuid, rank=0,
                              description="which measuring thread ran on this CPU when "
                              "(its intervals from the gap trace)",

@@ -82,7 +82,7 @@ def test_compressed_blocks_hold_whole_packets(monkeypatch):
         out = perfetto._Out(f, compress)
         out.add(pp.packet(pp.f_varint(pp.P_SEQ_ID, 4)))
         out.add(data, sizes)
-        out.flush()
+        out.close()
     blocks = parse(packed.getvalue())
     assert len(blocks) > 10 and all(b.HasField("compressed_packets") for b in blocks)
     inner = [zlib.decompress(b.compressed_packets) for b in blocks]
