@@ -137,35 +137,16 @@ def _unnest(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return s, np.maximum(end, s)
 
 
-def _events(d, offset: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None,
-                                     np.ndarray | None, dict[str, np.ndarray], list[str]]:
-    """(absolute time, type, name iid or 0, counter, int args, interned names) in time order."""
-    if isinstance(d, Slices):
-        start, end, name = d.start, d.end, d.name
-        order = sorted_order(start)
-        if order is not None:
-            start, end, name = start[order], end[order], name[order]
-        s, e = _unnest(start, end)
-        used = np.bincount(name, minlength=len(d.names)) > 0
-        iids = np.cumsum(used)                  # the used names, numbered from 1
-        n = len(s)
-        t = np.empty(2 * n, np.int64)
-        t[0::2], t[1::2] = s, e
-        kind = np.empty(2 * n, np.int64)
-        kind[0::2], kind[1::2] = pb.SLICE_BEGIN, pb.SLICE_END
-        iid = np.zeros(2 * n, np.int64)
-        iid[0::2] = iids[name]
-        t += offset
-        return t, kind, iid, None, {}, [d.names[u] for u in np.nonzero(used)[0]]
-    order = sorted_order(d.t)
-    if order is None:
-        order = slice(None)
-    if isinstance(d, Counter):
-        return (d.t[order] + offset, np.full(len(d.t), pb.COUNTER, np.int64), None,
-                d.value[order], {}, [])
-    return (d.t[order] + offset, np.full(len(d.t), pb.INSTANT, np.int64),
-            np.ones(len(d.t), np.int64), None, {k: v[order] for k, v in d.args.items()},
-            [d.name])
+def _slices(d: Slices) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(begin, end, name iid) in time order, nesting, and the interned names (iids from 1)."""
+    start, end, name = d.start, d.end, d.name
+    order = sorted_order(start)
+    if order is not None:
+        start, end, name = start[order], end[order], name[order]
+    s, e = _unnest(start, end)
+    used = np.bincount(name, minlength=len(d.names)) > 0
+    iids = np.cumsum(used)                      # the used names, numbered from 1
+    return s, e, iids[name], [d.names[u] for u in np.nonzero(used)[0]]
 
 
 def _marks(seq: int, d: Marks, offset: int, last: int, arg_iids: dict[str, int]) -> bytes:
@@ -193,18 +174,38 @@ def _track_packets(seq: int, t: Track, offset: int, out: _Out) -> None:
         out.add(_sequence_start(seq, t, first, [it[2] for it in d.items], arg_names))
         out.add(_marks(seq, d, offset, first, arg_iids))
         return
-    times, kind, iid, counter, args, names = _events(d, offset)
+    if isinstance(d, Slices):
+        begin, end, iid, names = _slices(d)
+        if not len(begin):
+            return
+        out.add(_sequence_start(seq, t, int(begin[0]) + offset, names, []))
+        gap = np.empty_like(begin)
+        gap[0] = 0
+        np.subtract(begin[1:], end[:-1], out=gap[1:])
+        dur = end - begin
+        for lo in range(0, len(begin), CHUNK_EVENTS):
+            sl = slice(lo, lo + CHUNK_EVENTS)
+            out.add(*pb.slices(seq, gap[sl], dur[sl], iid[sl]))
+        return
+    order = sorted_order(d.t)
+    times = d.t if order is None else d.t[order]
     if not len(times):
         return
+    is_counter = isinstance(d, Counter)
+    names = [] if is_counter else [d.name]
+    args = {} if is_counter else {k: (v if order is None else v[order])
+                                  for k, v in d.args.items()}
     arg_iids = {k: i for i, k in enumerate(args, 1)}
-    out.add(_sequence_start(seq, t, int(times[0]), names, list(args)))
+    out.add(_sequence_start(seq, t, int(times[0]) + offset, names, list(args)))
     delta = np.diff(times, prepend=times[0])
     for lo in range(0, len(times), CHUNK_EVENTS):
         sl = slice(lo, lo + CHUNK_EVENTS)
-        data, sizes = pb.events(seq, delta[sl], kind[sl], None if iid is None else iid[sl],
-                                None if counter is None else counter[sl],
-                                [(arg_iids[k], v[sl]) for k, v in args.items()])
-        out.add(data, sizes)
+        if is_counter:
+            value = d.value if order is None else d.value[order]
+            out.add(*pb.events(seq, delta[sl], pb.COUNTER, counter=value[sl]))
+        else:
+            out.add(*pb.events(seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
+                               args=[(arg_iids[k], v[sl]) for k, v in args.items()]))
 
 
 def _offset(run: Run, all_tracks: list[Track]) -> int:

@@ -28,36 +28,49 @@ def test_scalar_varint_matches_protobuf():
 def test_varint_columns_match_the_scalar_encoder():
     for values in (EDGES, [0, 5, 9], [2**40] * 3, list(range(0, 2**22, 4099))):
         cols, n = pp.varint_columns(np.array(values, np.int64))
-        assert [bytes(row[:k]) for row, k in zip(cols, n)] == [pp.varint(v) for v in values]
+        assert [bytes(row[:k]) for row, k in zip(cols.T, n)] == [pp.varint(v) for v in values]
 
 
 def test_events_decode_to_their_inputs():
     rng = np.random.default_rng(7)
     count = 2000
     delta = rng.integers(0, 2**40, count) >> rng.integers(0, 40, count)
-    kind = rng.choice([pp.SLICE_BEGIN, pp.SLICE_END, pp.INSTANT, pp.COUNTER], count)
     names = np.where(rng.random(count) < 0.5, 0, rng.integers(1, 400, count))
     counter = rng.integers(-2**62, 2**62, count) >> rng.integers(0, 60, count)
     arg = rng.integers(-2**40, 2**40, count)
-    data, sizes = pp.events(300, delta, kind, names, counter, [(2, arg), (9, -arg)])
+    data, sizes = pp.events(300, delta, pp.COUNTER, names, counter, [(2, arg), (9, -arg)])
     packets = parse(data)
     assert len(packets) == count and int(sizes.sum()) == len(data)
     framed = [len(pp.f_bytes(pp.TRACE_PACKET, p.SerializeToString())) for p in packets]
     assert framed == sizes.tolist()
-    for p, d, k, nm, c, a in zip(packets, delta, kind, names, counter, arg):
+    for p, d, nm, c, a in zip(packets, delta, names, counter, arg):
         e = p.track_event
-        assert (p.timestamp, p.trusted_packet_sequence_id, e.type) == (d, 300, k)
+        assert (p.timestamp, p.trusted_packet_sequence_id, e.type) == (d, 300, pp.COUNTER)
         assert e.HasField("name_iid") == (nm > 0) and e.name_iid == nm
         assert e.counter_value == c and not e.HasField("track_uuid")
         assert [(x.name_iid, x.int_value) for x in e.debug_annotations] == [(2, a), (9, -a)]
 
 
 def test_events_without_optional_fields():
-    data, sizes = pp.events(1, np.array([10, 0, 5]), np.array([pp.SLICE_BEGIN] * 3))
+    data, sizes = pp.events(1, np.array([10, 0, 5]), pp.SLICE_BEGIN)
     packets = parse(data)
     assert [p.timestamp for p in packets] == [10, 0, 5]
     assert all(not p.track_event.HasField("name_iid") for p in packets)
     assert list(sizes) == [10, 10, 10]     # 0a L, 50 01, 5a 02 48 01, 40 ts
+
+
+def test_slices_are_begin_end_pairs():
+    rng = np.random.default_rng(3)
+    begin, dur = rng.integers(0, 2**30, 500), rng.integers(0, 2**36, 500)
+    iid = rng.integers(1, 300, 500)
+    data, sizes = pp.slices(2**20, begin, dur, iid)
+    packets = parse(data)
+    assert int(sizes.sum()) == len(data) and len(packets) == 1000
+    assert [(p.timestamp, p.track_event.type, p.track_event.name_iid) for p in packets] == [
+        x for b, d, i in zip(begin, dur, iid)
+        for x in ((b, pp.SLICE_BEGIN, i), (d, pp.SLICE_END, 0))]
+    assert {p.trusted_packet_sequence_id for p in packets} == {2**20}
+    assert not any(p.track_event.HasField("name_iid") for p in packets[1::2])
 
 
 def test_scalar_messages():
@@ -76,7 +89,7 @@ def test_scalar_messages():
 def test_compressed_blocks_hold_whole_packets(monkeypatch):
     monkeypatch.setattr(perfetto, "BLOCK_BYTES", 1000)
     delta = np.arange(5000) % 3000
-    data, sizes = pp.events(4, delta, np.full(5000, pp.INSTANT))
+    data, sizes = pp.events(4, delta, pp.INSTANT)
     plain, packed = io.BytesIO(), io.BytesIO()
     for f, compress in ((plain, False), (packed, True)):
         out = perfetto._Out(f, compress)
