@@ -131,6 +131,9 @@ def _sequence_start(seq: int, t: Track, first: int, names: list[str],
 def _unnest(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Slices (sorted by start) each clipped to begin after every earlier one ended: a
     track's slices must nest; hgrun's never overlap but for clock noise."""
+    if not len(start) or (bool(np.all(end >= start))
+                          and bool(np.all(start[1:] >= end[:-1]))):
+        return start, end                       # the common case: nothing to clip
     end = np.maximum(end, start)
     s = start.copy()
     s[1:] = np.maximum(start[1:], np.maximum.accumulate(end)[:-1])

@@ -101,8 +101,8 @@ def varint_columns(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (int64 taken as its uint64 bits)."""
     u = np.ascontiguousarray(v).astype(np.int64, copy=False).view(np.uint64)
     top = int(u.max()) if len(u) else 0
-    if top < 0x80:                                  # the common case: one byte each
-        return u.astype(np.uint8)[None, :], np.ones(len(u), np.int64)
+    if top < 0x80:                # the common case: one byte each (the length a scalar)
+        return u.astype(np.uint8)[None, :], np.int64(1)
     width = int(np.searchsorted(_THRESHOLDS, np.uint64(top), side="right")) + 1
     n = np.ones(len(u), np.int64)
     for k in range(width - 1):
@@ -129,7 +129,8 @@ class _Rows:
     def const(self, data: bytes, present: np.ndarray | None = None) -> None:
         self.cols += [(byte, present) for byte in data]
 
-    def put(self, cols: np.ndarray, n: np.ndarray, present: np.ndarray | None = None) -> None:
+    def put(self, cols: np.ndarray, n: np.ndarray | np.int64,
+            present: np.ndarray | None = None) -> None:
         for k in range(cols.shape[0]):
             keep = present if k == 0 else n > k if present is None else (n > k) & present
             self.cols.append((cols[k], keep))
@@ -163,17 +164,23 @@ def _packet(r: _Rows, seq: int, kind: int, delta: np.ndarray,
         body += [(bytes([E_DEBUG_ANNOTATIONS << 3 | 2]), 1, None),
                  varint_columns(ann_len) + (None,), (head, len(head), None), val + (None,)]
     te_len = sum(n if kept is None else np.where(kept, n, 0) for _, n, kept in body)
-    te = varint_columns(np.broadcast_to(np.asarray(te_len, np.int64), (r.count,)))
     d = varint_columns(delta)
     seq_b = f_varint(P_SEQ_ID, seq)
-    pkt_len = len(seq_b) + 1 + te[1] + te_len + 1 + d[1]
-    if r.count and pkt_len.max() >= 1 << 14:
+    head = seq_b + bytes([P_TRACK_EVENT << 3 | 2])
+    if np.ndim(te_len) == 0:                        # the same length in every row
+        head += varint(int(te_len))
+        pkt_len = len(head) + te_len + 1 + d[1]
+    else:
+        te = varint_columns(te_len)
+        pkt_len = len(head) + te[1] + te_len + 1 + d[1]
+    if r.count and np.max(pkt_len) >= 1 << 14:
         raise ValueError("a Perfetto event packet longer than 16 KiB")
-    head = varint_columns(pkt_len)
+    framing = varint_columns(np.broadcast_to(np.asarray(pkt_len, np.int64), (r.count,)))
     r.const(bytes([TRACE_PACKET << 3 | 2]))
-    r.put(*head)
-    r.const(seq_b + bytes([P_TRACK_EVENT << 3 | 2]))
-    r.put(*te)
+    r.put(*framing)
+    r.const(head)
+    if np.ndim(te_len):
+        r.put(*te)
     for data, n, kept in body:
         if isinstance(data, bytes):
             r.const(data, kept)
@@ -181,7 +188,7 @@ def _packet(r: _Rows, seq: int, kind: int, delta: np.ndarray,
             r.put(data, n, kept)
     r.const(bytes([P_TIMESTAMP << 3]))
     r.put(*d)
-    return 1 + head[1] + pkt_len
+    return np.broadcast_to(1 + framing[1] + pkt_len, (r.count,))
 
 
 def events(seq: int, delta: np.ndarray, kind: int, name_iid: np.ndarray | None = None,

@@ -121,12 +121,14 @@ def gap_causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
     return code.astype(np.int64), names
 
 
-def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]:
+def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
+                   by_cpu: dict[int, np.ndarray]) -> list[Track]:
     iv = run.intervals
     attributed = gap_causes(run)
     out: list[Track] = []
-    cpus = np.array(sorted(groups(iv.cpu)), np.int64)
+    cpus = np.array(sorted(by_cpu), np.int64)
     names = [f"{e} (CPU {c if c >= 0 else '?'})" for e in END_KINDS for c in cpus]
+    name_of = np.searchsorted(cpus, iv.cpu) + iv.end.astype(np.int64) * len(cpus)
     samples = run.samples
     by_thread, wakeups = groups(iv.thread), groups(samples.thread)
     empty = np.zeros(0, np.int64)
@@ -135,7 +137,7 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int) -> list[Track]
         order = sorted_order(iv.start[m])
         if order is not None:
             m = m[order]
-        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m].astype(np.int64) * len(cpus)
+        name = name_of[m]
         t = Track(uuid(), run.label(i), parent, thread=(pid, _tid(run, i), run.label(i)),
                   rank=i, description="intervals of execution from the gap trace, named by "
                   "how each ended (preempted, yielded, blocked, finished) and its CPU",
@@ -214,12 +216,11 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
     return out
 
 
-def _cpu_tracks(run: Run, uuid: _Uuids) -> list[Track]:
+def _cpu_tracks(run: Run, uuid: _Uuids, by_cpu: dict[int, np.ndarray]) -> list[Track]:
     iv = run.intervals
     kernel = _kernel_segments(run)
     labels = [run.label(i) for i in range(len(run.threads))]
     out: list[Track] = []
-    by_cpu = groups(iv.cpu)
     for rank, c in enumerate(sorted(set(by_cpu) | set(kernel))):
         group = Track(uuid(), f"CPU {c}" if c >= 0 else "CPU unknown", rank=100 + rank)
         out.append(group)
@@ -265,5 +266,6 @@ def tracks(run: Run) -> list[Track]:
     name = run.scenario.get("name") or "run"
     pid = _pid(run)
     proc = Track(uuid(), f"hgrun {name}", process=(pid, f"hgrun {name}"), rank=0)
-    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid) + _cpu_tracks(run, uuid)
-            + _scenario_tracks(run, uuid))
+    by_cpu = groups(run.intervals.cpu)
+    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, by_cpu)
+            + _cpu_tracks(run, uuid, by_cpu) + _scenario_tracks(run, uuid))

@@ -28,6 +28,7 @@ def test_scalar_varint_matches_protobuf():
 def test_varint_columns_match_the_scalar_encoder():
     for values in (EDGES, [0, 5, 9], [2**40] * 3, list(range(0, 2**22, 4099))):
         cols, n = pp.varint_columns(np.array(values, np.int64))
+        n = np.broadcast_to(n, (len(values),))
         assert [bytes(row[:k]) for row, k in zip(cols.T, n)] == [pp.varint(v) for v in values]
 
 
