@@ -1,5 +1,5 @@
 """The report of one run: report.md, summary.json, timeline.png, gaps.png, latency.png and
-trace.perfetto.json in one output directory."""
+trace.perfetto-trace in one output directory."""
 from __future__ import annotations
 
 import json
@@ -163,7 +163,7 @@ def render(s: dict[str, Any], figures_written: Sequence[str], extra: Sequence[st
     lines = _header(s) + _threads(s) + _latency(s) + _gaps(s) + _loads(s) + _expectations(s)
     lines += [x for x in extra if x]
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures_written if f.endswith(".png")]
-    lines += ["", "Perfetto trace: `trace.perfetto.json` (open in https://ui.perfetto.dev)", ""]
+    lines += ["", f"Perfetto trace: `{perfetto.FILE_NAME}` (open in https://ui.perfetto.dev)", ""]
     return "\n".join(lines)
 
 
@@ -194,7 +194,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000)
     if lat is not None:
         written.append(lat.name)
     lap("latency")
-    written.append(perfetto.write(run, out / "trace.perfetto.json").name)
+    written.append(perfetto.write(run, out / perfetto.FILE_NAME).name)
     lap("perfetto")
     extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
     lap("longrun")
