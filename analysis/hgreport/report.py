@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import causes, figures, longrun, perfetto, timeline
+from . import causes, figures, longrun, perfetto, timeline, timeline_auto
 from .markdown import pct, table
 from .rundir import Run
 from .summary import DEFAULT_THRESHOLDS_NS, summarize
@@ -166,12 +166,14 @@ def render(s: dict[str, Any], figures_written: Sequence[str], extra: Sequence[st
     return "\n".join(lines)
 
 
-def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000),
+def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
                  thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) -> dict[str, Any]:
     """Write every file of the report into `out`; returns the summary."""
     out.mkdir(parents=True, exist_ok=True)
     s = summarize(run, thresholds_ns)
-    written = [timeline.plot_timeline(run, out / "timeline.png", *window).name,
+    tl = out / "timeline.png"   # by default where things happen (timeline_auto.py)
+    written = [(timeline.plot_timeline(run, tl, *window) if window else
+                timeline_auto.plot_default(run, tl)).name,
                figures.plot_gaps(run, out / "gaps.png").name]
     lat = figures.plot_latency(run, out / "latency.png")
     if lat is not None:
