@@ -169,11 +169,9 @@ def _check(path: Path, s: Series, n_threads: int) -> None:
 
 def read_series(run: Run) -> Series | None:
     """The run's series.jsonl as columns; None when the run has none (older runs)."""
-    files = run.result.get("files") or {}
-    name = files.get("series")
-    if name is None:
+    path = run.file("series")      # rundir.py: inside the run directory, or an InputError
+    if path is None:
         return None
-    path = run.path / name
     if not path.exists():
         if run.complete:
             raise InputError(path, "no such file, though result.json `files.series` names it")

@@ -4,36 +4,37 @@ same files into the columns the other reports use."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from . import rundir
+from . import binfile
 from .rundir import Run
 
 PREEMPTED = 0
 
 
 def interval_records(run: Run) -> np.ndarray:
-    """trace.bin's records (docs/results.md), empty for a run without one (or a JSON-lines trace
-    of an older run, whose records carry no window or cause)."""
-    name = (run.result.get("files") or {}).get("trace")
-    if not name or not str(name).endswith(".bin"):
-        return np.zeros(0, rundir._BIN_DTYPES["intervals"])
-    return _cached(str(run.path / name), "intervals")
+    """trace.bin's records (docs/results.md) as far as result.json vouches for them; empty for
+    a run without one (or a JSON-lines trace of an older run: no window or cause there)."""
+    return _records(run, "trace", "intervals")
 
 
 def wakeup_records(run: Run) -> np.ndarray:
-    name = (run.result.get("files") or {}).get("latency")
-    if not name or not str(name).endswith(".bin"):
-        return np.zeros(0, rundir._BIN_DTYPES["wakeups"])
-    return _cached(str(run.path / name), "wakeups")
+    """latency.bin's records, likewise."""
+    return _records(run, "latency", "wakeups")
 
 
-@lru_cache(maxsize=4)
-def _cached(path: str, kind: str) -> np.ndarray:
-    from pathlib import Path
-    return rundir._records(Path(path), kind)
+def _records(run: Run, key: str, kind: str) -> np.ndarray:
+    cache = run.__dict__.setdefault("_traceio", {})
+    if key not in cache:
+        path = run._trace_source(key)          # rundir.py: the checks of the reading layer
+        if path is None or path.suffix != ".bin":
+            cache[key] = binfile.empty(kind)
+        else:
+            r = binfile.read(path, kind, run.written(key))
+            binfile.check_records(path, r, len(run.threads), kind)
+            cache[key] = r
+    return cache[key]
 
 
 @dataclass(frozen=True)
