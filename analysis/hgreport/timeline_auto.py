@@ -15,10 +15,10 @@ from .causes import cause_color, cause_names, traced
 from .plotting import clock_unit, legend_outside, plt, save, shade_loads
 from .rundir import Run
 from .summary import periodic_jobs
+from .timeline import WIDTH_PX, merge_to_pixels
 from .traceio import gaps, interval_records
 from .units import fmt_ns
 
-WIDTH_PX = 1300          # the drawn width of a panel (11 in at 120 dpi, less margins)
 MS = 1_000_000
 
 
@@ -120,15 +120,6 @@ def choose_windows(run: Run) -> list[Window]:
     return out
 
 
-def merge_to_pixels(a: np.ndarray, b: np.ndarray, pixel: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted intervals merged where the hole between them is under a pixel."""
-    if len(a) == 0:
-        return a, b
-    reach = np.maximum.accumulate(b)
-    cut = np.flatnonzero(a[1:] - reach[:-1] >= pixel)
-    return a[np.r_[0, cut + 1]], reach[np.r_[cut, len(a) - 1]]
-
-
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
               used_causes: dict[str, bool]) -> None:
     """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
@@ -171,7 +162,11 @@ def row_labels(run: Run) -> list[str]:
 
 
 def plot_default(run: Run, path: Path) -> Path:
-    ws = choose_windows(run)
+    return plot_windows(run, path, choose_windows(run), "execution trace where things happen")
+
+
+def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
+    """One panel per window, stacked; the legend (intervals, gap causes, loads) outside."""
     n = len(run.threads)
     fig, axes = plt.subplots(len(ws), 1, squeeze=False,
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
@@ -204,7 +199,7 @@ def plot_default(run: Run, path: Path) -> Path:
     if any(w.mark for w in ws):
         handles.append(plt.Line2D([], [], color="tab:red", ls="--", lw=0.8, label="the event"))
     legend_outside(axes[0, 0], handles=handles)
-    title = f"{run.scenario.get('name')}: execution trace where things happen"
+    title = f"{run.scenario.get('name')}: {what}"
     if (run.result.get("trace") or {}).get("mode") == "outliers":
         title += " (trace.mode outliers: records exist only inside the outlier windows)"
     if not run.complete:
