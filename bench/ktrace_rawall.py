@@ -95,6 +95,13 @@ def decode_pages(data: bytes, page: int, cpu: int):
     return out
 
 
+def next_pid_offset(fmt: str) -> int:
+    for line in fmt.splitlines():
+        if "next_pid;" in line:
+            return int(line.split("offset:")[1].split(";")[0])
+    raise ValueError("sched_switch has no next_pid")
+
+
 class RawAll:
     """A tracefs instance with every event on, mono clock."""
 
@@ -167,6 +174,7 @@ def main() -> int:
                             "--duration", a.duration], capture_output=True, text=True, timeout=300)
         pages, lost, page = raw.stop_and_read()
         ids = event_ids(raw.inst)
+        raw_fmt = (raw.inst / "events/sched/sched_switch/format").read_text()
     finally:
         raw.remove()
     if p.returncode not in (0, 1):
@@ -174,12 +182,17 @@ def main() -> int:
     res = json.loads((out / "result.json").read_text())
     t0 = res["tsc"]["start_monotonic_ns"]
     ev, save = {}, {}
+    switch_id = next(k for k, v in ids.items() if v == "sched/sched_switch")
+    next_off = next_pid_offset(raw_fmt)
     for c in cpus:
         recs = decode_pages(pages[c], page, c)
         ev[c] = (np.array([r[0] - t0 for r in recs], dtype=np.int64), [r[1] for r in recs])
         save[f"ts{c}"] = ev[c][0]
         save[f"type{c}"] = np.array(ev[c][1], dtype=np.uint16)
         save[f"pid{c}"] = np.array([r[2] for r in recs], dtype=np.int32)
+        # sched_switch's next_pid, -1 for other events
+        save[f"next{c}"] = np.array([struct.unpack_from("<i", pages[c], r[3] + next_off)[0]
+                                     if r[1] == switch_id else -1 for r in recs], dtype=np.int32)
     if a.out:   # the decoded events, for a closer look: events.npz + event_ids.json
         np.savez_compressed(out / "all_events.npz", **save)
         (out / "all_event_ids.json").write_text(json.dumps(ids))

@@ -75,6 +75,8 @@ json_t *hg_kernel_thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "switch_outs_matched",
 			    json_integer((json_int_t)t->switch_outs_matched));
 	json_object_set_new(o, "outsiders_ns", json_integer(t->outsiders_ns));
+	json_object_set_new(o, "interrupt_entry_ns", json_integer(t->entry_ns));
+	json_object_set_new(o, "invisible_ns", json_integer(t->invisible_ns));
 	json_t *by = json_object(), *top = json_array();
 	int64_t ns[HG_CAUSE_N] = { 0 };
 	uint64_t gaps[HG_CAUSE_N] = { 0 }, dom[HG_CAUSE_N] = { 0 };
@@ -125,6 +127,8 @@ json_t *hg_kernel_trace_json(const struct hg_run_state *rs)
 		sw_matched += kf->per_thread[i].switch_outs_matched;
 	}
 	json_object_set_new(o, "segments", json_integer((json_int_t)kf->n_segs));
+	json_object_set_new(o, "missed_switches", json_integer((json_int_t)kf->missed_switches));
+	json_object_set_new(o, "unconfirmed_ns", json_integer(kf->unconfirmed_ns));
 	json_object_set_new(o, "gaps_ge_50us", json_integer((json_int_t)big));
 	json_object_set_new(o, "attributed_ge_50us", json_integer((json_int_t)big_attr));
 	json_object_set_new(o, "with_events_ge_50us", json_integer((json_int_t)big_ev));
@@ -148,6 +152,8 @@ int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs)
 				      "start_ns", (json_int_t)s->start, "end_ns", (json_int_t)s->end,
 				      "kind", seg_kinds[s->kind], "id", s->id, "name", name,
 				      "preempted", (s->flags & HG_SEG_PREEMPTED) != 0);
+		if (l && (s->flags & HG_SEG_UNCONFIRMED))
+			json_object_set_new(l, "unconfirmed", json_true());
 		if (!l || json_dumpf(l, f, JSON_COMPACT) < 0) {
 			json_decref(l);
 			return -1;

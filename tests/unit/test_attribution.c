@@ -53,7 +53,7 @@ static long build(struct hg_kseg **segs)
 	e[n++] = ev(900 * us, 1, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER);
 	e[n++] = ev(1500 * us, 1, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER);
 	e[n++] = sw(2000 * us, 1, 0, 0, false);
-	return hg_kseg_build(e, n, 0, segs);
+	return hg_kseg_build(e, n, 0, segs, NULL);
 }
 
 static void test_segments(const struct hg_kseg *s, long n)
