@@ -7,73 +7,38 @@ and no numeric ranges inside strings: both become regular expressions here
 ([Ss][Ll][Ee][Ee][Pp], 0*(?:[1-9][0-9]?|10[0-2][0-9]|...)), written in the
 subset that ECMAScript (editors) and Python's re (tests) read alike.
 
+The workloads, timers, loads, their parameters (kind, range, default,
+required, help), priority levels and metrics are read from the runner's own
+tables through `hgrun list --json`, so a parameter is declared once, in its
+plugin's file (runner/README.md, "Adding a parameter").
+
     python3 schemas/gen_scenario_schema.py          # rewrite the schema
     python3 schemas/gen_scenario_schema.py --check  # exit 1 if it is stale
+    (--hgrun PATH: the hgrun to ask; default build/hgrun)
 """
+import argparse
 import json
 import pathlib
+import subprocess
 import sys
 
-OUT = pathlib.Path(__file__).resolve().parent / "scenario.schema.json"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "schemas" / "scenario.schema.json"
 
 # ---- the format as data ---------------------------------------------------
+# Workloads, timers, loads (with their parameters), priority levels and
+# metrics come from the runner itself (`hgrun list --json`: each plugin's
+# parameter table, runner/plan/param.h); the rest of the format is below.
 
-PRIORITY_LEVELS = {
-    "IDLE": "SCHED_IDLE: runs only when nothing else wants the CPU",
-    "LOW": "SCHED_OTHER, nice 10",
-    "NORMAL": "SCHED_OTHER, nice 0 (the default)",
-    "HIGH": "SCHED_OTHER, nice -10",
-    "HIGHEST": "SCHED_OTHER, nice -20",
-    "RTLOW": "SCHED_FIFO 1 (bottom of the range)",
-    "RTMED": "SCHED_FIFO 50 (middle of the range)",
-    "RTHIGH": "SCHED_FIFO 98 (top; 99 is left to hgrun's watchdog)",
-}
-POLICIES = ["fifo", "rr", "other", "batch", "idle"]
-TIMERS = {
-    "sleep": "relative clock_nanosleep on CLOCK_MONOTONIC (the paper's NATIVE usleep)",
-    "absolute": "clock_nanosleep on CLOCK_MONOTONIC with TIMER_ABSTIME (the paper's HR; the default)",
-    "timerfd": "a timerfd on CLOCK_MONOTONIC, armed at each absolute release",
-    "signal": "a POSIX timer delivering a signal to the thread (Abeni's itimer)",
-    "spin": "busy-waits on the cycle counter (no sleep at all)",
-}
-# workload type -> (parameters it takes, parameters it needs, blocks on its timer)
-WORKLOADS = {
-    "cpu": ([], [], False),
-    "cpu_scan": (["working_set"], ["working_set"], False),
-    "cpu_yield": (["yield_after"], ["yield_after"], False),
-    "cpu_scan_yield": (["working_set", "yield_after"], ["working_set", "yield_after"], False),
-    "periodic": (["exec", "period"], ["exec", "period"], True),
-    "cpu_periodic": (["exec", "period"], ["exec", "period"], False),
-    "latency": (["period", "align"], ["period"], True),
-}
-WORKLOAD_PARAMS = ["exec", "period", "working_set", "yield_after", "align"]
-# load type -> (parameters it takes, parameters it needs)
-LOADS = {
-    "cpu": (["workers"], []),
-    "memory": (["size", "workers"], ["size"]),
-    "io": (["size", "dir", "workers"], ["size"]),
-    "fork": (["workers"], []),
-    "procfs": (["workers"], []),
-    "tcp_stream": (["connect", "listen"], []),
-    "exec": (["command"], ["command"]),
-}
-LOAD_PARAMS = ["workers", "size", "dir", "connect", "listen", "command"]
-METRICS = {
-    "deadline_miss_ratio": "deadlines_missed / releases, in 0..1 (periodic, cpu_periodic)",
-    "deadlines_missed": "periods whose job did not finish in time (periodic, cpu_periodic)",
-    "deadlines_hit": "periods whose job finished in time (periodic, cpu_periodic)",
-    "releases": "jobs released (periodic, cpu_periodic)",
-    "latency_max_ns": "worst wake-up lateness (latency)",
-    "latency_mean_ns": "mean wake-up lateness (latency)",
-    "latency_p50_ns": "median wake-up lateness (latency)",
-    "latency_p99_ns": "99th percentile wake-up lateness (latency)",
-    "latency_p999_ns": "99.9th percentile wake-up lateness (latency)",
-    "cpu_ns": "CPU time received, the sum of the thread's intervals",
-    "gaps": "gaps seen in the thread's execution",
-    "intervals": "intervals of continuous CPU",
-    "records_dropped": "intervals lost to a full ring (the streaming writer fell behind)",
-    "work_units": "passes over the working set (cpu_scan, cpu_scan_yield)",
-}
+POLICIES = ["fifo", "rr", "other", "batch", "idle"]   # runner/scenario/resolve_values.c
+
+
+def load_registry(hgrun):
+    out = subprocess.run([str(hgrun), "list", "--json"], check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out)
+
+
 MAX_CPU = 1023          # CPU_SETSIZE - 1
 OS_NAME_MAX = 15        # Linux thread names: 15 characters
 
@@ -217,7 +182,91 @@ def type_is(values):
     return {"required": ["type"], "properties": {"type": {"pattern": ci_alternatives(values)}}}
 
 
-def build():
+def param_schema(p):
+    """The JSON Schema of one parameter, from its row in `hgrun list --json`."""
+    bits = [p["help"]]
+    if p["range"]:
+        bits.append(p["range"])
+    if p["default"] is not None:
+        bits.append(f"default {p['default']}")
+    description = "; ".join(bits) + "."
+    kind = p["kind"]
+    if kind == "duration":
+        s = ref("positive_duration" if p["min"] else "duration", description)
+    elif kind == "size":
+        s = ref("size", description)
+    elif kind == "integer":
+        s = uint(p["min"], p["max"], description)
+    elif kind == "enum":
+        s = choice(p["choices"], description)
+    elif kind == "bool":
+        s = {"description": description,
+             "anyOf": [{"type": "boolean"},
+                       {"type": "string", "pattern": ci_alternatives(["true", "false"])}]}
+    elif kind == "string":
+        s = {"type": "string", "minLength": p["min"], "description": description}
+    elif kind == "endpoint":
+        s = {"type": "string", "pattern": f"^.+:{int_range(1, 65535)}$",
+             "description": description, "examples": ["192.0.2.7:5001"]}
+    elif kind == "exec":
+        s = ref("exec", description)
+    else:
+        raise SystemExit(f"gen_scenario_schema.py: unknown parameter kind {kind!r}")
+    if p["default"] is not None and kind in ("enum", "integer"):
+        s["default"] = int(p["default"]) if kind == "integer" else p["default"]
+    return s
+
+
+def union_props(plugins):
+    """key -> schema accepted by some plugin: one schema when every plugin
+    that takes the key declares it alike, else any of their schemas."""
+    seen = {}
+    for plugin in plugins:
+        for p in plugin["params"]:
+            variants = seen.setdefault(p["name"], [])
+            schema = param_schema(p)
+            if schema not in variants:
+                variants.append(schema)
+    out = {}
+    for key, variants in seen.items():
+        takers = [pl["name"] for pl in plugins if any(q["name"] == key for q in pl["params"])]
+        if len(variants) == 1:
+            out[key] = dict(variants[0])
+            out[key]["description"] = f"{', '.join(takers)}: " + variants[0]["description"]
+        else:
+            out[key] = {"description": f"{', '.join(takers)}: see each type.", "anyOf": variants}
+    return out
+
+
+def per_type_rules(plugins, all_keys, required_here):
+    """For each type: its own schema of each key, the keys of other types
+    forbidden, and (required_here) its required keys."""
+    rules = []
+    for plugin in plugins:
+        mine = {p["name"]: param_schema(p) for p in plugin["params"]}
+        then = {"properties": {**forbid([k for k in all_keys if k not in mine]), **mine}}
+        needs = [p["name"] for p in plugin["params"] if p["required"]]
+        if required_here and needs:
+            then["required"] = needs
+        rules.append({"if": type_is([plugin["name"]]), "then": then})
+    return rules
+
+
+def type_summary(plugins):
+    return "; ".join(
+        plugin["name"] + (" {" + ", ".join(p["name"] + ("" if p["required"] else "?")
+                                            for p in plugin["params"]) + "}"
+                          if plugin["params"] else "") + ": " + plugin["summary"]
+        for plugin in plugins)
+
+
+def build(reg):
+    WORKLOADS = {w["name"]: w for w in reg["workloads"]}
+    PRIORITY_LEVELS = {p["name"]: p["summary"] for p in reg["priorities"]}
+    TIMERS = {t["name"]: t["summary"] for t in reg["timers"]}
+    METRICS = {m["name"]: m["summary"] for m in reg["metrics"]}
+    wl_keys = list(union_props(reg["workloads"]))
+    load_keys = list(union_props(reg["loads"]))
     defs = {}
     defs["duration"] = {
         "type": "string",
@@ -381,33 +430,18 @@ def build():
         ],
     }
     wl_props = {
-        "type": choice(WORKLOADS, "Thread execution model (Hourglass section 3.2): cpu, "
-                       "cpu_scan {working_set}, cpu_yield {yield_after}, cpu_scan_yield "
-                       "{working_set, yield_after}, periodic {exec, period}, cpu_periodic "
-                       "{exec, period}, latency {period, align?}. Default cpu.",
-                       default="cpu"),
-        "exec": ref("exec"),
-        "period": ref("positive_duration", "Period of periodic, cpu_periodic and latency "
-                      "threads, at least 10us.", examples=["5ms", "1ms"]),
-        "working_set": ref("size", "Array scanned by cpu_scan and cpu_scan_yield, at least "
-                           "64B.", examples=["32KiB"]),
-        "yield_after": ref("positive_duration", "CPU time received between yields (cpu_yield, "
-                           "cpu_scan_yield).", examples=["0.9ms"]),
-        "align": choice(["relative", "absolute"], "latency only: relative (the next wake-up "
-                        "is a period after the actual one, as Hourglass did) or absolute (on "
-                        "a fixed grid of releases). Default relative.", default="relative"),
+        "type": choice(WORKLOADS, "Thread execution model (Hourglass section 3.2), with its "
+                       "keys ('?' optional): " + type_summary(reg["workloads"])
+                       + ". Default cpu.", default="cpu"),
+        **union_props(reg["workloads"]),
     }
-    per_type = []
-    for wtype, (takes, _needs, _blocks) in WORKLOADS.items():
-        others = [p for p in WORKLOAD_PARAMS if p not in takes]
-        per_type.append({"if": type_is([wtype]), "then": {"properties": forbid(others)}})
     defs["workload"] = {
         "type": "object",
         "description": "What the thread does, `type` plus that type's parameters (a parameter "
                        "of another type is an error). Missing keys come from defaults.workload.",
         "properties": wl_props,
         "additionalProperties": False,
-        "allOf": per_type,
+        "allOf": per_type_rules(reg["workloads"], wl_keys, False),
     }
     defs["defaults_workload"] = {
         "type": "object",
@@ -435,7 +469,7 @@ def build():
                          "A-Z a-z 0-9 _ -; with count, name.N-1 must fit 15 characters "
                          "(at most 12 characters leaves room for 100 instances).")}
     props.update(thread_props("workload"))
-    nonblocking = [w for w, (_, _, blocks) in WORKLOADS.items() if not blocks]
+    nonblocking = [w["name"] for w in reg["workloads"] if not w["blocks"]]
     name_by_count = []
     for lo, hi, limit in [(1, 10, 13), (11, 100, 12), (101, 1000, 11), (1001, 1024, 10)]:
         name_by_count.append({
@@ -469,42 +503,18 @@ def build():
 
     lprops = {
         "name": ref("name", "Load name, unique among loads (same rules as thread names)."),
-        "type": choice(LOADS, "Background load: cpu {workers}, memory {size, workers}, io "
-                       "{size, dir, workers}, fork {workers}, procfs {workers}, tcp_stream "
-                       "{connect | listen}, exec {command}."),
+        "type": choice([ld["name"] for ld in reg["loads"]], "Background load, with its keys "
+                       "('?' optional): " + type_summary(reg["loads"]) + "."),
         "start": ref("duration", "When the load starts. Default 0s; start < stop.",
                      default="0s"),
         "stop": ref("duration", "When the load is stopped. Default: the run's duration; "
                     "stop <= duration."),
         "priority": ref("priority"),
         "cpus": ref("cpus"),
-        "workers": uint(0, 1024, "Worker processes. cpu: 0..1024, 0 (the default) means one "
-                        "per CPU the load may use; other types: 1..1024, default 1."),
-        "size": ref("size", "memory: buffer streamed over (mapped and unmapped); io: bytes "
-                    "written, fsynced and read back per file. At least 4KiB.",
-                    examples=["128MiB"]),
-        "dir": {"type": "string", "minLength": 1,
-                "description": "io: the files go in a fresh directory under dir. Default /var/tmp."},
-        "connect": {"type": "string",
-                    "pattern": f"^.+:{int_range(1, 65535)}$",
-                    "description": "tcp_stream: send to a remote sink host:port instead of "
-                                   "the loopback receiver.",
-                    "examples": ["192.0.2.7:5001"]},
-        "listen": uint(1, 65535, "tcp_stream: receive a stream from a remote sender on this "
-                       "port instead of the loopback sender."),
-        "command": {"type": "string", "minLength": 1,
-                    "description": "exec: a shell command line, run with /bin/sh -c, output "
-                                   "captured, killed at stop."},
+        **union_props(reg["loads"]),
     }
-    lrules = []
-    for ltype, (takes, needs) in LOADS.items():
-        then = {"properties": forbid([p for p in LOAD_PARAMS if p not in takes])}
-        if ltype != "cpu" and "workers" in takes:
-            then["properties"]["workers"] = {"not": {"anyOf": [{"const": 0},
-                                                             {"type": "string", "pattern": "^0+$"}]}}
-        if needs:
-            then["required"] = needs
-        lrules.append({"if": type_is([ltype]), "then": then})
+    lrules = per_type_rules(reg["loads"], load_keys, True)
+    # A rule across two keys of one load (tcp_stream's check hook) that a schema can say.
     lrules.append({"not": {"required": ["connect", "listen"]},
                    "description": "A tcp_stream connects or listens, not both."})
     defs["load"] = {
@@ -560,22 +570,21 @@ def build():
         "reservation.mode": ref("reservation/properties/mode"),
         "timer": ref("timer"), "start": ref("duration"), "finish": ref("duration"),
         "workload.type": ref("workload/properties/type"),
-        "workload.exec": ref("positive_duration"),
-        "workload.exec.min": ref("duration"), "workload.exec.max": ref("duration"),
-        "workload.exec.mean": ref("duration"), "workload.exec.stddev": ref("duration"),
-        "workload.exec.seed": ref("exec_distribution/properties/seed"),
-        "workload.period": ref("positive_duration"),
-        "workload.working_set": ref("size"),
-        "workload.yield_after": ref("positive_duration"),
-        "workload.align": ref("workload/properties/align"),
     }
+    for key in wl_keys:
+        if key == "exec":   # a swept exec is one duration, or one key of a distribution
+            tkeys["workload.exec"] = ref("positive_duration")
+            for sub in ("min", "max", "mean", "stddev"):
+                tkeys[f"workload.exec.{sub}"] = ref("duration")
+            tkeys["workload.exec.seed"] = ref("exec_distribution/properties/seed")
+        else:
+            tkeys[f"workload.{key}"] = ref(f"workload/properties/{key}")
     lkeys = {
         "start": ref("duration"), "stop": ref("duration"), "priority": scalar,
         "cpus": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        "workers": ref("load/properties/workers"), "size": ref("size"),
-        "dir": ref("load/properties/dir"), "connect": ref("load/properties/connect"),
-        "listen": ref("load/properties/listen"), "command": ref("load/properties/command"),
     }
+    for key in load_keys:
+        lkeys[key] = ref(f"load/properties/{key}")
 
     def axis(item, what):
         return {"type": "array", "minItems": 1, "items": item,
@@ -613,8 +622,11 @@ def build():
 
     # Parameters a thread's own workload type needs, unless defaults.workload has them.
     needs_rules = []
-    for param in ["exec", "period", "working_set", "yield_after"]:
-        types = [w for w, (_, needs, _) in WORKLOADS.items() if param in needs]
+    required = [k for k in wl_keys
+                if any(p["name"] == k and p["required"] for w in reg["workloads"] for p in w["params"])]
+    for param in required:
+        types = [w["name"] for w in reg["workloads"]
+                 if any(p["name"] == param and p["required"] for p in w["params"])]
         needs_rules.append({
             "if": {"not": {"required": ["defaults"], "properties": {"defaults": {
                 "required": ["workload"], "properties": {"workload": {"required": [param]}}}}}},
@@ -625,8 +637,9 @@ def build():
                            "or in defaults.workload).",
         })
     # A thread workload without a type takes the type of defaults.workload, else cpu.
-    for wtype, (takes, _needs, _blocks) in WORKLOADS.items():
-        others = forbid([p for p in WORKLOAD_PARAMS if p not in takes])
+    for wtype, w in WORKLOADS.items():
+        takes = [p["name"] for p in w["params"]]
+        others = forbid([p for p in wl_keys if p not in takes])
         if wtype == "cpu":
             cond = {"not": {"required": ["defaults"], "properties": {"defaults": {
                 "required": ["workload"], "properties": {"workload": {"required": ["type"]}}}}}}
@@ -754,10 +767,16 @@ def build():
 
 
 def main():
-    text = json.dumps(build(), indent=2) + "\n"
-    if "--check" in sys.argv[1:]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the schema is stale")
+    ap.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"),
+                    help="the hgrun whose tables to read (default build/hgrun)")
+    args = ap.parse_args()
+    text = json.dumps(build(load_registry(args.hgrun)), indent=2) + "\n"
+    if args.check:
         if OUT.read_text() != text:
-            print(f"{OUT} is stale: run {sys.argv[0]}", file=sys.stderr)
+            print(f"{OUT} is stale: the runner's parameter tables changed; run "
+                  f"python3 schemas/gen_scenario_schema.py and commit the schema", file=sys.stderr)
             return 1
         return 0
     OUT.write_text(text)

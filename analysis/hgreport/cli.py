@@ -7,7 +7,8 @@ import sys
 from typing import Sequence
 
 from . import __version__
-from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_sweep, cmd_table2
+from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_series, cmd_sweep, cmd_table2
+from . import cmd_compare, cmd_dispatch, cmd_table1
 from .command import Command, UsageError
 from .errors import InputError
 
@@ -17,6 +18,10 @@ COMMANDS: tuple[Command, ...] = (
     cmd_sweep.COMMAND,
     cmd_cache_penalty.COMMAND,
     cmd_table2.COMMAND,
+    cmd_compare.COMMAND,
+    cmd_table1.COMMAND,
+    cmd_dispatch.COMMAND,
+    cmd_series.COMMAND,
 )
 DEFAULT = "report"
 EXIT_INPUT = 2

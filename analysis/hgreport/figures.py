@@ -21,9 +21,9 @@ def _log_bins(values: list[np.ndarray], per_decade: int = 20) -> np.ndarray:
 def plot_gaps(run: Run, path: Path) -> Path:
     """Left: lengths of each thread's gaps on one CPU. Right: inferred context-switch costs
     (thread A ends, thread B starts on the same CPU), voluntary vs involuntary."""
-    iv = run.intervals
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
-    per = [(run.label(i), switches.thread_gaps(iv, i) / 1e3) for i in range(len(run.threads))]
+    g_all = switches.gaps_of_run(run)
+    per = [(run.label(i), g_all.of_thread(i) / 1e3) for i in range(len(run.threads))]
     per = [(lab, g) for lab, g in per if len(g)]
     bins = _log_bins([g for _, g in per])
     for lab, g in per[:12]:
@@ -39,7 +39,7 @@ def plot_gaps(run: Run, path: Path) -> Path:
     else:
         left.text(0.5, 0.5, "no gaps in the trace", transform=left.transAxes, ha="center")
 
-    sw = switches.switches(iv)
+    sw = switches.of_run(run)
     vol, inv = sw.cost[sw.voluntary] / 1e3, sw.cost[~sw.voluntary] / 1e3
     bins = _log_bins([vol, inv])
     for name, c, color in (("involuntary (after preempted)", inv, "tab:red"),
@@ -61,6 +61,28 @@ def plot_gaps(run: Run, path: Path) -> Path:
     return save(fig, path)
 
 
+def cdf_points(n: int, points: int = 2000) -> np.ndarray:
+    """Indices of a sorted sample of n that draw its CDF at screen resolution: evenly spaced
+    ranks, plus log-spaced ranks from the top so the tail keeps every visible step."""
+    if n <= 2 * points:
+        return np.arange(n)
+    tail = n - np.geomspace(1, n, points).astype(np.int64)
+    return np.unique(np.r_[np.linspace(0, n - 1, points).astype(np.int64), tail, n - 1])
+
+
+def envelope(x: np.ndarray, y: np.ndarray, columns: int = 2000) -> np.ndarray:
+    """Indices of the lowest and the highest y in each of `columns` bins of x: a scatter of
+    millions of points drawn as what a screen shows of it."""
+    if len(x) <= 4 * columns:
+        return np.arange(len(x))
+    lo, hi = float(x.min()), float(x.max())
+    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    order = np.lexsort((y, col))
+    c = col[order]
+    edge = np.flatnonzero(c[1:] != c[:-1])
+    return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])
+
+
 def latency_threads(run: Run) -> list[int]:
     return [i for i, t in enumerate(run.threads) if t["stats"].get("latency")]
 
@@ -78,9 +100,11 @@ def plot_latency(run: Run, path: Path) -> Path | None:
         late = np.sort(s.late) / 1e3
         if not len(late):
             continue
-        p = np.arange(1, len(late) + 1) / len(late)
-        cdf.step(np.maximum(late, 1e-3), p, where="post", label=f"{run.label(i)} (n={len(late)})")
-        over.plot(s.intended / 1e9, np.maximum(s.late / 1e3, 1e-3), ".", ms=2, alpha=0.6,
+        k = cdf_points(len(late))
+        cdf.step(np.maximum(late[k], 1e-3), (k + 1) / len(late), where="post",
+                 label=f"{run.label(i)} (n={len(late)})")
+        k = envelope(s.intended, s.late)
+        over.plot(s.intended[k] / 1e9, np.maximum(s.late[k] / 1e3, 1e-3), ".", ms=2, alpha=0.6,
                   label=run.label(i))
     cdf.set_xscale("log")
     plain_log(cdf.xaxis)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import figures, perfetto, timeline
+from . import causes, figures, longrun, perfetto, timeline
 from .markdown import pct, table
 from .rundir import Run
 from .summary import DEFAULT_THRESHOLDS_NS, summarize
@@ -158,8 +158,9 @@ def _expectations(s: dict[str, Any]) -> list[str]:
                                          "llrrl"), ""]
 
 
-def render(s: dict[str, Any], figures_written: Sequence[str]) -> str:
+def render(s: dict[str, Any], figures_written: Sequence[str], extra: Sequence[str] = ()) -> str:
     lines = _header(s) + _threads(s) + _latency(s) + _gaps(s) + _loads(s) + _expectations(s)
+    lines += [x for x in extra if x]
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures_written if f.endswith(".png")]
     lines += ["", "Perfetto trace: `trace.perfetto.json` (open in https://ui.perfetto.dev)", ""]
     return "\n".join(lines)
@@ -176,7 +177,8 @@ def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000)
     if lat is not None:
         written.append(lat.name)
     written.append(perfetto.write(run, out / "trace.perfetto.json").name)
+    extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
     s["files"] = written + ["summary.json", "report.md"]
     (out / "summary.json").write_text(json.dumps(s, indent=2) + "\n")
-    (out / "report.md").write_text(render(s, written))
+    (out / "report.md").write_text(render(s, written, extra))
     return s

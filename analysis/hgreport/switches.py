@@ -3,10 +3,14 @@ gaps of a thread on one CPU, and context switches inferred between traced thread
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .rundir import END_KINDS, Intervals
+
+if TYPE_CHECKING:
+    from .rundir import Run
 
 PREEMPTED, YIELDED, BLOCKED, FINISHED = (END_KINDS.index(k) for k in END_KINDS)
 
@@ -28,15 +32,46 @@ class Switches:
         return int((~self.voluntary).sum())
 
 
+@dataclass(frozen=True)
+class Gaps:
+    """Every gap of the trace (figure 4's quantity): `thread` had an interval that ended
+    `preempted`, and its next interval ran on the same CPU `length` ns later."""
+    thread: np.ndarray
+    length: np.ndarray
+
+    def of_thread(self, index: int) -> np.ndarray:
+        return self.length[self.thread == index]
+
+
+def gaps(iv: Intervals) -> Gaps:
+    """The gaps of every thread, from one sort of the trace by (thread, start)."""
+    order = np.lexsort((iv.start, iv.thread))
+    thr, cpu = iv.thread[order], iv.cpu[order]
+    keep = (thr[1:] == thr[:-1]) & (iv.end[order[:-1]] == PREEMPTED) & (cpu[1:] == cpu[:-1])
+    del thr, cpu
+    idx = np.flatnonzero(keep)
+    nxt, cur = order[idx + 1], order[idx]
+    return Gaps(iv.thread[cur], iv.start[nxt] - iv.stop[cur])
+
+
 def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
     """Lengths (ns) of the gaps of one thread: from an interval that ended `preempted` to the
     thread's next interval, when that one is on the same CPU (figure 4's quantity)."""
-    m = iv.thread == thread
-    start, stop, cpu, end = iv.start[m], iv.stop[m], iv.cpu[m], iv.end[m]
-    order = np.argsort(start, kind="stable")
-    start, stop, cpu, end = start[order], stop[order], cpu[order], end[order]
-    keep = (end[:-1] == PREEMPTED) & (cpu[:-1] == cpu[1:])
-    return (start[1:] - stop[:-1])[keep]
+    return gaps(iv.of_thread(thread)).length
+
+
+def gaps_of_run(run: "Run") -> Gaps:
+    """gaps(run.intervals), computed once per run."""
+    if "gaps" not in run.cache:
+        run.cache["gaps"] = gaps(run.intervals)
+    return run.cache["gaps"]
+
+
+def of_run(run: "Run") -> "Switches":
+    """switches(run.intervals), computed once per run (the summary and the figures share it)."""
+    if "switches" not in run.cache:
+        run.cache["switches"] = switches(run.intervals)
+    return run.cache["switches"]
 
 
 def switches(iv: Intervals) -> Switches:
@@ -44,9 +79,15 @@ def switches(iv: Intervals) -> Switches:
     interval of another. Intervals that ended `finished` (the thread stopped) are not switches;
     overlapping pairs (impossible on one CPU, a clock artefact) are dropped."""
     order = np.lexsort((iv.start, iv.cpu))
-    cpu, thr, start, stop, end = (a[order] for a in (iv.cpu, iv.thread, iv.start, iv.stop, iv.end))
-    cost = start[1:] - stop[:-1]
-    m = (cpu[1:] == cpu[:-1]) & (thr[1:] != thr[:-1]) & (end[:-1] != FINISHED) & (cost >= 0)
-    return Switches(cpu=cpu[1:][m], from_thread=thr[:-1][m], to_thread=thr[1:][m], cost=cost[m],
-                    voluntary=(end[:-1][m] == YIELDED) | (end[:-1][m] == BLOCKED),
-                    at=stop[:-1][m])
+    cpu, thr = iv.cpu[order], iv.thread[order]
+    m = (cpu[1:] == cpu[:-1]) & (thr[1:] != thr[:-1])
+    del cpu, thr
+    idx = np.flatnonzero(m)
+    a, b = order[idx], order[idx + 1]          # A's interval, B's interval
+    del order, idx, m
+    cost = iv.start[b] - iv.stop[a]
+    end = iv.end[a]
+    ok = (end != FINISHED) & (cost >= 0)
+    a, b, cost, end = a[ok], b[ok], cost[ok], end[ok]
+    return Switches(cpu=iv.cpu[b], from_thread=iv.thread[a], to_thread=iv.thread[b], cost=cost,
+                    voluntary=(end == YIELDED) | (end == BLOCKED), at=iv.stop[a])

@@ -6,7 +6,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loads/rows.h"
 #include "plan/load.h"
+
+struct params {
+	uint64_t workers;
+};
+
+static const struct hg_param params[] = {
+	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_PARAMS_END
+};
 
 static int fork_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
@@ -31,8 +41,7 @@ static int fork_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *s
 const struct hg_load_ops hg_load_fork = {
 	.name = "fork",
 	.summary = "a fork/exit storm",
-	.takes = HG_LP_WORKERS,
-	.needs = 0,
+	.params = { params, sizeof(struct params) },
 	.counters = { "forks" },
 	.run = fork_run,
 };

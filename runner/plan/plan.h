@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/param.h"
+
 struct hg_workload_ops;
 struct hg_timer_ops;
 struct hg_load_ops;
@@ -51,15 +53,9 @@ struct hg_exec {
 	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
 };
 
-enum hg_align { HG_ALIGN_RELATIVE, HG_ALIGN_ABSOLUTE };
-
 struct hg_workload_spec {
 	const struct hg_workload_ops *ops;
-	struct hg_exec exec;            /* periodic, cpu_periodic */
-	uint64_t period_ns;             /* periodic, cpu_periodic, latency */
-	uint64_t working_set_bytes;     /* cpu_scan, cpu_scan_yield */
-	uint64_t yield_after_ns;        /* cpu_yield, cpu_scan_yield */
-	enum hg_align align;            /* latency */
+	void *params;           /* ops->params.size bytes, laid out by the workload */
 };
 
 /* One thread instance (a thread set of count N gives N of these). */
@@ -88,13 +84,7 @@ struct hg_load_plan {
 	struct hg_priority priority;
 	bool cpus_all;
 	cpu_set_t cpus;
-	/* type parameters; unused ones are 0/NULL */
-	unsigned workers;        /* cpu (0 = one per online CPU), memory, io */
-	uint64_t size_bytes;     /* memory, io */
-	char *dir;               /* io: NULL = a temporary directory */
-	char *connect;           /* tcp_stream: "host:port" or NULL */
-	unsigned listen_port;    /* tcp_stream: 0 = not listening */
-	char *command;           /* exec */
+	void *params;            /* ops->params.size bytes, laid out by the load */
 };
 
 enum hg_expect_bound { HG_EXPECT_MAX, HG_EXPECT_MIN };

@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/param.h"
+
 struct hg_timer;        /* per-thread timer state, owned by the timer */
 
 struct hg_timer_ops {
 	const char *name;       /* as written in scenarios, lower case */
 	const char *summary;    /* one line for `hgrun list` */
+	struct hg_params params;        /* its keys (plan/param.h); none yet */
 	/* In the measuring thread, before the start barrier. Returns 0 or -errno. */
 	int (*open)(struct hg_timer **t);
 	/* Sleep until CLOCK_MONOTONIC reaches `deadline_ns`.  Returns 0, or

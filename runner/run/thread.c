@@ -126,7 +126,6 @@ static int setup(struct hg_worker *w)
 		if (rc)
 			return fail(w, rc, "cannot open its timer");
 	}
-	hg_exec_init(&w->exec, &tp->workload.exec, tp->instance);
 	if (tp->workload.ops->prepare) {
 		rc = tp->workload.ops->prepare(w);
 		if (rc)

@@ -8,30 +8,45 @@
 
 #define HG_SCAN_STRIDE 64
 
+struct scan {
+	unsigned char *buf;
+	size_t bytes, pos;
+	uint64_t sink;
+};
+
+static size_t working_set(const struct hg_thread_plan *tp)
+{
+	const struct hg_scan_params *p = tp->workload.params;
+	return p->working_set_bytes ? (size_t)p->working_set_bytes : 1;
+}
+
 int hg_scan_prepare(struct hg_worker *w)
 {
-	size_t n = (size_t)w->plan->workload.working_set_bytes;
-	if (n == 0)
-		n = 1;
-	w->scan = hg_buffer_alloc(n);   /* page-aligned, so cache-line aligned */
-	if (!w->scan)
+	struct scan *s = calloc(1, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
-	memset(w->scan, 1, n);
-	w->scan_bytes = n;
-	w->scan_pos = 0;
+	w->priv = s;
+	s->bytes = working_set(w->plan);
+	s->buf = hg_buffer_alloc(s->bytes);   /* page-aligned, so cache-line aligned */
+	if (!s->buf)
+		return -ENOMEM;
+	memset(s->buf, 1, s->bytes);
 	return 0;
 }
 
 uint64_t hg_scan_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
 {
 	(void)active_ns;
-	return tp->workload.working_set_bytes + HG_SCAN_STRIDE;
+	return working_set(tp) + HG_SCAN_STRIDE;
 }
 
 void hg_scan_cleanup(struct hg_worker *w)
 {
-	hg_buffer_free(w->scan, w->scan_bytes);
-	w->scan = NULL;
+	struct scan *s = w->priv;
+	if (s)
+		hg_buffer_free(s->buf, s->bytes);
+	free(s);
+	w->priv = NULL;
 }
 
 enum hg_gap_result hg_scan_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
@@ -39,14 +54,15 @@ enum hg_gap_result hg_scan_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
 	struct hg_gaptrace *g = &w->gt;
 	uint64_t target = cpu_ns == UINT64_MAX ? UINT64_MAX
 					      : hg_gap_received(g) + hg_worker_ticks(w, cpu_ns);
-	unsigned char *p = w->scan;
-	size_t i = w->scan_pos, n = w->scan_bytes;
-	uint64_t sink = w->scan_sink, passes = 0;
+	struct scan *s = w->priv;
+	unsigned char *p = s->buf;
+	size_t i = s->pos, n = s->bytes;
+	uint64_t sink = s->sink, passes = 0;
 	enum hg_gap_result r;
 	for (;;) {
 		uint64_t now = hg_counter_read();
 		hg_gap_step(g, now);
-		/* the buffer escapes through w: these stores cannot be elided */
+		/* the buffer escapes through w->priv: these stores cannot be elided */
 		sink += p[i];
 		p[i] = (unsigned char)sink;
 		i += HG_SCAN_STRIDE;
@@ -67,8 +83,8 @@ enum hg_gap_result hg_scan_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
 			break;
 		}
 	}
-	w->scan_pos = i;
-	w->scan_sink = sink;
+	s->pos = i;
+	s->sink = sink;
 	w->st.work_units += passes;
 	return r;
 }

@@ -40,11 +40,11 @@ def test_missing_field(mix_run, copy_run, hgreport):
 
 def test_bad_trace_line(mix_run, copy_run, hgreport):
     run = copy_run(mix_run)
-    with (run / "trace.bin").open("ab") as f:   # a record of thread 99: not in result.json
-        f.write((1).to_bytes(8, "little") + (2).to_bytes(8, "little") + (99).to_bytes(4, "little")
-                + bytes(12))
+    with (run / "trace.bin").open("r+b") as f:  # record 3 of thread 99: not in result.json
+        f.seek(64 + 2 * 32 + 16)
+        f.write((99).to_bytes(4, "little"))
     rc, _, err = hgreport(run)
-    assert rc == 2 and "trace.bin: record" in err and "thread 99" in err
+    assert rc == 2 and "trace.bin: record 3: thread 99" in err
 
 
 def test_bad_trace_header(mix_run, copy_run, hgreport):

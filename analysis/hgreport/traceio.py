@@ -1,0 +1,71 @@
+"""The raw records of trace.bin / latency.bin with every field (window ids, flags, cause codes),
+and the gaps they bound, for the outlier windows and the cause reports. rundir.py reads the
+same files into the columns the other reports use."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import rundir
+from .rundir import Run
+
+PREEMPTED = 0
+
+
+def interval_records(run: Run) -> np.ndarray:
+    """trace.bin's records (docs/results.md), empty for a run without one (or a JSON-lines trace
+    of an older run, whose records carry no window or cause)."""
+    name = (run.result.get("files") or {}).get("trace")
+    if not name or not str(name).endswith(".bin"):
+        return np.zeros(0, rundir._BIN_DTYPES["intervals"])
+    return _cached(str(run.path / name), "intervals")
+
+
+def wakeup_records(run: Run) -> np.ndarray:
+    name = (run.result.get("files") or {}).get("latency")
+    if not name or not str(name).endswith(".bin"):
+        return np.zeros(0, rundir._BIN_DTYPES["wakeups"])
+    return _cached(str(run.path / name), "wakeups")
+
+
+@lru_cache(maxsize=4)
+def _cached(path: str, kind: str) -> np.ndarray:
+    from pathlib import Path
+    return rundir._records(Path(path), kind)
+
+
+@dataclass(frozen=True)
+class Gaps:
+    """Gaps bounded by two records of a thread that follow each other in trace.bin (in the same
+    outlier window, or both outside any), the first ended `preempted`: the rule of
+    docs/kernel-trace.md. `cause` is the code the first record carries."""
+    thread: np.ndarray
+    cpu: np.ndarray
+    start: np.ndarray
+    stop: np.ndarray
+    cause: np.ndarray
+    window: np.ndarray
+
+    @property
+    def length(self) -> np.ndarray:
+        return self.stop - self.start
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def take(self, idx: np.ndarray) -> "Gaps":
+        return Gaps(*(getattr(self, k)[idx] for k in
+                      ("thread", "cpu", "start", "stop", "cause", "window")))
+
+
+def gaps(records: np.ndarray) -> Gaps:
+    order = np.argsort(records["thread"], kind="stable")      # each thread's file order
+    r = records[order]
+    a, b = r[:-1], r[1:]
+    m = (a["thread"] == b["thread"]) & (a["window"] == b["window"]) & (a["end"] == PREEMPTED)
+    a, b = a[m], b[m]
+    return Gaps(a["thread"].astype(np.int64), a["cpu"].astype(np.int64),
+                a["end_ns"].astype(np.int64), b["start_ns"].astype(np.int64),
+                a["cause"].astype(np.int64), a["window"].astype(np.int64))
