@@ -193,7 +193,7 @@ def main() -> int:
         # sched_switch's next_pid, -1 for other events
         save[f"next{c}"] = np.array([struct.unpack_from("<i", pages[c], r[3] + next_off)[0]
                                      if r[1] == switch_id else -1 for r in recs], dtype=np.int32)
-    if a.out:   # the decoded events, for a closer look: events.npz + event_ids.json
+    if a.out:   # the decoded events and the names of their type ids, for a closer look
         np.savez_compressed(out / "all_events.npz", **save)
         (out / "all_event_ids.json").write_text(json.dumps(ids))
     total = sum(len(v[0]) for v in ev.values())
