@@ -199,35 +199,37 @@ def main() -> int:
     total = sum(len(v[0]) for v in ev.values())
     print(f"all-events trace: {total} events, {len(ids)} kinds known, lost {lost}")
     gaps = gaps_of_run(out, a.min_us * 1000)
-    kinds_in = collections.Counter()
-    none = partial = 0
-    unexplained = [g for g in gaps if g["cause"] in ("invisible", "unattributed")]
-    covered = [g for g in gaps if g["end"] < ev[g["cpu"]][0][-1] and g["start"] > ev[g["cpu"]][0][0]]
     shown = 0
-    for g in unexplained:
-        ts, ty = ev[g["cpu"]]
-        if not len(ts) or g["start"] < ts[0] or g["end"] > ts[-1]:
-            continue   # outside what the all-events buffer kept
-        lo, hi = np.searchsorted(ts, g["start"]), np.searchsorted(ts, g["end"])
-        inside = collections.Counter(ids.get(ty[i], f"id {ty[i]}") for i in range(lo, hi))
-        if not inside:
-            none += 1
-        else:
-            partial += 1
-            kinds_in.update(inside.keys())
-        if shown < a.show:
-            shown += 1
-            print(f"--- {g['thread']} cpu{g['cpu']} {g['start'] / 1e3:.1f}..{g['end'] / 1e3:.1f} us "
-                  f"({(g['end'] - g['start']) / 1e3:.1f} us, {g['cause']})")
-            for i in range(max(0, lo - 3), min(len(ts), hi + 3)):
-                mark = "  in " if lo <= i < hi else "     "
-                print(f"   {mark}{ts[i] / 1e3:12.3f} {ids.get(ty[i], ty[i])}")
-    n_cov = sum(1 for g in unexplained if g in covered)
-    print(f"gaps >= {a.min_us:g} us: {len(gaps)}; inside the all-events trace: {len(covered)}; "
-          f"not attributed by hgrun: {len(unexplained)} ({n_cov} inside the all-events trace)")
-    print(f"of those: {none} with no kernel event at all, {partial} with some")
-    for k, n in kinds_in.most_common(30):
-        print(f"   {n:6d} gaps have {k}")
+    for lim in sorted({a.min_us * 1000, 50000.0}):
+        big = [g for g in gaps if g["end"] - g["start"] >= lim]
+        unexplained = [g for g in big if g["cause"] in ("invisible", "unattributed")]
+        kinds_in = collections.Counter()
+        none = partial = outside = 0
+        for g in unexplained:
+            ts, ty = ev[g["cpu"]]
+            if not len(ts) or g["start"] < ts[0] or g["end"] > ts[-1]:
+                outside += 1   # outside what the all-events buffer kept
+                continue
+            lo, hi = np.searchsorted(ts, g["start"]), np.searchsorted(ts, g["end"])
+            inside = collections.Counter(ids.get(ty[i], f"id {ty[i]}") for i in range(lo, hi))
+            if not inside:
+                none += 1
+            else:
+                partial += 1
+                kinds_in.update(inside.keys())
+            if shown < a.show:
+                shown += 1
+                print(f"--- {g['thread']} cpu{g['cpu']} {g['start'] / 1e3:.1f}..{g['end'] / 1e3:.1f}"
+                      f" us ({(g['end'] - g['start']) / 1e3:.1f} us, {g['cause']})")
+                for i in range(max(0, lo - 3), min(len(ts), hi + 3)):
+                    mark = "  in " if lo <= i < hi else "     "
+                    print(f"   {mark}{ts[i] / 1e3:12.3f} {ids.get(ty[i], ty[i])}")
+        print(f"gaps >= {lim / 1000:g} us: {len(big)}, attributed by hgrun "
+              f"{len(big) - len(unexplained)} ({100 * (len(big) - len(unexplained)) / max(1, len(big)):.1f}%); "
+              f"not attributed: {len(unexplained)}, of which {none} with no kernel event of any "
+              f"kind, {partial} with some, {outside} outside the all-events trace")
+        for k, n in kinds_in.most_common(15):
+            print(f"   {n:6d} of them have {k}")
     return 0
 
 
