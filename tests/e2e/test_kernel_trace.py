@@ -30,6 +30,23 @@ def can_trace():
 
 needs_tracefs = pytest.mark.skipif(not can_trace(), reason="needs root and tracefs")
 
+
+
+@pytest.fixture
+def mounted_tracefs():
+    """tracefs's root, mounted for the test when nothing had mounted it (a fresh machine:
+    hgrun mounts it only for its run), and unmounted afterwards."""
+    root = tracefs_root()
+    if root is not None:
+        yield root
+        return
+    subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"], check=True)
+    try:
+        yield tracefs_root()
+    finally:
+        subprocess.run(["umount", "/sys/kernel/tracing"], check=False)
+
+
 HOG = scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"])
 
 
@@ -103,26 +120,18 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
 
 
 @needs_tracefs
-def test_a_stale_instance_of_a_dead_run_is_removed(hgrun_bin, scenario, tmp_path):
+def test_a_stale_instance_of_a_dead_run_is_removed(hgrun, scenario, tmp_path, mounted_tracefs):
+    r0 = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="100ms")
+    assert r0.rc == 0
+    root = mounted_tracefs
     dead = subprocess.Popen(["true"])
     dead.wait()
-    out = tmp_path / "out"
-    # tracefs stays mounted only for this shell when nobody has it mounted
-    # (a private mount namespace); the instance itself is the kernel's
-    script = (
-        'R=$(awk \'$3 == "tracefs" {print $2; exit}\' /proc/mounts); '
-        'if [ -z "$R" ]; then R=/sys/kernel/tracing; mount -t tracefs nodev $R || exit 90; fi; '
-        f'mkdir $R/instances/hgrun-{dead.pid} || exit 91; '
-        f'"$1" run "$2" -o "$3" --quiet --kernel-trace --duration 100ms; rc=$?; '
-        f'if [ -d $R/instances/hgrun-{dead.pid} ]; then rmdir $R/instances/hgrun-{dead.pid}; exit 92; fi; '
-        'exit $rc')
-    path = scenario(HOG)
-    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
-                        str(hgrun_bin), str(path), str(out)],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode != 92, "the stale instance is still there"
-    assert p.returncode == 0, p.stderr
-    assert json.loads((out / "result.json").read_text())["kernel_trace"]["stale_removed"] >= 1
+    stale = root / "instances" / f"hgrun-{dead.pid}"
+    stale.mkdir()
+    r = run_scenario(hgrun, scenario, tmp_path / "b", HOG, "--kernel-trace", duration="100ms")
+    assert r.rc == 0, r.err
+    assert not stale.exists()
+    assert r.result["kernel_trace"]["stale_removed"] >= 1
 
 
 @needs_tracefs
@@ -195,10 +204,9 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
 
 
 @needs_tracefs
-def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path):
-    root = tracefs_root()
-    if root is None:
-        pytest.skip("tracefs not mounted")
+def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path,
+                                                                 mounted_tracefs):
+    root = mounted_tracefs
     files = ["trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event", "tracing_on"]
     before = {f: (root / f).read_text() for f in files}
     other = root / "instances" / f"hgtest-{os.getpid()}"
