@@ -1,5 +1,5 @@
 """The report of one run: report.md, summary.json, timeline.png, gaps.png, latency.png and
-trace.perfetto.json in one output directory."""
+trace.perfetto-trace in one output directory."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import causes, figures, longrun, perfetto, timeline
+from . import causes, figures, longrun, perfetto, timeline, timeline_auto
 from .markdown import pct, table
 from .rundir import Run
 from .summary import DEFAULT_THRESHOLDS_NS, summarize
@@ -163,14 +163,15 @@ def render(s: dict[str, Any], figures_written: Sequence[str], extra: Sequence[st
     lines = _header(s) + _threads(s) + _latency(s) + _gaps(s) + _loads(s) + _expectations(s)
     lines += [x for x in extra if x]
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures_written if f.endswith(".png")]
-    lines += ["", "Perfetto trace: `trace.perfetto.json` (open in https://ui.perfetto.dev)", ""]
+    lines += ["", f"Perfetto trace: `{perfetto.FILE_NAME}` (open in https://ui.perfetto.dev)", ""]
     return "\n".join(lines)
 
 
-def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000),
+def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
                  thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS,
                  timings: dict[str, float] | None = None) -> dict[str, Any]:
-    """Write every file of the report into `out`; returns the summary. `timings`, when given,
+    """Write every file of the report into `out`; returns the summary. `window`: the timeline's
+    (start, length), None for where things happen (timeline_auto.py). `timings`, when given,
     receives the seconds each stage took (bench/hgreport_scale.py)."""
     clock = time.perf_counter()
 
@@ -186,7 +187,9 @@ def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000)
     lap("read")
     s = summarize(run, thresholds_ns)
     lap("summary")
-    written = [timeline.plot_timeline(run, out / "timeline.png", *window).name]
+    tl = out / "timeline.png"   # by default where things happen (timeline_auto.py)
+    written = [(timeline.plot_timeline(run, tl, *window) if window else
+                timeline_auto.plot_default(run, tl)).name]
     lap("timeline")
     written.append(figures.plot_gaps(run, out / "gaps.png").name)
     lap("gaps")
@@ -194,7 +197,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000)
     if lat is not None:
         written.append(lat.name)
     lap("latency")
-    written.append(perfetto.write(run, out / "trace.perfetto.json").name)
+    written.append(perfetto.write(run, out / perfetto.FILE_NAME).name)
     lap("perfetto")
     extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
     lap("longrun")

@@ -14,7 +14,8 @@ Cases (golden/scenarios/<case>.yaml): mix (periodic, two hogs, a latency thread,
 kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream loads),
 outliers (trace.mode outliers), none (trace.mode none: no trace files), killed (SIGKILL
 after the first checkpoint: complete false, more records on disk than checkpoint.written),
-sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory)."""
+sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mode with
+separate windows and the kernel trace)."""
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
-CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep")
+CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows")
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.cli import main  # noqa: E402
