@@ -1,6 +1,6 @@
 """result.json read and checked before anything uses it: strict JSON (UTF-8, no NaN or
 Infinity, integers that fit 64 bits), the JSON Schema shipped with the package
-(hgreport/schemas/result.schema.json, a copy of schemas/result.schema.json), and the fields
+(hgreport/schemas/result.schema.json: schemas/result.schema.json, linked), and the fields
 of the resolved scenario echo that hgreport relies on (the schema leaves `scenario` open).
 Every problem is an InputError naming the file and the place: `threads[2].stats.cpu_ns: ...`."""
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""hgreport as an installed package: the result schema travels with it (package data, equal to
-schemas/result.schema.json) and an installed copy validates results without the repository."""
+"""hgreport as an installed package: the result schema travels with it (package data:
+analysis/hgreport/schemas/result.schema.json is a symlink to schemas/result.schema.json, which
+pip copies into the installed package) and an installed copy validates results without the
+repository."""
 import json
 import os
 import pathlib
@@ -15,10 +17,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "analysis" / "hgreport" / "schemas" / "result.schema.json"
 
 
-def test_shipped_schema_equals_the_repository_schema():
-    assert SHIPPED.read_bytes() == (ROOT / "schemas" / "result.schema.json").read_bytes(), (
-        "analysis/hgreport/schemas/result.schema.json is stale: "
-        "cp schemas/result.schema.json analysis/hgreport/schemas/")
+def test_shipped_schema_is_the_repository_schema():
+    assert SHIPPED.resolve() == (ROOT / "schemas" / "result.schema.json").resolve(), (
+        "analysis/hgreport/schemas/result.schema.json must be a symlink to "
+        "schemas/result.schema.json (ln -sf ../../../schemas/result.schema.json)")
 
 
 def test_pyproject_ships_the_schema_as_package_data():
@@ -80,7 +82,8 @@ def test_pip_installed_hgreport_validates(tmp_path):
     shutil.rmtree(ROOT / "analysis" / "build", ignore_errors=True)
     if proc.returncode != 0:
         pytest.skip(f"pip could not build analysis/ here (offline?): {proc.stderr[-300:]}")
-    assert (target / "hgreport" / "schemas" / "result.schema.json").exists()
+    shipped = target / "hgreport" / "schemas" / "result.schema.json"
+    assert not shipped.is_symlink() and shipped.read_bytes() == SHIPPED.read_bytes()
     assert (target / "bin" / "hgreport").exists()
     proc = _run(target, _bad_copy(tmp_path), tmp_path)
     assert proc.returncode == 2 and "host.cpus_online" in proc.stderr, proc.stderr
