@@ -78,14 +78,12 @@ def by_start(iv: Intervals) -> Intervals:
     """iv sorted by start (stable); Run.intervals already is, and is returned as is."""
     if len(iv) < 2 or bool(np.all(iv.start[1:] >= iv.start[:-1])):
         return iv
-    o = np.argsort(iv.start, kind="stable")
-    return Intervals(iv.thread[o], iv.cpu[o], iv.start[o], iv.stop[o], iv.end[o],
-                     None if iv.cause is None else iv.cause[o])
+    return iv.take(np.argsort(iv.start, kind="stable"))
 
 
 def gaps(iv: Intervals) -> Gaps:
     """The gaps of every thread: consecutive intervals of one thread (in time order), the first
-    ended `preempted`, both on the same CPU. Only preempted intervals are sorted by thread."""
+    ended `preempted`, both on the same CPU (and in the same outlier window)."""
     iv = by_start(iv)
     pre = np.flatnonzero(iv.end[:-1] == PREEMPTED)
     order = np.argsort(iv.thread, kind="stable")           # each thread's intervals in time order
@@ -98,6 +96,8 @@ def gaps(iv: Intervals) -> Gaps:
     nxt = order[nxt_rank]
     del order
     same = (iv.thread[nxt] == iv.thread[pre]) & (iv.cpu[nxt] == iv.cpu[pre])
+    if iv.windowed:                                        # not across two outlier windows
+        same &= iv.window[nxt] == iv.window[pre]
     pre, nxt = pre[same], nxt[same]
     return Gaps(iv.thread[pre], iv.start[nxt] - iv.stop[pre])
 
@@ -110,8 +110,9 @@ def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
 
 def switches(iv: Intervals) -> Switches:
     """Every place where, on one CPU, an interval of one traced thread is followed by an
-    interval of another. Intervals that ended `finished` (the thread stopped) are not switches;
-    overlapping pairs (impossible on one CPU, a clock artefact) are dropped."""
+    interval of another (in the same outlier window). Intervals that ended `finished` (the
+    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
+    artefact) are dropped."""
     iv = by_start(iv)
     n = len(iv)
     itype = np.int32 if n < 2**31 else np.int64
@@ -129,6 +130,8 @@ def switches(iv: Intervals) -> Switches:
             a, b = idx[:-1], idx[1:]
             m = ((iv.thread[a] != iv.thread[b]) & (iv.end[a] != FINISHED)
                  & (iv.start[b] >= iv.stop[a]))
+            if iv.windowed:                                # not across two outlier windows
+                m &= iv.window[a] == iv.window[b]
             k = int(np.count_nonzero(m))
             a_out[filled:filled + k] = a[m]
             b_out[filled:filled + k] = b[m]
