@@ -38,7 +38,8 @@ def parser() -> argparse.ArgumentParser:
                     "Perfetto export, response-time analysis, sweeps.",
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
-               "Exit status 2: a missing or invalid input; 3: a usage error.")
+               "Exit status 1: a --fail-if condition of compare is true; 2: a missing or invalid "
+               "input; 3: a usage error.")
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:

@@ -32,6 +32,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="exit 1 if COND is true for a row other than the baseline: "
                         "METRIC[NAME] OP VALUE, e.g. p99_latency>+10%%, deadline_misses>0, "
                         "max_gap>+20%%, throughput<-5%% (analysis/README.md)")
+    p.add_argument("--significant-only", action="store_true",
+                   help="a --fail-if change (+/-, %%) counts only when the difference is "
+                        "significant: its bootstrap interval excludes 0, or the rank test's p < 0.05")
     p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     p.add_argument("--json", action="store_true", help="print compare.json instead of the tables")
 
@@ -45,7 +48,7 @@ def _run(args: argparse.Namespace) -> int:
     groups = compare_groups.gather(args.runs, args.name)
     differing = compare_groups.assign_labels(groups)
     table = compare.build(groups, seed=args.seed)
-    verdicts = compare_failif.evaluate(conds, table.rows, table.labels)
+    verdicts = compare_failif.evaluate(conds, table.rows, table.labels, args.significant_only)
     out = args.output or Path("compare")
     out.mkdir(parents=True, exist_ok=True)
     figures = compare_plots.write_all(table, out)
@@ -70,4 +73,4 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("compare", "runs side by side: key figures, differences from the first with "
                   "a confidence interval or rank test, overlaid figures, --fail-if gates",
-                  _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]...")
+                  _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only]")

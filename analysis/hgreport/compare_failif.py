@@ -134,10 +134,13 @@ def _show(metric: str, x: float | None) -> str:
     return f"{x:.6g}"
 
 
-def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str]) -> list[dict[str, Any]]:
+def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str],
+             significant_only: bool = False) -> list[dict[str, Any]]:
     """Every (condition, row but the baseline, subject) checked. A value the row lacks counts as
     true (a gate must not pass on what it could not see); a change from a baseline that lacks
-    the value is not checked (false, said in the detail)."""
+    the value is not checked (false, said in the detail). With `significant_only`, a change
+    (+/-, %) whose difference was tested and found not significant (its confidence interval
+    holds 0, or p >= 0.05) is false; one without a test (counts, maxima) is checked as is."""
     out = []
     base = labels[0]
     for c in conds:
@@ -157,6 +160,11 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                     shown = _show(c.metric, v)
                 if true is not None:
                     why = f"{s}: {_show(c.metric, b)} -> {_show(c.metric, v)} ({shown})"
+                    d = rows[s]["metrics"][c.metric].get("diff", {}).get(label) or {}
+                    if significant_only and c.mode != "value" and d.get("significant") is False:
+                        why += (" but not significant" + (f" (p = {d['p']:.3g})" if d.get("p") is not None
+                                                          else " (the confidence interval holds 0)"))
+                        true = False
                 elif v is None:
                     why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
                 else:

@@ -55,12 +55,24 @@ def group_facts(g: Group) -> dict[str, str]:
             for k in keys}
 
 
-def _fact_text(key: str, value: str) -> str:
+_PLAIN = ("kernel", "preempt", "host", "duration", "loads")
+
+
+def short_keys(keys: Sequence[str]) -> dict[str, str]:
+    """Override paths (--set and sweep points) shortened to their last component when that
+    stays unique among `keys`: threads[scan].workload.working_set -> working_set."""
+    paths = {k: k[len("--set "):] if k.startswith("--set ") else k
+             for k in keys if k != "scenario" and k not in _PLAIN}
+    last = {k: p.rsplit(".", 1)[-1] for k, p in paths.items()}
+    return {k: (last[k] if list(last.values()).count(last[k]) == 1 else p) for k, p in paths.items()}
+
+
+def _fact_text(key: str, value: str, short: dict[str, str]) -> str:
     if key == "scenario":
         return value
-    if key.startswith("--set "):
-        return f"{key[len('--set '):]}={value}"
-    return f"{key} {value}" if key in ("kernel", "preempt", "host", "duration", "loads") else f"{key}={value}"
+    if key in _PLAIN:
+        return f"{key} {value}"
+    return f"{short.get(key, key)}={value}"
 
 
 def differing(groups: Sequence[Group]) -> list[str]:
@@ -82,12 +94,14 @@ def _dir_names(groups: Sequence[Group]) -> list[str]:
 
 def assign_labels(groups: Sequence[Group]) -> list[str]:
     """Each group's label: its --name, else what differs between the groups ("kernel 6.1,
-    preempt full", "threads[rt].priority=RTHIGH", a sweep point's values), else (runs of one
+    preempt full", "priority=RTHIGH", a sweep point's values: "count=4, working_set=16KiB";
+    a path keeps its full form when its last component is not unique), else (runs of one
     configuration) the directory name. Labels end up unique. Returns the differing facts."""
     diff = differing(groups)
+    short = short_keys(diff)
     for g in groups:
         f = group_facts(g)
-        parts = [_fact_text(k, f[k]) for k in diff if f.get(k)]
+        parts = [_fact_text(k, f[k], short) for k in diff if f.get(k)]
         g.label = g.name or ", ".join(parts) or "as in the scenario"
     labels = [g.label for g in groups]
     if len(set(labels)) < len(labels):

@@ -1,6 +1,6 @@
-"""compare.md: the runs, one table of key figures per thread and one for the loads (a row per
-run), the differences from the baseline with their confidence interval or rank test, and the
---fail-if verdicts."""
+"""The Markdown page of `hgreport compare`: the runs, one table of key figures per thread and
+one per load (a row per run), the differences from the baseline with their confidence
+interval or rank test, and the --fail-if verdicts."""
 from __future__ import annotations
 
 import math

@@ -8,7 +8,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import rundir
+from pathlib import Path
+
+from . import binfile
 from .rundir import Run
 
 PREEMPTED = 0
@@ -17,23 +19,23 @@ PREEMPTED = 0
 def interval_records(run: Run) -> np.ndarray:
     """trace.bin's records (docs/results.md), empty for a run without one (or a JSON-lines trace
     of an older run, whose records carry no window or cause)."""
-    name = (run.result.get("files") or {}).get("trace")
-    if not name or not str(name).endswith(".bin"):
-        return np.zeros(0, rundir._BIN_DTYPES["intervals"])
-    return _cached(str(run.path / name), "intervals")
+    return _records(run, "trace", "intervals")
 
 
 def wakeup_records(run: Run) -> np.ndarray:
-    name = (run.result.get("files") or {}).get("latency")
-    if not name or not str(name).endswith(".bin"):
-        return np.zeros(0, rundir._BIN_DTYPES["wakeups"])
-    return _cached(str(run.path / name), "wakeups")
+    return _records(run, "latency", "wakeups")
+
+
+def _records(run: Run, key: str, kind: str) -> np.ndarray:
+    path = run._trace_source(key)
+    if path is None or path.suffix != ".bin":
+        return binfile.empty(kind)
+    return _cached(str(path), kind, run.written(key))
 
 
 @lru_cache(maxsize=4)
-def _cached(path: str, kind: str) -> np.ndarray:
-    from pathlib import Path
-    return rundir._records(Path(path), kind)
+def _cached(path: str, kind: str, trusted: int | None) -> np.ndarray:
+    return binfile.read(Path(path), kind, trusted)
 
 
 @dataclass(frozen=True)

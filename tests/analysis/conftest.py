@@ -6,6 +6,9 @@ never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
   mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
   copy_run(src, edit)     a copy whose result.json edit(doc) may change
   hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
+  hgrun_bin, make_run(text, name)   for the few tests that need fresh runs (a SIGKILLed run,
+                          repeats of one scenario): build/hgrun (or $HGRUN) when it is
+                          built, else those tests are skipped; nothing here builds it
 
 Cases (golden/scenarios/<case>.yaml): mix (periodic, two hogs, a latency thread, a cpu load,
 kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream loads),
@@ -15,8 +18,10 @@ sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory)."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -104,3 +109,28 @@ def hgreport(capsys):
         out = capsys.readouterr()
         return rc, out.out, out.err
     return run
+
+
+@pytest.fixture(scope="session")
+def hgrun_bin() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("HGRUN") or ROOT / "build" / "hgrun")
+    if not path.exists():
+        pytest.skip(f"{path} is not built: this test needs fresh runs (tests/e2e builds them)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def make_run(hgrun_bin, tmp_path_factory):
+    """make_run(scenario_text, name) -> run directory of a fresh run (one per name and session)."""
+    made: dict[str, pathlib.Path] = {}
+
+    def make(text: str, name: str) -> pathlib.Path:
+        if name not in made:
+            base = tmp_path_factory.mktemp(name)
+            (base / "s.yaml").write_text(text)
+            proc = subprocess.run([str(hgrun_bin), str(base / "s.yaml"), "-o", str(base / "run"),
+                                   "--quiet"], capture_output=True, text=True, timeout=120)
+            assert proc.returncode in (0, 1), proc.stderr
+            made[name] = base / "run"
+        return made[name]
+    return make

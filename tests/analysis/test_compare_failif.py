@@ -85,3 +85,19 @@ def test_unknown_subject_and_metric_without_values():
     with pytest.raises(UsageError, match="no thread of these runs has gap_max"):
         evaluate([parse("max_gap>+20%")], {"lat": {"kind": "thread", "set": "lat", "metrics": {
             "gap_max": {"values": {"base": None, "new": None}}}}}, ["base", "new"])
+
+
+def test_significant_only():
+    rows = _rows()
+    rows["lat"]["metrics"]["latency_p99"]["diff"] = {
+        "new": {"significant": False, "p": None}, "same": {"significant": None}}
+    rows["rx"]["metrics"]["throughput"]["diff"] = {"new": {"significant": None}}
+    labels = ["base", "new", "same"]
+    v = evaluate([parse("p99_latency>+10%")], rows, labels, significant_only=True)
+    assert [x["true"] for x in v] == [False, False]
+    assert "not significant (the confidence interval holds 0)" in v[0]["detail"]
+    rows["lat"]["metrics"]["latency_p99"]["diff"]["new"] = {"significant": True}
+    assert evaluate([parse("p99_latency>+10%")], rows, labels, significant_only=True)[0]["true"]
+    # an absolute value is not a change: checked as is; an untested change too
+    assert evaluate([parse("p99_latency>105")], rows, labels, significant_only=True)[0]["true"]
+    assert evaluate([parse("throughput<-5%")], rows, labels, significant_only=True)[0]["true"]

@@ -40,7 +40,10 @@ def test_labels_from_kernel_and_preemption():
 
 def test_labels_from_overrides_scenario_loads_and_sweep_points():
     _, labels = _labels([_run("a")], [_run("b", overrides={"threads[rt].priority": "RTHIGH"})])
-    assert labels == ["as in the scenario", "threads[rt].priority=RTHIGH"]
+    assert labels == ["as in the scenario", "priority=RTHIGH"]
+    _, labels = _labels([_run("a", overrides={"threads[a].priority": "RTLOW"})],
+                        [_run("b", overrides={"threads[b].priority": "RTHIGH"})])
+    assert labels == ["threads[a].priority=RTLOW", "threads[b].priority=RTHIGH"]   # not unique
     _, labels = _labels([_run("a", name="rx_deadline")], [_run("b", name="rx_sender")])
     assert labels == ["rx_deadline", "rx_sender"]
     _, labels = _labels([_run("a", loads=())], [_run("b")])
@@ -49,7 +52,7 @@ def test_labels_from_overrides_scenario_loads_and_sweep_points():
          for i, e in enumerate(("12ms", "17ms"))]
     _, labels = _labels([_run("s/p000/r0", point=p[0]), _run("s/p000/r1", point=p[0])],
                         [_run("s/p001/r0", point=p[1])])
-    assert labels == ["threads[v].workload.exec=12ms", "threads[v].workload.exec=17ms"]
+    assert labels == ["exec=12ms", "exec=17ms"]
 
 
 def test_labels_of_identical_runs_are_their_directories():
