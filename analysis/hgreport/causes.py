@@ -20,7 +20,7 @@ from .units import fmt_ns
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
 CAUSES = ("unattributed", "invisible", "scenario_thread", "hgrun", "load", "process",
           "kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi")
-_COLORS = {"unattributed": "#d9d9d9", "invisible": "#8c8c8c", "scenario_thread": "#1f78b4",
+_COLORS = {"unattributed": "#d9d9d9", "invisible": "#de77ae", "scenario_thread": "#1f78b4",
            "hgrun": "#a6cee3", "load": "#ff7f00", "process": "#e31a1c",
            "kernel_thread": "#6a3d9a", "idle": "#b2df8a", "irq": "#33a02c", "softirq": "#fb9a99",
            "local_timer": "#fdbf6f", "ipi": "#cab2d6"}

@@ -11,8 +11,9 @@ from .command import Command
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path)
     p.add_argument("-o", "--output", type=Path, help="output directory (default RUN_DIR/report)")
-    p.add_argument("--window", type=argtypes.window, default=(0, 500_000_000), metavar="START:LEN",
-                   help="timeline window (default 0:500ms)")
+    p.add_argument("--window", type=argtypes.window, default=None, metavar="START:LEN",
+                   help="timeline window (default: windows around the first phase change, the "
+                        "longest gap and the worst deadline miss)")
     p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
                    default=[1_000_000, 5_000_000, 10_000_000, 50_000_000],
                    help="dispatch-latency thresholds of table 1 (default 1ms,5ms,10ms,50ms)")

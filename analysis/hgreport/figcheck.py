@@ -31,15 +31,31 @@ def overlapping_labels(fig: Any, pad_px: float = 1.0) -> list[str]:
     return problems
 
 
+def _meets(a: Any, b: Any, pad: float = 1.0) -> bool:
+    return a.x0 < b.x1 - pad and a.x1 > b.x0 + pad and a.y0 < b.y1 - pad and a.y1 > b.y0 + pad
+
+
 def legend_over_data(fig: Any) -> list[str]:
-    """Legends drawn inside an axes' data area (they should sit outside it)."""
+    """Legends drawn over any axes' data area, axis label or tick label (they belong
+    outside all of them)."""
     renderer = fig.canvas.get_renderer()
     out = []
-    for ax in fig.get_axes():
-        leg = ax.get_legend()
+    legends = [(ax, ax.get_legend()) for ax in fig.get_axes()]
+    legends += [(None, leg) for leg in fig.legends]
+    for owner, leg in legends:
         if leg is None or not leg.get_visible():
             continue
-        lb, ab = leg.get_window_extent(renderer), ax.get_window_extent(renderer)
-        if lb.x0 < ab.x1 - 1 and lb.x1 > ab.x0 + 1 and lb.y0 < ab.y1 - 1 and lb.y1 > ab.y0 + 1:
-            out.append(f"{ax.get_title() or ax.get_ylabel() or '?'}: the legend covers the data")
+        lb = leg.get_window_extent(renderer)
+        name = (owner.get_title() or owner.get_ylabel() or "?") if owner is not None else "figure"
+        for ax in fig.get_axes():
+            if not ax.get_visible() or not ax.axison:
+                continue
+            if _meets(lb, ax.get_window_extent(renderer)):
+                out.append(f"{name}: the legend covers the data of "
+                           f"{ax.get_title() or ax.get_ylabel() or '?'}")
+            texts = [ax.xaxis.label, ax.yaxis.label] + ax.get_xticklabels() + ax.get_yticklabels()
+            for t in texts:
+                if t.get_visible() and t.get_text().strip() and \
+                        _meets(lb, t.get_window_extent(renderer)):
+                    out.append(f"{name}: the legend covers the label {t.get_text()!r}")
     return out

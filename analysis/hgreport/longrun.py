@@ -13,7 +13,7 @@ from .markdown import table
 from .rundir import Run
 from .series import Series, read_series
 from .series_plot import plot_series
-from .seriesbins import Bins, aggregate, fmt_clock
+from .seriesbins import Bins, aggregate, fmt_clock, fmt_span
 from .units import fmt_ns
 
 WORST = 10
@@ -30,8 +30,8 @@ def covered_ns(run: Run, s: Series) -> int:
 
 def _coverage(run: Run, s: Series, b: Bins, covered: int) -> list[str]:
     out = [f"series.jsonl: {s.lines} lines, one per thread and load every "
-           f"{fmt_ns(s.series_ns)}, up to {fmt_clock(s.end_ns)}"
-           + (f"; aggregated into bins of {fmt_clock(b.bin_ns)} for the figure and the tables "
+           f"{fmt_span(s.series_ns)}, up to {fmt_clock(s.end_ns)}"
+           + (f"; aggregated into bins of {fmt_span(b.bin_ns)} for the figure and the tables "
               "below" if b.bin_ns != s.series_ns else "") + "."]
     cp = run.result.get("checkpoint")
     if not run.complete:
@@ -135,7 +135,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     out.mkdir(parents=True, exist_ok=True)
     plot_series(run, s, b, out / "series.png", covered, windows)
     lines = ["## Over time", ""] + _coverage(run, s, b, covered)
-    lines += [table(["thread", f"CPU received per {fmt_clock(b.bin_ns)}", "longest gap",
+    lines += [table(["thread", f"CPU received per {fmt_span(b.bin_ns)}", "longest gap",
                      "deadline misses", "wake-up latency max", "dropped"],
                     _thread_rows(run, s, b), "llllll"), ""]
     lines += _worst(run, s, windows) + _loads(run, s, b)
@@ -146,7 +146,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
 
 def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str, Any]]) -> list[str]:
     out = [f"{run.scenario.get('name')}: {fmt_clock(covered)} in {s.lines} series lines, "
-           f"bins of {fmt_clock(b.bin_ns)}" + ("" if run.complete else " (run incomplete)")]
+           f"bins of {fmt_span(b.bin_ns)}" + ("" if run.complete else " (run incomplete)")]
     for i in range(len(run.threads)):
         if not (b.span[i] > 0).any():
             continue

@@ -62,7 +62,7 @@ def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | 
 
 
 def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: float = 7,
-                   title: str | None = None) -> Any:
+                   title: str | None = None, **kw: Any) -> Any:
     """The legend to the right of the axes, outside the data; load windows included."""
     h, lab = ax.get_legend_handles_labels()
     if handles is not None:
@@ -72,7 +72,17 @@ def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: floa
     if not h:
         return None
     return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=fontsize,
-                     frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize)
+                     frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize, **kw)
+
+
+def legend_below(ax: Any, fontsize: float = 7, ncol: int = 2, below: float = 0.2,
+                 **kw: Any) -> Any:
+    """The legend under the axes, `below` axes heights down (clear of the x label), for
+    panels side by side."""
+    if not ax.get_legend_handles_labels()[0]:
+        return None
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=fontsize,
+                     ncol=ncol, frameon=False, **kw)
 
 
 def save(fig: Any, path: Path) -> Path:
@@ -93,25 +103,39 @@ def fmt_duration(ns: float) -> str:
 
 
 class _LogTicks(Locator):
-    """Log ticks at 1-2-5, 1-3, every decade or every k-th decade: the richest set whose labels
-    fit the axis' length (labels of `chars` characters across, or one line high on y)."""
+    """Log ticks at 1-2-5, 1-3, every decade or every k-th decade: the richest set whose labels,
+    as the axis' formatter writes them, fit between their neighbours at the axis' drawn size
+    (label widths estimated from their characters on x, one line high on y)."""
+
+    EM = 0.62            # average width of a label character, in font sizes (DejaVu digits)
 
     def __init__(self, chars: int = 6):
-        self.chars = chars
+        self.chars = chars   # kept for callers; widths come from the labels themselves
 
-    def _room(self) -> int:
+    def _geometry(self) -> tuple[float, float]:
+        """(axis length in px, font size in px)."""
         ax = self.axis.axes
         box = ax.get_window_extent()
         try:
             size = float(self.axis._get_tick_label_size(self.axis.axis_name))
         except (AttributeError, TypeError, ValueError):
             size = 10.0
-        px_per_pt = ax.figure.dpi / 72.0
+        length = box.width if self.axis.axis_name == "x" else box.height
+        return length, size * ax.figure.dpi / 72.0
+
+    def _fits(self, ticks: list[float], vmin: float, vmax: float, length: float,
+              font: float) -> bool:
+        if len(ticks) < 2:
+            return len(ticks) == 1
+        span = np.log10(vmax) - np.log10(vmin)
+        pos = (np.log10(ticks) - np.log10(vmin)) / span * length
         if self.axis.axis_name == "x":
-            length, per = box.width, size * px_per_pt * (0.62 * self.chars + 1.6)
+            fmt = self.axis.get_major_formatter()
+            widths = np.array([len(str(fmt(t, k))) * self.EM * font for k, t in enumerate(ticks)])
+            need = (widths[1:] + widths[:-1]) / 2 + 0.45 * font
         else:
-            length, per = box.height, size * px_per_pt * 1.9
-        return max(2, int(length // per))
+            need = np.full(len(ticks) - 1, 1.5 * font)
+        return bool((np.diff(pos) >= need).all())
 
     def __call__(self) -> Sequence[float]:
         vmin, vmax = self.axis.get_view_interval()
@@ -121,23 +145,31 @@ class _LogTicks(Locator):
         if vmin > vmax:
             vmin, vmax = vmax, vmin
         vmin = max(vmin, 1e-300)
-        vmax = max(vmax, vmin * 10)
+        vmax = max(vmax, vmin * 1.01)
         lo, hi = int(np.floor(np.log10(vmin))), int(np.ceil(np.log10(vmax)))
-        room = self._room() if self.axis is not None else 8
-        for subs, step in (((1, 2, 5), 1), ((1, 3), 1), ((1,), 1), ((1,), 2), ((1,), 3),
-                           ((1,), 5), ((1,), 10)):
+        length, font = self._geometry() if self.axis is not None else (600.0, 12.0)
+        sets = [((1, 2, 5), 1), ((1, 3), 1), ((1,), 1)] + [((1,), k) for k in (2, 3, 5, 10)]
+        fallback: list[float] = []
+        for subs, step in sets:
             ticks = [s * 10.0 ** d for d in range(lo, hi + 1) if d % step == 0 for s in subs]
-            ticks = [t for t in ticks if vmin <= t * (1 + 1e-9) and t <= vmax * (1 + 1e-9)]
-            if len(ticks) <= room and len(ticks) >= 2 or (subs == (1,) and step == 10):
+            ticks = [t for t in ticks if vmin * (1 - 1e-9) <= t <= vmax * (1 + 1e-9)]
+            if len(ticks) >= 2 and self._fits(ticks, vmin, vmax, length, font):
                 return ticks
-        return ticks
+            if not fallback and len(ticks) == 1:
+                fallback = ticks           # one label fits always; better than none
+        return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 
-def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6) -> None:
+def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
+             sci: bool = False) -> None:
     """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
-    numbers, or as durations (`ns_per_unit`: the ns one data unit stands for, e.g. 1e3 for us)."""
+    numbers, as powers of ten (`sci`), or as durations (`ns_per_unit`: the ns one data unit
+    stands for, e.g. 1e3 for us)."""
     axis.set_major_locator(_LogTicks(chars))
-    if ns_per_unit is None:
+    if sci:
+        from matplotlib.ticker import LogFormatterSciNotation
+        axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+    elif ns_per_unit is None:
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:
         axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_duration(v * ns_per_unit)))

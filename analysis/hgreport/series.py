@@ -126,19 +126,23 @@ class _Columns:
         return Series(path, threads, loads, list(self.load_names), list(self.counters))
 
 
+def _no_float(text: str) -> int:
+    raise ValueError(f"{text} is not an integer (every series field is a whole number)")
+
+
 def _parse_chunk(path: Path, lines: list[bytes], first_no: int, trusted_until: int,
                  last_chunk: bool) -> tuple[list[dict[str, Any]], int]:
     """(objects, lines torn). Lines numbered from `first_no`; lines up to `trusted_until` must
     parse; past it (or the last line of the file) the first bad line ends the file."""
     try:
-        return json.loads(b"[" + b",".join(lines) + b"]"), 0
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        return json.loads(b"[" + b",".join(lines) + b"]", parse_float=_no_float), 0
+    except ValueError:               # JSONDecodeError, UnicodeDecodeError, _no_float
         pass
     objs = []
     for k, line in enumerate(lines):
         no = first_no + k
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, parse_float=_no_float)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
             objs.append(obj)
@@ -165,11 +169,9 @@ def _check(path: Path, s: Series, n_threads: int) -> None:
 
 def read_series(run: Run) -> Series | None:
     """The run's series.jsonl as columns; None when the run has none (older runs)."""
-    files = run.result.get("files") or {}
-    name = files.get("series")
-    if name is None:
+    path = run.file("series")      # rundir.py: inside the run directory, or an InputError
+    if path is None:
         return None
-    path = run.path / name
     if not path.exists():
         if run.complete:
             raise InputError(path, "no such file, though result.json `files.series` names it")
@@ -188,7 +190,10 @@ def read_series(run: Run) -> Series | None:
     for lo in range(0, len(lines), CHUNK_LINES):
         chunk = lines[lo:lo + CHUNK_LINES]
         objs, torn = _parse_chunk(path, chunk, lo + 1, trusted, lo + CHUNK_LINES >= len(lines))
-        cols.add(objs)
+        try:
+            cols.add(objs)
+        except ValueError as e:
+            raise InputError(path, f"lines {lo + 1}-{lo + len(chunk)}: {e}") from e
         if torn:
             break
     s = cols.series(path)

@@ -4,11 +4,8 @@ same files into the columns the other reports use."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-
-from pathlib import Path
 
 from . import binfile
 from .rundir import Run
@@ -17,25 +14,27 @@ PREEMPTED = 0
 
 
 def interval_records(run: Run) -> np.ndarray:
-    """trace.bin's records (docs/results.md), empty for a run without one (or a JSON-lines trace
-    of an older run, whose records carry no window or cause)."""
+    """trace.bin's records (docs/results.md) as far as result.json vouches for them; empty for
+    a run without one (or a JSON-lines trace of an older run: no window or cause there)."""
     return _records(run, "trace", "intervals")
 
 
 def wakeup_records(run: Run) -> np.ndarray:
+    """latency.bin's records, likewise."""
     return _records(run, "latency", "wakeups")
 
 
 def _records(run: Run, key: str, kind: str) -> np.ndarray:
-    path = run._trace_source(key)
-    if path is None or path.suffix != ".bin":
-        return binfile.empty(kind)
-    return _cached(str(path), kind, run.written(key))
-
-
-@lru_cache(maxsize=4)
-def _cached(path: str, kind: str, trusted: int | None) -> np.ndarray:
-    return binfile.read(Path(path), kind, trusted)
+    cache = run.__dict__.setdefault("_traceio", {})
+    if key not in cache:
+        path = run._trace_source(key)          # rundir.py: the checks of the reading layer
+        if path is None or path.suffix != ".bin":
+            cache[key] = binfile.empty(kind)
+        else:
+            r = binfile.read(path, kind, run.written(key))
+            binfile.check_records(path, r, len(run.threads), kind)
+            cache[key] = r
+    return cache[key]
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 (tests/analysis/golden/<case>/, made by a real hgrun with tests/analysis/make_golden.sh) and
 never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
 
-  golden(name) -> Path    a private copy of golden/<name> (write reports into it freely)
+  golden(name, as_name=None) -> Path    a private copy of golden/<name> (write into it freely)
   mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
   copy_run(src, edit)     a copy whose result.json edit(doc) may change
   hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
@@ -14,7 +14,8 @@ Cases (golden/scenarios/<case>.yaml): mix (periodic, two hogs, a latency thread,
 kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream loads),
 outliers (trace.mode outliers), none (trace.mode none: no trace files), killed (SIGKILL
 after the first checkpoint: complete false, more records on disk than checkpoint.written),
-sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory)."""
+sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mode with
+separate windows and the kernel trace)."""
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
-CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep")
+CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows")
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.cli import main  # noqa: E402
@@ -49,9 +50,10 @@ def _copy(name: str, dst: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture
 def golden(tmp_path):
-    """golden(name) -> Path: a private copy of tests/analysis/golden/<name>."""
-    def copy(name: str) -> pathlib.Path:
-        return _copy(name, tmp_path / "golden" / name)
+    """golden(name, as_name=None) -> Path: a private copy of tests/analysis/golden/<name>
+    (named as_name, for two copies of one case)."""
+    def copy(name: str, as_name: str | None = None) -> pathlib.Path:
+        return _copy(name, tmp_path / "golden" / (as_name or name))
     return copy
 
 

@@ -20,7 +20,7 @@ if [ ! -x "$hgrun" ]; then
 	exit 1
 fi
 cases=("$@")
-((${#cases[@]})) || cases=(mix miss rx outliers none killed sweep)
+((${#cases[@]})) || cases=(mix miss rx outliers none killed sweep windows)
 
 for c in "${cases[@]}"; do
 	yaml=$golden/scenarios/$c.yaml
