@@ -206,7 +206,7 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
         start = np.array([s["start_ns"] for s in segs], np.int64)
         end = np.array([s["end_ns"] for s in segs], np.int64)
         label = [(f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
-                 for s in segs]
+                 + (" unconfirmed" if s.get("unconfirmed") else "") for s in segs]
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
         raise _bad_segment(path, lines) from e
     names, index = np.unique(np.array(label, dtype=object), return_inverse=True)

@@ -206,6 +206,8 @@ KERNEL = [  # kernel.jsonl segments (docs/kernel-trace.md) of CPU 0, from time z
      "name": "irq 24 virtio0", "preempted": False},
     {"cpu": 0, "start_ns": 2000, "end_ns": 9000, "kind": "task", "id": 4321, "name": "kworker/0:1",
      "preempted": True},
+    {"cpu": 0, "start_ns": 9000, "end_ns": 9000, "kind": "task", "id": 77, "name": "agent",
+     "preempted": False, "unconfirmed": True},
     {"cpu": 0, "start_ns": 9000, "end_ns": 9500, "kind": "softirq", "id": 1, "name": "TIMER",
      "preempted": False},
     {"cpu": 1, "start_ns": 0, "end_ns": 100, "kind": "local_timer", "id": 236,
@@ -238,7 +240,8 @@ def test_gaps_named_by_cause_and_the_kernel_beside(mix_run, copy_run, tmp_path):
         (kernel,) = tr.named("kernel", tr.named(f"CPU {cpu}")[0])
         assert kernel.slices == [
             (s["start_ns"] + zero, s["end_ns"] - s["start_ns"],
-             f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"], 0, {})
+             (f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
+             + (" unconfirmed" if s.get("unconfirmed") else ""), 0, {})
             for s in KERNEL if s["cpu"] == cpu]
 
 
