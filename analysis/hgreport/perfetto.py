@@ -18,8 +18,9 @@ from __future__ import annotations
 import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Callable, Iterator, Union
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .rundir import Run
 FILE_NAME = "trace.perfetto-trace"
 CHUNK_EVENTS = 1 << 18          # events encoded per numpy pass
 BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (limit: 512 KB)
+ENCODERS = 2                    # threads encoding chunks of events
 
 
 class _Out:
@@ -166,7 +168,12 @@ def _marks(seq: int, d: Marks, offset: int, last: int, arg_iids: dict[str, int])
     return b"".join(out)
 
 
-def _track_packets(seq: int, t: Track, offset: int, out: _Out) -> None:
+Part = Union[bytes, Callable[[], "tuple[np.ndarray, np.ndarray]"]]
+
+
+def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
+    """The packets of track `t` on sequence `seq`, in order: bytes, or the encoding of a
+    chunk of events to run (it returns the packets and their sizes)."""
     d = t.data
     if isinstance(d, Marks):
         if not d.items:
@@ -174,41 +181,60 @@ def _track_packets(seq: int, t: Track, offset: int, out: _Out) -> None:
         arg_names = sorted({k for item in d.items for k in item[3]})
         arg_iids = {k: i for i, k in enumerate(arg_names, 1)}
         first = min(a for a, *_ in d.items) + offset
-        out.add(_sequence_start(seq, t, first, [it[2] for it in d.items], arg_names))
-        out.add(_marks(seq, d, offset, first, arg_iids))
+        yield _sequence_start(seq, t, first, [it[2] for it in d.items], arg_names)
+        yield _marks(seq, d, offset, first, arg_iids)
         return
     if isinstance(d, Slices):
         begin, end, iid, names = _slices(d)
         if not len(begin):
             return
-        out.add(_sequence_start(seq, t, int(begin[0]) + offset, names, []))
+        yield _sequence_start(seq, t, int(begin[0]) + offset, names, [])
         gap = np.empty_like(begin)
         gap[0] = 0
         np.subtract(begin[1:], end[:-1], out=gap[1:])
         dur = end - begin
         for lo in range(0, len(begin), CHUNK_EVENTS):
             sl = slice(lo, lo + CHUNK_EVENTS)
-            out.add(*pb.slices(seq, gap[sl], dur[sl], iid[sl]))
+            yield partial(pb.slices, seq, gap[sl], dur[sl], iid[sl])
         return
     order = sorted_order(d.t)
     times = d.t if order is None else d.t[order]
     if not len(times):
         return
-    is_counter = isinstance(d, Counter)
-    names = [] if is_counter else [d.name]
-    args = {} if is_counter else {k: (v if order is None else v[order])
-                                  for k, v in d.args.items()}
-    arg_iids = {k: i for i, k in enumerate(args, 1)}
-    out.add(_sequence_start(seq, t, int(times[0]) + offset, names, list(args)))
     delta = np.diff(times, prepend=times[0])
+    if isinstance(d, Counter):
+        yield _sequence_start(seq, t, int(times[0]) + offset, [], [])
+        value = d.value if order is None else d.value[order]
+        for lo in range(0, len(times), CHUNK_EVENTS):
+            sl = slice(lo, lo + CHUNK_EVENTS)
+            yield partial(pb.events, seq, delta[sl], pb.COUNTER, counter=value[sl])
+        return
+    args = {k: (v if order is None else v[order]) for k, v in d.args.items()}
+    yield _sequence_start(seq, t, int(times[0]) + offset, [d.name], list(args))
     for lo in range(0, len(times), CHUNK_EVENTS):
         sl = slice(lo, lo + CHUNK_EVENTS)
-        if is_counter:
-            value = d.value if order is None else d.value[order]
-            out.add(*pb.events(seq, delta[sl], pb.COUNTER, counter=value[sl]))
-        else:
-            out.add(*pb.events(seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
-                               args=[(arg_iids[k], v[sl]) for k, v in args.items()]))
+        yield partial(pb.events, seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
+                      args=[(i, v[sl]) for i, v in enumerate(args.values(), 1)])
+
+
+def _encode(parts: Iterator[Part], out: _Out) -> None:
+    """The parts to `out` in order, chunks encoded by ENCODERS threads (numpy lets go of the
+    GIL in its loops) a few ahead of the one written."""
+    ahead: deque[bytes | Future] = deque()
+    with ThreadPoolExecutor(ENCODERS, "hgreport-encode") as pool:
+        for part in parts:
+            ahead.append(part if isinstance(part, bytes) else pool.submit(part))
+            while len(ahead) > 2 * ENCODERS or (ahead and not isinstance(ahead[0], Future)):
+                _emit(ahead.popleft(), out)
+        while ahead:
+            _emit(ahead.popleft(), out)
+
+
+def _emit(part: bytes | Future, out: _Out) -> None:
+    if isinstance(part, bytes):
+        out.add(part)
+    else:
+        out.add(*part.result())
 
 
 def _offset(run: Run, all_tracks: list[Track]) -> int:
@@ -235,11 +261,9 @@ def write(run: Run, path: Path, compress: bool = True) -> Path:
                 + pb.f_varint(pb.PRIMARY_TRACE_CLOCK, pb.CLOCK_MONOTONIC)))))
             for t in all_tracks:
                 out.add(_descriptor(t))
-            seq = 1
-            for t in all_tracks:
-                if t.data is not None:
-                    seq += 1
-                    _track_packets(seq, t, offset, out)
+            parts = (part for seq, t in enumerate((t for t in all_tracks if t.data is not None), 2)
+                     for part in _track_parts(seq, t, offset))
+            _encode(parts, out)
             out.close()
         finally:
             if out.pool is not None:
