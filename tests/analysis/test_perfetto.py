@@ -254,3 +254,13 @@ def test_a_bad_kernel_file_is_named(mix_run, copy_run, tmp_path):
     with pytest.raises(InputError, match="kernel.jsonl: line 1: not a kernel segment .*: "
                                          "missing end_ns, kind, id, name"):
         perfetto.write(read_run(run), tmp_path / "t")
+
+
+def test_chunks_and_blocks_join_seamlessly(mix_run, tmp_path, monkeypatch):
+    _, whole, _ = export(mix_run, tmp_path, "whole")
+    monkeypatch.setattr(perfetto, "CHUNK_EVENTS", 7)      # events encoded 7 at a time
+    monkeypatch.setattr(perfetto, "BLOCK_BYTES", 3000)    # and deflated 3 kB at a time
+    path, pieces, _ = export(mix_run, tmp_path, "pieces")
+    assert path.stat().st_size > (tmp_path / "whole").stat().st_size
+    assert {u: (t.slices, t.counters, t.instants) for u, t in whole.tracks.items()} == \
+           {u: (t.slices, t.counters, t.instants) for u, t in pieces.tracks.items()}
