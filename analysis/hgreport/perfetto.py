@@ -166,13 +166,17 @@ def _slice_chunk(seq: int, start: np.ndarray, end: np.ndarray, iid: np.ndarray,
     return pb.slices(seq, gap, end[lo:hi] - start[lo:hi], iid[lo:hi])
 
 
-def _marks(seq: int, d: Marks, offset: int, last: int, arg_iids: dict[str, int]) -> bytes:
-    out = []
-    for name_iid, (a, b, _, args) in enumerate(d.items, 1):
+def _marks(seq: int, d: Marks, offset: int, first: int, names: dict[str, int],
+           arg_iids: dict[str, int]) -> bytes:
+    """A few slices with args, one packet at a time, clipped to nest like _unnest()."""
+    out, last, done = [], first, None
+    for a, b, name, args in sorted(d.items, key=lambda item: item[0]):
+        a = a if done is None else max(a, done)
+        done = max(a, b)
         ann = b"".join(pb.annotation(arg_iids[k], v) for k, v in args.items() if v is not None)
         for t, body in ((a, pb.f_varint(pb.E_TYPE, pb.SLICE_BEGIN)
-                         + pb.f_varint(pb.E_NAME_IID, name_iid) + ann),
-                        (max(a, b), pb.f_varint(pb.E_TYPE, pb.SLICE_END))):
+                         + pb.f_varint(pb.E_NAME_IID, names[name]) + ann),
+                        (done, pb.f_varint(pb.E_TYPE, pb.SLICE_END))):
             out.append(pb.packet(pb.f_varint(pb.P_TIMESTAMP, t + offset - last),
                                  pb.f_bytes(pb.P_TRACK_EVENT, body),
                                  pb.f_varint(pb.P_SEQ_ID, seq)))
@@ -193,9 +197,10 @@ def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
             return
         arg_names = sorted({k for item in d.items for k in item[3]})
         arg_iids = {k: i for i, k in enumerate(arg_names, 1)}
+        names = {n: i for i, n in enumerate(dict.fromkeys(it[2] for it in d.items), 1)}
         first = min(a for a, *_ in d.items) + offset
-        yield _sequence_start(seq, t, first, [it[2] for it in d.items], arg_names)
-        yield _marks(seq, d, offset, first, arg_iids)
+        yield _sequence_start(seq, t, first, list(names), arg_names)
+        yield _marks(seq, d, offset, first, names, arg_iids)
         return
     if isinstance(d, Slices):
         start, end, iid, names = _slices(d)

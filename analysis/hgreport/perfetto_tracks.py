@@ -284,6 +284,20 @@ def _scenario_tracks(run: Run, uuid: _Uuids) -> list[Track]:
                          rank=1 + k, description="the load's window (its stats as args)",
                          data=Marks([(int(a), int(b if b is not None else a),
                                       f"load {load['name']}", args)])))
+    windows = (run.result.get("trace") or {}).get("outliers") or []
+    if windows:
+        out.append(Track(uuid(), "outlier windows", group.uuid, rank=len(run.loads) + 1,
+                         description="the windows of trace.mode outliers (docs/results.md): "
+                         "only the records inside them are in trace.bin and latency.bin",
+                         data=Marks([(int(w["from_ns"]), int(w["to_ns"]),
+                                      f"outlier: {w.get('kind')}",
+                                      {"id": w.get("id"),
+                                       "thread": run.label(w["thread"])
+                                       if isinstance(w.get("thread"), int)
+                                       and w["thread"] < len(run.threads) else None,
+                                       "trigger_ns": w.get("trigger_ns"),
+                                       "value_ns": w.get("value_ns")})
+                                     for w in windows])))
     return out
 
 

@@ -264,3 +264,35 @@ def test_chunks_and_blocks_join_seamlessly(mix_run, tmp_path, monkeypatch):
     assert path.stat().st_size > (tmp_path / "whole").stat().st_size
     assert {u: (t.slices, t.counters, t.instants) for u, t in whole.tracks.items()} == \
            {u: (t.slices, t.counters, t.instants) for u, t in pieces.tracks.items()}
+
+
+@pytest.mark.parametrize("case", ["mix", "miss", "rx", "outliers", "none", "killed", "windows"])
+def test_every_golden_case(case, golden, tmp_path):
+    """Each case's export against what hgreport reads of the run: a slice per interval on
+    its thread and on its CPU, a counter value per wake-up, the outlier windows, the kernel's
+    segments and the attributed gaps."""
+    src = golden(case)
+    run = read_run(src)
+    _, tr, res = export(src, tmp_path)
+    iv, w = run.intervals, run.samples
+    threads = {t.name: t for t in tr.tracks.values() if t.kind == "thread"}
+    assert list(threads) == [run.label(i) for i in range(len(run.threads))]
+    for i, name in enumerate(threads):
+        assert len(threads[name].slices) == int((iv.thread == i).sum())
+        lat = tr.named("latency", threads[name])
+        assert sum(len(t.counters) for t in lat) == int((w.thread == i).sum())
+    on_cpus = [t for t in tr.named("hgrun threads")]
+    assert sum(len(t.slices) for t in on_cpus) == len(iv)
+    windows = tr.named("outlier windows")
+    outliers = (res["trace"].get("outliers") or [])
+    assert sum(len(t.slices) for t in windows) == len(outliers)
+    if outliers:
+        assert {s[4]["id"] for s in windows[0].slices} == {o["id"] for o in outliers}
+    kernel = tr.named("kernel")
+    lines = (src / "kernel.jsonl").read_text().splitlines() if "kernel" in res["files"] else []
+    assert sum(len(t.slices) for t in kernel) == len([x for x in lines if x.strip()])
+    gaps = tr.named("gaps")
+    attributed = iv.cause is not None and bool(iv.cause.any())
+    assert bool(gaps) == (attributed and res["kernel_trace"]["enabled"])
+    for t in tr.tracks.values():
+        assert all(depth == 0 for *_, depth, _ in t.slices), t.name
