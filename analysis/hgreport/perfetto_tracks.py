@@ -232,10 +232,12 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
                  + (" unconfirmed" if s.get("unconfirmed") else "") for s in segs]
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
         raise _bad_segment(path, lines) from e
-    names, index = np.unique(np.array(label, dtype=object), return_inverse=True)
+    ids: dict[str, int] = {}                    # interned in order of appearance
+    index = np.array([ids.setdefault(x, len(ids)) for x in label], np.int64)
+    names = list(ids)
     out = {}
     for c, m in groups(cpu).items():
-        out[c] = Slices(start[m], end[m], index[m], [str(n) for n in names])
+        out[c] = Slices(start[m], end[m], index[m], names)
     return out
 
 
