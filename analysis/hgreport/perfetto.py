@@ -32,6 +32,7 @@ FILE_NAME = "trace.perfetto-trace"
 CHUNK_EVENTS = 1 << 16          # events encoded per numpy pass (measured: faster than 1 << 18)
 BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (limit: 512 KB)
 ENCODERS = 2                    # threads encoding chunks of events
+DEFLATERS = 2                   # threads deflating blocks
 
 
 class _Out:
@@ -42,7 +43,7 @@ class _Out:
         self.f, self.compress = f, compress
         self.pending: list[bytes] = []
         self.size = 0
-        self.pool = ThreadPoolExecutor(1, "hgreport-deflate") if compress else None
+        self.pool = ThreadPoolExecutor(DEFLATERS, "hgreport-deflate") if compress else None
         self.blocks: deque[Future[bytes]] = deque()
 
     def add(self, data: bytes | np.ndarray, sizes: np.ndarray | None = None) -> None:
