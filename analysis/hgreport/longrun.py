@@ -61,11 +61,11 @@ def _thread_rows(run: Run, s: Series, b: Bins) -> list[list[Any]]:
         if (b.wakeups[i] > 0).any():
             li = int(np.argmax(b.lat_max[i]))
             p99 = b.lat_p99[i][b.lat_p99[i] > 0]
-            lat = (f"{fmt_ns(b.lat_max[i][li])} at {fmt_clock(b.start_ns[li])}; p99 median "
+            lat = (f"{fmt_ns(b.lat_max[i][li])} (bin at {fmt_clock(b.start_ns[li])}); p99 median "
                    f"{fmt_ns(float(np.median(p99)))}, worst {fmt_ns(float(p99.max()))}"
                    if len(p99) else f"{fmt_ns(b.lat_max[i][li])}")
         rows.append([run.label(i), f"{sh.min():.1f}–{sh.max():.1f}% (median {np.median(sh):.1f}%)",
-                     f"{fmt_ns(g[gi])} at {fmt_clock(b.start_ns[gi])}" if g[gi] > 0 else "–",
+                     f"{fmt_ns(g[gi])} (bin at {fmt_clock(b.start_ns[gi])})" if g[gi] > 0 else "–",
                      (f"{misses} in {int((b.misses[i] > 0).sum())} bins, worst "
                       f"{int(b.misses[i].max())}" if misses else "0")
                      if (b.releases[i] > 0).any() else "–",
@@ -88,15 +88,18 @@ def _worst(run: Run, s: Series, windows: list[dict[str, Any]]) -> list[str]:
         for j in top:
             end, span = int(t["t_ns"][j]), int(t["span_ns"][j])
             inside = [w["id"] for w in windows if w["from_ns"] <= end and w["to_ns"] >= end - span]
-            rows.append([what, run.label(int(t["thread"][j])), fmt_ns(int(v[j])),
-                         f"{fmt_clock(end - span)} – {fmt_clock(end)}",
-                         ", ".join(f"#{w}" for w in inside[:3]) or "–"])
+            row = [what, run.label(int(t["thread"][j])), fmt_ns(int(v[j])),
+                   f"{fmt_clock(end - span)} – {fmt_clock(end)}"]
+            rows.append(row + ([", ".join(f"#{w}" for w in inside[:3]) or "–"] if windows else []))
     if not rows:
         return []
-    return [f"### Worst series intervals", "",
-            f"The {WORST} series intervals with the latest wake-up and the longest gap, and the "
-            "outlier windows (trace.bin / latency.bin) that cover them.", "",
-            table(["what", "thread", "worst", "interval", "outlier windows"], rows, "llrll"), ""]
+    head = ["what", "thread", "worst", "series interval"]
+    return ["### Worst series intervals", "",
+            f"At most {WORST} series intervals each with the latest wake-up and with the longest "
+            "gap" + (", and the outlier windows (trace.bin / latency.bin) that cover them"
+                     if windows else "") + ".", "",
+            table(head + (["outlier windows"] if windows else []), rows,
+                  "llrl" + ("l" if windows else "")), ""]
 
 
 def _loads(run: Run, s: Series, b: Bins) -> list[str]:

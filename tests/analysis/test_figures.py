@@ -51,7 +51,8 @@ def test_the_checker_fails_on_labels_that_run_together():
 
 
 @pytest.mark.parametrize("width", [2.0, 3.0, 5.0, 11.0])
-@pytest.mark.parametrize("lo,hi", [(1, 1e3), (1, 1e9), (3, 40), (2e4, 3e7), (1e-3, 1)])
+@pytest.mark.parametrize("lo,hi", [(1, 1e3), (1, 1e9), (3, 40), (2e4, 3e7), (1e-3, 1),
+                                   (16e3, 21e3), (45, 70)])
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_log_axis_labels_never_overlap(width, lo, hi, axis):
     fig, ax = plt.subplots(figsize=(width, width * 0.6))
