@@ -20,7 +20,7 @@ if ((${#missing[@]})); then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! python3 -c 'import pytest, jsonschema, yaml, numpy, matplotlib' 2>/dev/null; then
+if ! python3 -c 'import pytest, jsonschema, yaml, numpy, matplotlib, google.protobuf, perfetto' 2>/dev/null; then
 	echo "setup: installing Python packages (tests/requirements.txt)"
 	python3 -m pip install -q -r tests/requirements.txt 2>/dev/null ||
 		python3 -m pip install -q --break-system-packages -r tests/requirements.txt

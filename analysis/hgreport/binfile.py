@@ -1,5 +1,6 @@
 """trace.bin and latency.bin (docs/results.md): a 64-byte header, then fixed 32-byte records,
-mapped read-only into numpy structured arrays (no copy: the page cache is the buffer).
+mapped read-only as a numpy structured array (read), or read a chunk at a time into the
+contiguous columns the analysis uses (columns).
 
 Every problem is an InputError naming the file: a short or foreign header, another format
 version or record size, the wrong kind, fewer whole records than result.json says were
@@ -11,6 +12,7 @@ import mmap
 import os
 import stat
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 
@@ -53,11 +55,10 @@ def _header(path: Path, head: bytes, kind: str) -> None:
                                "(result.json's files names the wrong file?)")
 
 
-def read(path: Path, kind: str, trusted: int | None) -> np.ndarray:
-    """The records of one file as a read-only structured array (DTYPES[kind]) over a
-    read-only mapping. `trusted`: how many records result.json says were written (None:
-    unknown, take every whole record); more whole records than that are not read, fewer are
-    an error (the file was cut)."""
+def _open(path: Path, kind: str, trusted: int | None) -> tuple[int, int]:
+    """(fd, records to read) of a checked file. `trusted`: how many records result.json says
+    were written (None: unknown, take every whole record); more whole records than that are
+    not read, fewer are an error (the file was cut)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
@@ -66,29 +67,71 @@ def read(path: Path, kind: str, trusted: int | None) -> np.ndarray:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise InputError(path, "not a regular file")
-        head = os.pread(fd, HEADER, 0)
-        _header(path, head, kind)
+        _header(path, os.pread(fd, HEADER, 0), kind)
         whole = (st.st_size - HEADER) // RECORD
         if trusted is not None and trusted > whole:
             raise InputError(path, f"holds {whole} whole records but result.json says {trusted} "
                                    "were written: the file was cut short (copied while the run "
                                    "was writing it?)")
-        n = whole if trusted is None else trusted
+        return fd, whole if trusted is None else trusted
+    except OSError as e:
+        os.close(fd)
+        raise InputError(path, f"cannot read: {e.strerror}") from e
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read(path: Path, kind: str, trusted: int | None) -> np.ndarray:
+    """The records of one file as a read-only structured array (DTYPES[kind]) over a
+    read-only mapping of the file (no copy)."""
+    fd, n = _open(path, kind, trusted)
+    try:
         if n == 0:
             return empty(kind)
         mm = mmap.mmap(fd, HEADER + n * RECORD, prot=mmap.PROT_READ)
     except OSError as e:
-        raise InputError(path, f"cannot read: {e.strerror}") from e
+        raise InputError(path, f"cannot map: {e.strerror}") from e
     finally:
         os.close(fd)
     return np.frombuffer(mm, DTYPES[kind], count=n, offset=HEADER)
 
 
-def check_records(path: Path, r: np.ndarray, n_threads: int, kind: str) -> None:
+CHUNK = 1 << 15                        # records per read: a 1 MiB buffer that stays in cache
+
+
+def columns(path: Path, kind: str, trusted: int | None,
+            want: dict[str, np.dtype | str]) -> dict[str, np.ndarray]:
+    """The fields `want` (name -> dtype of the column) of a file's records as contiguous
+    arrays, read a chunk at a time into one small structured buffer: memory holds the
+    columns asked for, never the file. (Measured on 5M records: 0.05-0.09 s; copying from a
+    mapping of the whole file instead, 0.08-0.37 s, and its pages count in the RSS.)"""
+    fd, n = _open(path, kind, trusted)
+    out = {k: np.empty(n, dtype=dt) for k, dt in want.items()}
+    buf = np.empty(min(n, CHUNK), DTYPES[kind])
+    try:
+        with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
+            f.seek(HEADER)
+            for a in range(0, n, CHUNK):
+                part = buf[:min(n, a + CHUNK) - a]
+                got = f.readinto(memoryview(part).cast("B"))
+                if got != part.nbytes:
+                    raise InputError(path, f"shrank while being read (record {a + got // RECORD})")
+                for k, col in out.items():
+                    col[a:a + len(part)] = part[k]
+    except OSError as e:
+        raise InputError(path, f"cannot read: {e.strerror}") from e
+    finally:
+        os.close(fd)
+    return out
+
+
+def check_records(path: Path, r: Mapping[str, np.ndarray], n_threads: int, kind: str) -> None:
     """Vectorised checks of the fields hgreport indexes with: thread (and for intervals the
-    end kind and the order of start and end)."""
-    if not len(r):
+    end kind and the order of start and end). `r`: records or columns by field name."""
+    if not len(r["thread"]):
         return
+
     def first(bad: np.ndarray) -> int:
         return int(np.argmax(bad))
     if int(r["thread"].max()) >= n_threads:

@@ -141,11 +141,16 @@ def _check_schema(path: Path, doc: dict[str, Any]) -> None:
     validator = _validator()
     if validator is None:
         return
-    error = next(iter(sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.path)))), None)
-    if error is not None:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path).lstrip(".")
-        raise InputError(path, f"does not match the result schema at {where or '(top)'}: "
-                               f"{error.message[:300]}")
+    from jsonschema.exceptions import best_match
+    error = best_match(validator.iter_errors(doc))
+    if error is None:
+        return
+    while error.context:                  # anyOf / oneOf: the branch that got furthest
+        error = best_match(error.context)
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    raise InputError(path, f"{where.lstrip('.') or '(top)'}: {message} "
+                           "(does not match the result schema)")
 
 
 def _check_scenario(path: Path, sc: Any) -> None:

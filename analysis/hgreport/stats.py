@@ -117,7 +117,9 @@ def nearest_rank(sorted_values: Sequence[float] | np.ndarray, q: float) -> float
 def describe(values: np.ndarray) -> dict[str, float | int | None]:
     """count, min, median, mean, p99 (nearest rank), max of a set of durations (ns). Linear
     time: the order statistics come from one np.partition, not a sort."""
-    v = np.asarray(values, dtype=np.float64)
+    v = np.asarray(values)
+    if v.dtype.kind not in "iuf":
+        v = v.astype(np.float64)
     n = len(v)
     if n == 0:
         return {"count": 0, "min_ns": None, "median_ns": None, "mean_ns": None, "p99_ns": None,

@@ -12,15 +12,33 @@
 #include "plan/timer.h"
 #include "plan/workload.h"
 
-static json_t *plugin_json(const char *name, const char *summary, const struct hg_params *ps)
+/* What `hgrun list` shows of any plugin. */
+struct plugin {
+	const char *name, *summary;
+	const struct hg_params *params;
+	bool (*supported)(char *why, size_t size);
+};
+
+#define PLUGIN(ops) ((struct plugin){ (ops)->name, (ops)->summary, &(ops)->params, (ops)->supported })
+
+/* NULL when the plugin works here, else why not. */
+static const char *unsupported(const struct plugin *p, char *why, size_t size)
 {
-	return json_pack("{s:s, s:s, s:o}", "name", name, "summary", summary,
-			 "params", hg_params_describe(ps));
+	return p->supported && !p->supported(why, size) ? why : NULL;
+}
+
+static json_t *plugin_json(struct plugin p)
+{
+	char why[256];
+	const char *no = unsupported(&p, why, sizeof(why));
+	return json_pack("{s:s, s:s, s:o, s:b, s:o}", "name", p.name, "summary", p.summary,
+			 "params", hg_params_describe(p.params), "supported", !no,
+			 "unsupported_why", no ? json_string(no) : json_null());
 }
 
 static json_t *workload_json(const struct hg_workload_ops *w)
 {
-	json_t *o = plugin_json(w->name, w->summary, &w->params);
+	json_t *o = plugin_json(PLUGIN(w));
 	json_object_set_new(o, "periodic", json_boolean(w->periodic));
 	json_object_set_new(o, "blocks", json_boolean(w->blocks));
 	return o;
@@ -33,8 +51,7 @@ static json_t *list_json(void)
 	for (size_t i = 0; i < hg_n_workloads; i++)
 		json_array_append_new(w, workload_json(hg_workloads[i]));
 	for (size_t i = 0; i < hg_n_timers; i++)
-		json_array_append_new(t, plugin_json(hg_timers[i]->name, hg_timers[i]->summary,
-						     &hg_timers[i]->params));
+		json_array_append_new(t, plugin_json(PLUGIN(hg_timers[i])));
 	for (size_t i = 0; i < hg_n_priority_levels; i++)
 		json_array_append_new(p, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 			"name", hg_priority_levels[i].name,
@@ -42,8 +59,7 @@ static json_t *list_json(void)
 			"priority", hg_priority_levels[i].rt_priority,
 			"nice", hg_priority_levels[i].nice, "summary", hg_priority_levels[i].summary));
 	for (size_t i = 0; i < hg_n_loads; i++)
-		json_array_append_new(l, plugin_json(hg_loads[i]->name, hg_loads[i]->summary,
-						     &hg_loads[i]->params));
+		json_array_append_new(l, plugin_json(PLUGIN(hg_loads[i])));
 	for (size_t i = 0; i < hg_n_metrics; i++)
 		json_array_append_new(m, json_pack("{s:s, s:s}", "name", hg_metrics[i].name,
 						   "summary", hg_metrics[i].summary));
@@ -53,10 +69,13 @@ static json_t *list_json(void)
 
 /* One plugin: its name and summary, then a line per parameter:
  * "period  duration, required, at least 10us: release period ...". */
-static void print_plugin(FILE *out, const char *name, const char *summary,
-			 const struct hg_params *ps)
+static void print_plugin(FILE *out, struct plugin pl)
 {
-	fprintf(out, "  %-15s %s\n", name, summary);
+	char why[256];
+	const char *no = unsupported(&pl, why, sizeof(why));
+	const struct hg_params *ps = pl.params;
+	fprintf(out, "  %-15s %s%s%s%s\n", pl.name, pl.summary, no ? " [unsupported here: " : "",
+		no ? no : "", no ? "]" : "");
 	for (size_t i = 0; i < hg_params_count(ps); i++) {
 		const struct hg_param *p = &ps->table[i];
 		char range[96], what[160], kind[64] = "";
@@ -77,14 +96,12 @@ static void print_text(FILE *out, const char *what)
 	if (all || !strcmp(what, "workloads")) {
 		fprintf(out, "workloads (workload.type; default cpu; its keys below it):\n");
 		for (size_t i = 0; i < hg_n_workloads; i++)
-			print_plugin(out, hg_workloads[i]->name, hg_workloads[i]->summary,
-				     &hg_workloads[i]->params);
+			print_plugin(out, PLUGIN(hg_workloads[i]));
 	}
 	if (all || !strcmp(what, "timers")) {
 		fprintf(out, "%stimers (timer; default absolute):\n", all ? "\n" : "");
 		for (size_t i = 0; i < hg_n_timers; i++)
-			print_plugin(out, hg_timers[i]->name, hg_timers[i]->summary,
-				     &hg_timers[i]->params);
+			print_plugin(out, PLUGIN(hg_timers[i]));
 	}
 	if (all || !strcmp(what, "priorities")) {
 		fprintf(out, "%spriorities (priority; any case; or {policy: fifo|rr|other|batch|idle, priority: 1..98 | nice: -20..19}):\n",
@@ -96,8 +113,7 @@ static void print_text(FILE *out, const char *what)
 	if (all || !strcmp(what, "loads")) {
 		fprintf(out, "%sloads (loads[].type; its keys below it):\n", all ? "\n" : "");
 		for (size_t i = 0; i < hg_n_loads; i++)
-			print_plugin(out, hg_loads[i]->name, hg_loads[i]->summary,
-				     &hg_loads[i]->params);
+			print_plugin(out, PLUGIN(hg_loads[i]));
 	}
 	if (all || !strcmp(what, "metrics")) {
 		fprintf(out, "%smetrics (expect[].metric):\n", all ? "\n" : "");

@@ -136,6 +136,14 @@ static void exec_cleanup(struct hg_load_run *l)
 	l->priv = NULL;
 }
 
+static bool exec_supported(char *why, size_t size)
+{
+	if (access("/bin/sh", X_OK) == 0)
+		return true;
+	snprintf(why, size, "/bin/sh: %s", strerror(errno));
+	return false;
+}
+
 static bool exec_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
 			    size_t size)
 {
@@ -148,6 +156,7 @@ const struct hg_load_ops hg_load_exec = {
 	.name = "exec",
 	.summary = "runs a shell command line, output captured, killed at stop",
 	.params = { params, sizeof(struct params) },
+	.supported = exec_supported,
 	.trust_note = exec_trust_note,
 	.counters = { NULL },
 	.prepare = exec_prepare,

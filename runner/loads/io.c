@@ -24,6 +24,8 @@
 #include "plan/plan.h"
 #include "loads/rows.h"
 
+#define DEFAULT_DIR "/var/tmp"
+
 struct params {
 	uint64_t size_bytes;
 	char *dir;
@@ -33,7 +35,7 @@ struct params {
 static const struct hg_param params[] = {
 	HG_LOAD_ROW_SIZE(struct params, size_bytes, "bytes written, fsynced and read back per file"),
 	{ .name = "dir", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, dir),
-	  .min = 1, .def = "/var/tmp",
+	  .min = 1, .def = DEFAULT_DIR,
 	  .help = "the files go in a fresh directory under dir (disk-backed, unlike a tmpfs /tmp)" },
 	HG_LOAD_ROW_WORKERS(struct params, workers),
 	HG_PARAMS_END
@@ -184,6 +186,15 @@ static void io_cleanup(struct hg_load_run *l)
 	l->priv = NULL;
 }
 
+/* The default dir; another one is judged when the load starts. */
+static bool io_supported(char *why, size_t size)
+{
+	if (access(DEFAULT_DIR, W_OK) == 0)
+		return true;
+	snprintf(why, size, "%s: %s (give the load a writable dir)", DEFAULT_DIR, strerror(errno));
+	return false;
+}
+
 static bool io_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
 			  size_t size)
 {
@@ -196,6 +207,7 @@ const struct hg_load_ops hg_load_io = {
 	.name = "io",
 	.summary = "writes + fsync and reads back files of size bytes in dir",
 	.params = { params, sizeof(struct params) },
+	.supported = io_supported,
 	.trust_note = io_trust_note,
 	.counters = { "files", "bytes_written", "bytes_read" },
 	.prepare = io_prepare,

@@ -181,6 +181,17 @@ static void tcp_check(const void *values, struct hg_param_errors *e)
 			       "a tcp_stream either connects to a remote sink or listens for a remote sender, not both");
 }
 
+static bool tcp_supported(char *why, size_t size)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0) {
+		snprintf(why, size, "socket(AF_INET, SOCK_STREAM): %s", strerror(errno));
+		return false;
+	}
+	close(s);
+	return true;
+}
+
 static bool tcp_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
 			   size_t size)
 {
@@ -195,6 +206,7 @@ const struct hg_load_ops hg_load_tcp_stream = {
 	.summary = "a full-speed TCP stream (loopback by default; connect: host:port or listen: port)",
 	.params = { params, sizeof(struct params) },
 	.check = tcp_check,
+	.supported = tcp_supported,
 	.trust_note = tcp_trust_note,
 	.counters = { "calls", "bytes", "bytes_sent" },
 	.prepare = tcp_prepare,

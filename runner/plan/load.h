@@ -51,6 +51,9 @@ struct hg_load_ops {
 	struct hg_params params;
 	/* Rules across its own keys, after every key resolved.  May be NULL. */
 	void (*check)(const void *params, struct hg_param_errors *e);
+	/* Whether it works on this host; false with the reason in why (for
+	 * `hgrun list`).  May be NULL: always. */
+	bool (*supported)(char *why, size_t size);
 	/* What it does beyond loading the machine that a user must trust
 	 * (docs/security.md): one line into buf ("runs a shell command as
 	 * USER: ..."), or false.  May be NULL. */

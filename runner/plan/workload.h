@@ -21,6 +21,9 @@ struct hg_workload_ops {
 	/* Rules across its own keys (exec <= period), after every key resolved.
 	 * May be NULL. */
 	void (*check)(const void *params, struct hg_param_errors *e);
+	/* Whether it works on this host; false with the reason in why (for
+	 * `hgrun list`).  May be NULL: always. */
+	bool (*supported)(char *why, size_t size);
 	bool periodic;          /* counts releases, deadlines hit and missed */
 	bool blocks;            /* sleeps on the thread's timer */
 	/* Before the start barrier, after pinning: allocate and pre-touch the

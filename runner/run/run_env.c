@@ -34,7 +34,7 @@ static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan,
 		uint64_t period = hg_params_u64(&w->ops->params, w->params, "period", 0);
 		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
 			continue;
-		if (!w->ops->blocks || tp->timer == &hg_timer_spin)
+		if (!w->ops->blocks || tp->timer->spins)
 			return tp;
 		if (w->ops->periodic && e && e->n_values && period &&
 		    (double)e->values_ns[0] / (double)period > share)

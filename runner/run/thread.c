@@ -120,8 +120,8 @@ static int setup(struct hg_worker *w)
 	int rc = hg_gap_init(&w->gt, w->trace_records, w->gap_ticks);
 	if (rc)
 		return fail(w, rc, "cannot allocate the trace buffer");
-	w->spin_timer = tp->timer == &hg_timer_spin;
-	if (tp->workload.ops->blocks && !w->spin_timer) {
+	w->spin_timer = tp->timer->spins;
+	if (tp->workload.ops->blocks && tp->timer->open) {
 		rc = tp->timer->open(&w->timer);
 		if (rc)
 			return fail(w, rc, "cannot open its timer");
@@ -197,7 +197,7 @@ void hg_worker_cleanup(struct hg_worker *w)
 	const struct hg_thread_plan *tp = w->plan;
 	if (tp->workload.ops->cleanup)
 		tp->workload.ops->cleanup(w);
-	if (w->timer)
+	if (w->timer && tp->timer->close)
 		tp->timer->close(w->timer);
 	w->timer = NULL;
 	hg_gap_free(&w->gt);

@@ -2,7 +2,7 @@
 (tests/analysis/golden/<case>/, made by a real hgrun with tests/analysis/make_golden.sh) and
 never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
 
-  golden(name) -> Path    a private copy of golden/<name> (write reports into it freely)
+  golden(name, as_name=None) -> Path    a private copy of golden/<name> (write into it freely)
   mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
   copy_run(src, edit)     a copy whose result.json edit(doc) may change
   hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
@@ -50,9 +50,10 @@ def _copy(name: str, dst: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture
 def golden(tmp_path):
-    """golden(name) -> Path: a private copy of tests/analysis/golden/<name>."""
-    def copy(name: str) -> pathlib.Path:
-        return _copy(name, tmp_path / "golden" / name)
+    """golden(name, as_name=None) -> Path: a private copy of tests/analysis/golden/<name>
+    (named as_name, for two copies of one case)."""
+    def copy(name: str, as_name: str | None = None) -> pathlib.Path:
+        return _copy(name, tmp_path / "golden" / (as_name or name))
     return copy
 
 

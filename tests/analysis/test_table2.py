@@ -1,5 +1,9 @@
 """Table 2 from a run with a periodic thread alone, a stream alone, and both."""
 import json
+import pathlib
+
+# The scenario of the golden `rx` case (other tests make real runs of it with make_run).
+RX = (pathlib.Path(__file__).resolve().parent / "golden" / "scenarios" / "rx.yaml").read_text()
 
 
 def test_table2(rx_run, hgreport):

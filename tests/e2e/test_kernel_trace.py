@@ -110,6 +110,12 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
     assert causes["gaps"] == r.stats("hog")["gaps"] or r.stats("hog")["records_dropped"]
     assert causes["switch_outs_matched"] <= causes["switch_outs_ge_5us"]
     assert 0 <= causes["explained_ns"] <= causes["gap_ns"]
+    assert 0 <= causes["interrupt_entry_ns"] <= causes["explained_ns"]
+    assert causes["invisible_ns"] >= causes["by_cause"].get("invisible", {}).get("ns", 0)
+    assert causes["invisible_ns"] + causes["explained_ns"] <= causes["gap_ns"]
+    assert kt["invisible_ns"] == causes["invisible_ns"]
+    assert kt["missed_switches"] >= 0 and kt["unconfirmed_ns"] >= 0
+    assert all(s["kind"] == "task" for s in segs if s.get("unconfirmed"))
     by = causes["by_cause"]
     assert set(by) <= set(kt["causes"])
     recs = r.trace()

@@ -201,3 +201,12 @@ def test_schema_and_hgrun_agree_on_each_sample(registry, hgrun, scenario):
             bad = one_plugin_scenario(family, plugin, {**given, others[0]["name"]: sample(others[0])})
             assert hgrun("validate", scenario(bad)).rc == 2
             assert not validator.is_valid(yaml.safe_load(bad)), (plugin["name"], others[0]["name"])
+
+
+def test_list_says_whether_each_plugin_works_here(registry, hgrun):
+    text = hgrun("list").out
+    for family, plugin in plugins(registry):
+        assert isinstance(plugin["supported"], bool)
+        assert (plugin["unsupported_why"] is None) == plugin["supported"], plugin["name"]
+        if not plugin["supported"]:
+            assert f"[unsupported here: {plugin['unsupported_why']}]" in text
