@@ -1,7 +1,7 @@
-"""The default timeline: where things happen instead of the first 500 ms. Up to three panels,
-each a window of the execution trace chosen from the run: the first phase change (a load or a
-thread starting or stopping), the longest gap, the worst deadline miss (or, without periodic
-threads, the latest wake-up). Gaps are coloured by their cause when the kernel was traced
+"""The default timeline: where things happen instead of the first 500 ms. Up to five panels,
+each a window of the execution trace chosen from the run: the first three phase changes (a load
+or a thread starting or stopping), the longest gap, the worst deadline miss (or, without
+periodic threads, the latest wake-up). Gaps are coloured by their cause when the kernel was traced
 (docs/kernel-trace.md). `hgreport RUN --window START:LEN` still draws one chosen window."""
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .traceio import gaps, interval_records
 from .units import fmt_ns
 
 MS = 1_000_000
+MAX_PHASES = 3           # phase changes drawn, first ones first
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,17 @@ def phase_changes(run: Run) -> list[tuple[int, str]]:
     return sorted(out)
 
 
+def _grouped(changes: list[tuple[int, str]], within: int = 25 * MS) -> list[tuple[int, list[str]]]:
+    """Changes less than `within` apart as one (a thread finishing as a load starts)."""
+    out: list[tuple[int, list[str]]] = []
+    for t, what in changes:
+        if out and t - out[-1][0] <= within:
+            out[-1][1].append(what)
+        else:
+            out.append((t, [what]))
+    return out
+
+
 def _worst_miss(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
     worst = None
     for i in range(len(run.threads)):
@@ -97,13 +109,12 @@ def _worst_wakeup(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
 def choose_windows(run: Run) -> list[Window]:
     end = run.duration_ns or int(max(run.intervals.stop, default=0))
     out: list[Window] = []
-    changes = phase_changes(run)
-    if changes:
-        t, what = changes[0]
+    groups = _grouped(phase_changes(run))
+    for t, whats in groups[:MAX_PHASES]:
         start, length = _around(t, t, end, least=min(500 * MS, 2 * t))
-        same = [w for tt, w in changes if tt == t]
-        out.append(Window(f"first phase change: {', '.join(same)}", start, length, (t, t)))
-    else:
+        which = "first phase change" if t == groups[0][0] else "phase change"
+        out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t)))
+    if not groups:
         out.append(Window("the start of the run", 0, min(500 * MS, end or 500 * MS)))
     g = gaps(interval_records(run))
     if len(g):
@@ -173,7 +184,7 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     used: dict[str, bool] = {}
     labels = list(reversed(row_labels(run)))
     for ax, w in zip(axes[:, 0], ws):
-        unit, scale = clock_unit(w.length_ns * 10)   # ms up to 500 ms windows
+        unit, scale = clock_unit(w.length_ns)        # ms up to 5 s windows
         lo, hi = w.start_ns, w.start_ns + w.length_ns
         shade_loads(ax, run.loads, scale, lo / scale, hi / scale)
         draw_rows(ax, run, lo, hi, scale, used)

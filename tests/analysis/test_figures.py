@@ -137,14 +137,24 @@ def test_latency_tail_is_log_log(drawn, golden, hgreport):
 def test_default_timeline_shows_phase_change_longest_gap_and_worst_miss(golden):
     run = read_run(golden("mix"))
     ws = choose_windows(run)
-    assert [w.what.split(":")[0] for w in ws] == ["first phase change", "longest gap",
-                                                  "worst deadline miss"]
+    assert [w.what.split(":")[0] for w in ws] == ["first phase change", "phase change",
+                                                  "longest gap", "worst deadline miss"]
     t, what = phase_changes(run)[0]
     assert what == "load burn starts" and ws[0].start_ns < t < ws[0].start_ns + ws[0].length_ns
     g = gaps(interval_records(run))
     k = int(np.argmax(g.length))
-    assert ws[1].mark == (int(g.start[k]), int(g.stop[k]))
-    assert ws[1].start_ns <= g.start[k] and g.stop[k] <= ws[1].start_ns + ws[1].length_ns
+    assert ws[2].mark == (int(g.start[k]), int(g.stop[k]))
+    assert ws[2].start_ns <= g.start[k] and g.stop[k] <= ws[2].start_ns + ws[2].length_ns
+
+
+def test_each_phase_change_gets_a_panel(golden):
+    run = read_run(golden("rx"))
+    ws = choose_windows(run)
+    phases = [w for w in ws if "phase change" in w.what]
+    # alone finishes as rx_alone starts (200 ms), rt starts with rx as rx_alone stops (400 ms).
+    assert len(phases) == 2
+    assert "alone finishes" in phases[0].what and "load rx_alone starts" in phases[0].what
+    assert all(x in phases[1].what for x in ("rt starts", "load rx starts", "rx_alone stops"))
 
 
 def test_without_phases_or_misses_the_timeline_starts_at_zero(golden):
