@@ -80,6 +80,9 @@ def test_sweep_figure_is_titled_by_scenario(drawn, golden, hgreport):
     rc, out, err = hgreport("sweep", sw, "-o", sw / "report")
     assert rc == 0, err
     assert drawn["sweep.png"]["suptitle"].startswith("cp: 4 sweep points")
+    rc, out, err = hgreport("cache-penalty", sw, "-o", sw / "cp")
+    assert rc == 0, err
+    assert "cache_penalty.png" in drawn
     assert_clean(drawn)
 
 
