@@ -14,7 +14,7 @@ import numpy as np
 from .markdown import pct, table
 from .rundir import Run
 from .seriesbins import fmt_clock
-from .traceio import gaps, interval_records
+from .traceio import run_gaps
 from .units import fmt_ns
 
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
@@ -132,7 +132,7 @@ def culprit(segs: list[dict[str, Any]], lo: int, hi: int, own_tid: int | None) -
 
 def top_gaps(run: Run, n: int = TOP_GAPS) -> list[dict[str, Any]]:
     """The `n` largest gaps of trace.bin, with cause and culprit."""
-    g = gaps(interval_records(run))
+    g = run_gaps(run)
     if not len(g):
         return []
     k = min(n, len(g))

@@ -13,7 +13,7 @@ from .markdown import table
 from .plotting import legend_outside, plt, save
 from .rundir import Run
 from .seriesbins import fmt_clock
-from .traceio import Gaps, gaps, interval_records, wakeup_records
+from .traceio import Gaps, interval_records, run_gaps, wakeup_records
 from .units import fmt_ns
 
 MAX_TABLE = 20
@@ -86,7 +86,7 @@ def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     if not ws:
         return None
     rec, wk = interval_records(run), wakeup_records(run)
-    g = gaps(rec)
+    g = run_gaps(run)
     names = cause_names(run)
     tr = run.scenario.get("trace") or {}
     before, after = int(tr.get("before_ns") or 5e6), int(tr.get("after_ns") or 5e6)

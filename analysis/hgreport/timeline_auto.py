@@ -16,7 +16,7 @@ from .plotting import clock_unit, legend_outside, plt, save, shade_loads
 from .rundir import Run
 from .summary import periodic_jobs
 from .timeline import WIDTH_PX, merge_to_pixels
-from .traceio import gaps, interval_records
+from .traceio import run_gaps, thread_order
 from .units import fmt_ns
 
 MS = 1_000_000
@@ -116,7 +116,7 @@ def choose_windows(run: Run) -> list[Window]:
         out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t)))
     if not groups:
         out.append(Window("the start of the run", 0, min(500 * MS, end or 500 * MS)))
-    g = gaps(interval_records(run))
+    g = run_gaps(run)
     if len(g):
         k = int(np.argmax(g.length))
         lo, hi = int(g.start[k]), int(g.stop[k])
@@ -131,20 +131,41 @@ def choose_windows(run: Run) -> list[Window]:
     return out
 
 
+def _by_thread(run: Run) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each thread's (start, stop) sorted by start, computed once per run: a window is then two
+    binary searches instead of masks over the whole trace."""
+    cache = run.__dict__.setdefault("_timeline", {})
+    if "rows" not in cache:
+        iv = run.intervals
+        order = thread_order(iv.thread)
+        th = iv.thread[order]
+        edges = np.searchsorted(th, np.arange(len(run.threads) + 1))
+        rows, cpus = [], []
+        for i in range(len(run.threads)):
+            mine = order[edges[i]:edges[i + 1]]
+            a, b = iv.start[mine], iv.stop[mine]
+            cpus.append(np.unique(iv.cpu[mine]).tolist())
+            if len(a) > 1 and (np.diff(a) < 0).any():       # outliers mode: windows may interleave
+                k = np.argsort(a, kind="stable")
+                a, b = a[k], b[k]
+            rows.append((a, np.maximum.accumulate(b) if len(b) else b))
+        cache["rows"], cache["cpus"] = rows, cpus
+    return cache["rows"]
+
+
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
               used_causes: dict[str, bool]) -> None:
     """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
-    iv = run.intervals
     n = len(run.threads)
     pixel = (end - start) / WIDTH_PX
-    g = gaps(interval_records(run)) if traced(run) else None
+    g = run_gaps(run) if traced(run) else None
     names = cause_names(run)
-    for i in range(n):
+    for i, (a_all, reach) in enumerate(_by_thread(run)):
         y = n - 1 - i
-        m = (iv.thread == i) & (iv.stop > start) & (iv.start < end)
-        a, b = np.clip(iv.start[m], start, end), np.clip(iv.stop[m], start, end)
-        order = np.argsort(a, kind="stable")
-        a, b = merge_to_pixels(a[order], b[order], pixel)
+        lo = int(np.searchsorted(reach, start, side="right"))  # first that may end after start
+        hi = int(np.searchsorted(a_all, end, side="left"))     # those starting before end
+        a, b = a_all[lo:hi], reach[lo:hi]
+        a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
         ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
                        (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
         if g is None:
@@ -161,10 +182,10 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
 
 
 def row_labels(run: Run) -> list[str]:
-    iv = run.intervals
+    _by_thread(run)
     labels = []
     for i, t in enumerate(run.threads):
-        cpus = np.unique(iv.cpu[iv.thread == i]).tolist()
+        cpus = run.__dict__["_timeline"]["cpus"][i]
         where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
             if cpus else ""
         pol = (t.get("granted") or {}).get("policy") or ""
