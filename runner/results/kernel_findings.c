@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/procstat.h"
 #include "loads/supervisor.h"
 #include "results/kernel_findings.h"
 #include "results/stream.h"
@@ -46,19 +47,12 @@ static bool kthread_name(const char *n)
 /* flags (field 9) of /proc/<pid>/stat, or -1 when the task is gone. */
 static long long task_flags(int32_t pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
+	char id[16], buf[512];
 	unsigned long long flags = 0;
-	return sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %llu", &flags) == 1 ? (long long)flags : -1;
+	snprintf(id, sizeof(id), "%d", pid);
+	const char *fields = hg_proc_stat_fields(id, buf, sizeof(buf));
+	return fields && sscanf(fields, "%*c %*d %*d %*d %*d %*d %llu", &flags) == 1 ?
+	       (long long)flags : -1;
 }
 
 static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
