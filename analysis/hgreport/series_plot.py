@@ -12,7 +12,6 @@ from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, sav
 from .rundir import Run
 from .series import Series
 from .seriesbins import Bins, fmt_span
-from .units import fmt_ns
 
 MAX_LINES = 10       # threads drawn per panel; the others are named in the legend's title
 THREAD_COLORS = plt.get_cmap("tab10").colors
