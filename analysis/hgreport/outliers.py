@@ -40,7 +40,8 @@ def write_section(run: Run, out: Path) -> list[str]:
     iv = _counts(interval_records(run)["window"], nid)
     wk = _counts(wakeup_records(run)["window"], nid)
     rows = [[f"#{w['id']}", run.label(int(w["thread"])) if int(w["thread"]) < len(run.threads)
-             else w["thread"], w["kind"], fmt_ns(w["value_ns"]), fmt_at(w["trigger_ns"]),
+             else w["thread"], "wake-up" if w["kind"] == "wakeup" else w["kind"],
+             fmt_ns(w["value_ns"]), fmt_at(w["trigger_ns"]),
              f"{fmt_at(w['from_ns'])} – {fmt_at(w['to_ns'])}",
              int(iv[w["id"]]) if w["id"] <= nid else 0, int(wk[w["id"]]) if w["id"] <= nid else 0]
             for w in top[:MAX_TABLE]]

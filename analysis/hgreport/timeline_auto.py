@@ -224,6 +224,11 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
                      fontsize=9, loc="left")
         ax.grid(axis="x", color="0.85", lw=0.5)
         ax.set_axisbelow(True)
+        if not len(run.intervals):
+            mode = (run.result.get("trace") or {}).get("mode")
+            ax.text(0.5, 0.5, f"no intervals recorded (trace.mode {mode}): the series in the "
+                    "Over time section has the run's numbers", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9, color="0.3")
     handles = [plt.Rectangle((0, 0), 1, 1, color="0.40", label="interval of CPU")]
     handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(c), label=f"gap: {c}") for c in used]
     loads = {h.get_label(): h for ax in axes[:, 0] for h in getattr(ax, "_hg_load_handles", [])}
