@@ -163,8 +163,9 @@ def _stairs(ax: Any, values: np.ndarray, edges: np.ndarray, **kw: Any) -> None:
 
 
 def _top(ax: Any) -> None:
-    """A linear axis from 0 to 15% above its largest value."""
-    ax.set_ylim(0, max(getattr(ax, "_hg_top", 0.0), 1e-9) * 1.15 or 1)
+    """A linear axis from 0 to 15% above its largest value (0 to 1 when all are 0)."""
+    top = getattr(ax, "_hg_top", 0.0)
+    ax.set_ylim(0, top * 1.15 if top > 0 else 1)
 
 
 def _load_index(run: Run, name: str, default: int) -> int:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hgreport import plotting
-from hgreport.figcheck import legend_over_data, overlapping_labels
+from hgreport.figcheck import legend_over_data, overlapping_labels, text_collisions
 from hgreport.plotting import load_style, log_axis, plt, shade_loads
 from hgreport.rundir import read_run
 from hgreport.timeline_auto import choose_windows, phase_changes
@@ -20,8 +20,11 @@ def drawn(monkeypatch):
     seen = {}
 
     def hook(fig, path):
+        fig.set_dpi(plotting.DPI)          # the saved size, every artist laid out once more
+        fig.canvas.draw()
         seen[path.name] = {
-            "labels": overlapping_labels(fig), "legends": legend_over_data(fig),
+            "labels": overlapping_labels(fig) + text_collisions(fig),
+            "legends": legend_over_data(fig),
             "axes": [(ax.get_title() + ax.get_title(loc="left"), ax.get_xscale(), ax.get_yscale())
                      for ax in fig.get_axes()],
             "suptitle": fig._suptitle.get_text() if fig._suptitle else "",
@@ -36,6 +39,18 @@ def assert_clean(seen):
     problems = {name: f["labels"] + f["legends"] for name, f in seen.items()
                 if f["labels"] or f["legends"]}
     assert not problems, problems
+
+
+def test_the_checker_fails_on_a_title_over_an_offset_text():
+    # What an all-zero panel did: its y axis' '1e-10' offset text pushed its title up into the
+    # panel above.
+    fig, (up, ax) = plt.subplots(2, 1, figsize=(6, 3), gridspec_kw={"hspace": 0.12})
+    ax.set_ylim(0, 1.15e-9)
+    ax.set_title("deadline misses per 100 ms", loc="left")
+    up.tick_params(axis="x", labelbottom=False)
+    fig.canvas.draw()
+    assert any("lies over the data" in p for p in text_collisions(fig))
+    plt.close(fig)
 
 
 def test_the_checker_fails_on_labels_that_run_together():
