@@ -10,6 +10,12 @@ attributed (dominant cause seen by the kernel) or touched by a kernel
 event, and the recall of the kernel's involuntary switch-outs >= 5 us.
 
     sudo bench/ktrace_cost.py --rounds 3
+
+With --baseline OTHER_HGRUN, a third mode runs that build with the trace,
+interleaved with the others: the attribution before and after a change,
+on the same minutes of the machine (the host's noise varies from minute
+to minute).  The share attributed among gaps of 5 us or more is read back
+from trace.bin (bench/ktrace_gaps.py).
 """
 import argparse
 import json
@@ -22,6 +28,8 @@ import tempfile
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from ktrace_gaps import gaps_of_run, share  # noqa: E402
 
 
 INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
@@ -76,6 +84,12 @@ def one_run(hgrun: str, scenario: str, traced: bool, duration: str, work: pathli
         m["switch-out recall %"] = 100 * kt["switch_outs_matched"] / max(1, kt["switch_outs_ge_5us"])
         m["switch-outs >=5us"] = kt["switch_outs_ge_5us"]
         m["gaps >=50us"] = kt["gaps_ge_50us"]
+        ok, n = share(gaps_of_run(out, 5000), 5000)
+        m[">=5us attributed %"] = 100 * ok / max(1, n)
+        m["invisible ms"] = sum(t["gap_causes"].get("invisible_ns", t["gap_causes"].get(
+            "by_cause", {}).get("invisible", {}).get("ns", 0)) for t in r["threads"]) / 1e6
+        m["missed switches"] = kt.get("missed_switches", 0)
+        m["steal ms (all CPUs)"] = r["competition"]["steal_ns"] / 1e6
     return m
 
 
@@ -86,21 +100,26 @@ def main() -> int:
     ap.add_argument("--scenario", default=str(ROOT / "bench" / "ktrace_mix.yaml"))
     ap.add_argument("--duration", default="4s")
     ap.add_argument("--rounds", type=int, default=3, help="runs per mode")
+    ap.add_argument("--baseline", help="another hgrun build, run with the trace as a third mode")
     a = ap.parse_args()
-    runs = {False: [], True: []}
+    modes = [("no trace", a.hgrun, False), ("kernel trace", a.hgrun, True)]
+    if a.baseline:
+        modes.append(("baseline trace", a.baseline, True))
+    runs = {name: [] for name, _, _ in modes}
     with tempfile.TemporaryDirectory() as tmp:
         work = pathlib.Path(tmp)
         for _ in range(a.rounds):
-            for traced in (False, True):
-                runs[traced].append(one_run(a.hgrun, a.scenario, traced, a.duration, work))
-    keys = list(dict.fromkeys(k for mode in (False, True) for m in runs[mode] for k in m))
+            for name, binary, traced in modes:
+                runs[name].append(one_run(binary, a.scenario, traced, a.duration, work))
+    keys = list(dict.fromkeys(k for name in runs for m in runs[name] for k in m))
     print(f"{a.scenario}, {a.duration} per run, {a.rounds} runs per mode, medians")
-    print(f"{'measure':28} {'no trace':>12} {'kernel trace':>14}")
+    print(f"{'measure':28}" + "".join(f" {name:>15}" for name, _, _ in modes))
     for k in keys:
-        vals = [statistics.median([m[k] for m in runs[mode] if k in m]) if any(k in m for m in runs[mode])
-                else None for mode in (False, True)]
-        cells = [f"{v:12.2f}" if v is not None else f"{'-':>12}" for v in vals]
-        print(f"{k:28} {cells[0]} {cells[1]:>14}")
+        cells = []
+        for name, _, _ in modes:
+            v = [m[k] for m in runs[name] if k in m]
+            cells.append(f"{statistics.median(v):15.2f}" if v else f"{'-':>15}")
+        print(f"{k:28} " + " ".join(cells))
     return 0
 
 

@@ -153,7 +153,7 @@ def render(rows: list[Row]) -> str:
 
 def plot(rows: list[Row], path: Path) -> Path:
     pts = [r for r in rows if r.est.mean is not None]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(9.5, 4.2), layout="constrained")
     numeric = all(r.working_set for r in pts)
     x = [r.working_set if numeric else k for k, r in enumerate(pts)]
     ax.errorbar(x, [r.est.mean / 1e3 for r in pts],
@@ -164,7 +164,7 @@ def plot(rows: list[Row], path: Path) -> Path:
         ax.errorbar([xi for xi, _ in cpts], [r.cpu_est.mean / 1e3 for _, r in cpts],
                     yerr=[(r.cpu_est.half_width or 0) / 1e3 for _, r in cpts], marker="s",
                     capsize=4, lw=1, label="C per CPU (work per CPU-second)")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     if numeric:
         ax.set_xscale("log", base=2)
     ax.set_xticks(x)

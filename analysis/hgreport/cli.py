@@ -3,11 +3,13 @@ own cmd_*.py (name, help, arguments, what it does: command.py)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
 from . import __version__
-from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_sweep, cmd_table2
+from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_series, cmd_sweep, cmd_table2
+from . import cmd_compare, cmd_dispatch, cmd_table1
 from .command import Command, UsageError
 from .errors import InputError
 
@@ -17,6 +19,10 @@ COMMANDS: tuple[Command, ...] = (
     cmd_sweep.COMMAND,
     cmd_cache_penalty.COMMAND,
     cmd_table2.COMMAND,
+    cmd_compare.COMMAND,
+    cmd_table1.COMMAND,
+    cmd_dispatch.COMMAND,
+    cmd_series.COMMAND,
 )
 DEFAULT = "report"
 EXIT_INPUT = 2
@@ -33,7 +39,8 @@ def parser() -> argparse.ArgumentParser:
                     "Perfetto export, response-time analysis, sweeps.",
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
-               "Exit status 2: a missing or invalid input; 3: a usage error.")
+               "Exit status 1: a --fail-if condition of compare is true; 2: a missing or invalid "
+               "input; 3: a usage error.")
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
@@ -61,3 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
+            RecursionError, OSError) as e:   # an input no check foresaw: no bare traceback
+        if os.environ.get("HGREPORT_DEBUG"):
+            raise
+        inputs = " ".join(a for a in argv[1:] if not a.startswith("-"))
+        print(f"hgreport: error: {inputs}: cannot be analysed ({type(e).__name__}: {e}); an input "
+              "hgreport does not check, or a bug: HGREPORT_DEBUG=1 shows where", file=sys.stderr)
+        return EXIT_INPUT

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import switches
-from .plotting import plain_log, plt, save, shade_loads
+from .plotting import legend_below, legend_outside, log_axis, plt, save, shade_loads
 from .rundir import Run
 
 
@@ -21,25 +21,26 @@ def _log_bins(values: list[np.ndarray], per_decade: int = 20) -> np.ndarray:
 def plot_gaps(run: Run, path: Path) -> Path:
     """Left: lengths of each thread's gaps on one CPU. Right: inferred context-switch costs
     (thread A ends, thread B starts on the same CPU), voluntary vs involuntary."""
-    iv = run.intervals
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
-    per = [(run.label(i), switches.thread_gaps(iv, i) / 1e3) for i in range(len(run.threads))]
+    g_all = switches.gaps_of_run(run)
+    per = [(run.label(i), g_all.of_thread(i) / 1e3) for i in range(len(run.threads))]
     per = [(lab, g) for lab, g in per if len(g)]
     bins = _log_bins([g for _, g in per])
     for lab, g in per[:12]:
         left.hist(g, bins=bins, histtype="step", lw=1.2, label=f"{lab} ({len(g)})")
     left.set_xscale("log")
     left.set_yscale("log")
-    plain_log(left.xaxis)
-    left.set_xlabel("gap length (us)")
+    log_axis(left.xaxis, ns_per_unit=1e3)
+    log_axis(left.yaxis)
+    left.set_xlabel("gap length")
     left.set_ylabel("gaps")
     left.set_title("gaps of each thread (after `preempted`, same CPU)", fontsize=10)
     if per:
-        left.legend(fontsize=7)
+        legend_below(left)
     else:
         left.text(0.5, 0.5, "no gaps in the trace", transform=left.transAxes, ha="center")
 
-    sw = switches.switches(iv)
+    sw = switches.of_run(run)
     vol, inv = sw.cost[sw.voluntary] / 1e3, sw.cost[~sw.voluntary] / 1e3
     bins = _log_bins([vol, inv])
     for name, c, color in (("involuntary (after preempted)", inv, "tab:red"),
@@ -48,12 +49,12 @@ def plot_gaps(run: Run, path: Path) -> Path:
             right.hist(c, bins=bins, histtype="stepfilled", alpha=0.45, color=color,
                        label=f"{name}: n={len(c)}, min {c.min():.1f}, median {np.median(c):.1f} us")
     right.set_xscale("log")
-    plain_log(right.xaxis)
-    right.set_xlabel("switch cost: next thread's start - previous thread's end (us)")
+    log_axis(right.xaxis, ns_per_unit=1e3)
+    right.set_xlabel("switch cost: next thread's start - previous thread's end")
     right.set_ylabel("switches")
     right.set_title("inferred context switches between traced threads (process_ctx)", fontsize=10)
     if len(sw.cost):
-        right.legend(fontsize=7)
+        legend_below(right, ncol=1)
     else:
         right.text(0.5, 0.5, "no switches between traced threads", transform=right.transAxes, ha="center")
     if not run.complete:
@@ -61,12 +62,35 @@ def plot_gaps(run: Run, path: Path) -> Path:
     return save(fig, path)
 
 
+def cdf_points(n: int, points: int = 2000) -> np.ndarray:
+    """Indices of a sorted sample of n that draw its CDF at screen resolution: evenly spaced
+    ranks, plus log-spaced ranks from the top so the tail keeps every visible step."""
+    if n <= 2 * points:
+        return np.arange(n)
+    tail = n - np.geomspace(1, n, points).astype(np.int64)
+    return np.unique(np.r_[np.linspace(0, n - 1, points).astype(np.int64), tail, n - 1])
+
+
+def envelope(x: np.ndarray, y: np.ndarray, columns: int = 2000) -> np.ndarray:
+    """Indices of the lowest and the highest y in each of `columns` bins of x: a scatter of
+    millions of points drawn as what a screen shows of it."""
+    if len(x) <= 4 * columns:
+        return np.arange(len(x))
+    lo, hi = float(x.min()), float(x.max())
+    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    order = np.lexsort((y, col))
+    c = col[order]
+    edge = np.flatnonzero(c[1:] != c[:-1])
+    return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])
+
+
 def latency_threads(run: Run) -> list[int]:
     return [i for i, t in enumerate(run.threads) if t["stats"].get("latency")]
 
 
 def plot_latency(run: Run, path: Path) -> Path | None:
-    """CDF of wake-up lateness (log x) and lateness over time with load windows shaded."""
+    """The tail of wake-up lateness (1 - CDF, log-log: the worst wake-ups stay visible) and
+    lateness over time with load windows shaded."""
     idx = latency_threads(run)
     if not idx:
         return None
@@ -78,23 +102,28 @@ def plot_latency(run: Run, path: Path) -> Path | None:
         late = np.sort(s.late) / 1e3
         if not len(late):
             continue
-        p = np.arange(1, len(late) + 1) / len(late)
-        cdf.step(np.maximum(late, 1e-3), p, where="post", label=f"{run.label(i)} (n={len(late)})")
-        over.plot(s.intended / 1e9, np.maximum(s.late / 1e3, 1e-3), ".", ms=2, alpha=0.6,
+        k = cdf_points(len(late))
+        # fraction of wake-ups at least this late: 1 at the earliest, 1/n at the latest
+        cdf.step(np.maximum(late[k], 1e-3), (len(late) - k) / len(late), where="post",
+                 label=f"{run.label(i)} (n={len(late)})")
+        k = envelope(s.intended, s.late)
+        over.plot(s.intended[k] / 1e9, np.maximum(s.late[k] / 1e3, 1e-3), ".", ms=2, alpha=0.6,
                   label=run.label(i))
     cdf.set_xscale("log")
-    plain_log(cdf.xaxis)
-    cdf.set_xlabel("wake-up lateness (us)")
-    cdf.set_ylabel("fraction of wake-ups <= x")
-    cdf.set_title("dispatch latency CDF", fontsize=10)
+    cdf.set_yscale("log")
+    log_axis(cdf.xaxis, ns_per_unit=1e3)
+    log_axis(cdf.yaxis, sci=True)
+    cdf.set_xlabel("wake-up lateness")
+    cdf.set_ylabel("fraction of wake-ups at least this late")
+    cdf.set_title("dispatch latency tail (1 - CDF)", fontsize=10)
     cdf.grid(color="0.9")
-    cdf.legend(fontsize=7, loc="lower right")
+    legend_below(cdf)
     over.set_yscale("log")
-    plain_log(over.yaxis)
+    log_axis(over.yaxis, ns_per_unit=1e3)
     over.set_xlabel("intended wake-up (s from the run's start)")
-    over.set_ylabel("lateness (us)")
+    over.set_ylabel("lateness")
     over.set_title("lateness over time (load windows shaded)", fontsize=10)
-    over.legend(fontsize=7, loc="upper right", markerscale=4)
+    legend_outside(over, markerscale=4)
     if not run.complete:
         fig.suptitle("run incomplete", color="tab:red")
     return save(fig, path)

@@ -38,24 +38,31 @@ def exec_values(workload: dict[str, Any]) -> list[int] | None:
 
 def rebuild(iv: Intervals, first_release: int, end: int, period: int,
             execs: Sequence[int]) -> list[Job]:
-    """Jobs whose outcome is known by `end` (the thread's finish or the run's end), in order."""
+    """Jobs whose outcome is known by `end` (the thread's finish or the run's end), in order.
+
+    One step per job, not per interval: with C(t) the CPU the thread received up to t (a
+    cumulative sum over its intervals), a job counting from s completes at the first t with
+    C(t) = C(s) + exec, found by binary search."""
     order = np.argsort(iv.start, kind="stable")
-    starts, stops = iv.start[order].tolist(), iv.stop[order].tolist()
+    starts = iv.start[order].astype(np.int64)
+    stops = np.maximum(iv.stop[order].astype(np.int64), starts)
+    cum_end = np.cumsum(stops - starts)
+    cum_start = cum_end - (stops - starts)
+    n = len(starts)
+
+    def received(t: int) -> int:                 # C(t)
+        i = int(np.searchsorted(starts, t, side="right")) - 1
+        return 0 if i < 0 else int(cum_start[i]) + min(max(t - int(starts[i]), 0),
+                                                       int(stops[i] - starts[i]))
+
     jobs: list[Job] = []
-    release, used_to, k, i = first_release, first_release, 0, 0
+    release, used_to, k = first_release, first_release, 0
     while release < end:
-        need = execs[k % len(execs)]
         deadline = release + period
-        completion = None
-        while i < len(starts):
-            a = max(starts[i], used_to)
-            b = stops[i]
-            if b > a:
-                if b - a >= need:
-                    completion = a + need
-                    break
-                need -= b - a
-            i += 1
+        target = received(used_to) + execs[k % len(execs)]
+        i = int(np.searchsorted(cum_end, target, side="left"))
+        completion = None if i >= n else max(int(starts[i]), used_to) + target - max(
+            int(cum_start[i]), received(used_to))
         if completion is None or completion > end:
             if deadline <= end:
                 jobs.append(Job(release, deadline, None))

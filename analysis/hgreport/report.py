@@ -1,12 +1,13 @@
 """The report of one run: report.md, summary.json, timeline.png, gaps.png, latency.png and
-trace.perfetto.json in one output directory."""
+trace.perfetto-trace in one output directory."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import figures, perfetto, timeline
+from . import causes, figures, longrun, perfetto, timeline, timeline_auto
 from .markdown import pct, table
 from .rundir import Run
 from .summary import DEFAULT_THRESHOLDS_NS, summarize
@@ -158,25 +159,50 @@ def _expectations(s: dict[str, Any]) -> list[str]:
                                          "llrrl"), ""]
 
 
-def render(s: dict[str, Any], figures_written: Sequence[str]) -> str:
+def render(s: dict[str, Any], figures_written: Sequence[str], extra: Sequence[str] = ()) -> str:
     lines = _header(s) + _threads(s) + _latency(s) + _gaps(s) + _loads(s) + _expectations(s)
+    lines += [x for x in extra if x]
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures_written if f.endswith(".png")]
-    lines += ["", "Perfetto trace: `trace.perfetto.json` (open in https://ui.perfetto.dev)", ""]
+    lines += ["", f"Perfetto trace: `{perfetto.FILE_NAME}` (open in https://ui.perfetto.dev)", ""]
     return "\n".join(lines)
 
 
-def write_report(run: Run, out: Path, window: tuple[int, int] = (0, 500_000_000),
-                 thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) -> dict[str, Any]:
-    """Write every file of the report into `out`; returns the summary."""
+def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
+                 thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS,
+                 timings: dict[str, float] | None = None) -> dict[str, Any]:
+    """Write every file of the report into `out`; returns the summary. `window`: the timeline's
+    (start, length), None for where things happen (timeline_auto.py). `timings`, when given,
+    receives the seconds each stage took (bench/hgreport_scale.py)."""
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        if timings is not None:
+            now = time.perf_counter()
+            timings[stage] = timings.get(stage, 0.0) + now - clock
+            clock = now
+
     out.mkdir(parents=True, exist_ok=True)
+    run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
+    lap("read")
     s = summarize(run, thresholds_ns)
-    written = [timeline.plot_timeline(run, out / "timeline.png", *window).name,
-               figures.plot_gaps(run, out / "gaps.png").name]
+    lap("summary")
+    tl = out / "timeline.png"   # by default where things happen (timeline_auto.py)
+    written = [(timeline.plot_timeline(run, tl, *window) if window else
+                timeline_auto.plot_default(run, tl)).name]
+    lap("timeline")
+    written.append(figures.plot_gaps(run, out / "gaps.png").name)
+    lap("gaps")
     lat = figures.plot_latency(run, out / "latency.png")
     if lat is not None:
         written.append(lat.name)
-    written.append(perfetto.write(run, out / "trace.perfetto.json").name)
+    lap("latency")
+    written.append(perfetto.write(run, out / perfetto.FILE_NAME).name)
+    lap("perfetto")
+    extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
+    lap("longrun")
     s["files"] = written + ["summary.json", "report.md"]
     (out / "summary.json").write_text(json.dumps(s, indent=2) + "\n")
-    (out / "report.md").write_text(render(s, written))
+    (out / "report.md").write_text(render(s, written, extra))
+    lap("markdown")
     return s

@@ -1,5 +1,13 @@
-"""Reading one run directory: result.json (checked), the trace and the latency samples
-(trace.bin / latency.bin, or trace.jsonl / latency.jsonl of older runs) as arrays."""
+"""Reading one run directory: result.json (checked: resultfile.py), and the trace and the
+latency samples as columns. trace.bin / latency.bin are not parsed: they are read a chunk at a
+time into the contiguous numpy columns the analysis uses (binfile.py; 25 bytes per interval
+instead of 32; 5M intervals load in about 0.1 s, then are sorted by start). Older runs'
+trace.jsonl / latency.jsonl are parsed line by line.
+
+Only files inside the run directory are read: `files.*` naming an absolute path, `..`, a
+subdirectory or a symlink that leads outside is refused. A trace or latency file the run
+says it wrote but that is missing is an error; a run that recorded none (trace.mode none, or
+zero records written) reads as empty columns."""
 from __future__ import annotations
 
 import json
@@ -10,31 +18,47 @@ from typing import Any
 
 import numpy as np
 
+from . import binfile
 from .errors import InputError
+from .resultfile import FORMAT, check_result, read_json  # noqa: F401  (FORMAT re-exported)
 
-FORMAT = "hgrun-result/1"
 END_KINDS = ("preempted", "yielded", "blocked", "finished")
-_TOP_KEYS = ("complete", "scenario", "threads", "loads", "host", "gap", "warnings")
-_STAT_KEYS = ("cpu_ns", "intervals", "gaps", "records", "records_dropped", "releases",
-              "deadlines_hit", "deadlines_missed", "work_units", "latency")
-_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "result.schema.json"
+_DEFAULT_NAMES = {"trace": "trace.jsonl", "latency": "latency.jsonl"}   # runs before files{}
 
 
 @dataclass(frozen=True)
 class Intervals:
-    """The gap trace as columns; `thread` indexes Run.threads, `end` indexes END_KINDS."""
+    """The gap trace as columns; `thread` indexes Run.threads, `end` indexes END_KINDS.
+    Run.intervals gives them sorted by start, read-only and contiguous (start, stop: int64;
+    thread: uint16 (uint32 past 65535 threads); cpu: int16; end: uint8); `cause` is the kernel
+    attribution code of the gap that ended the interval (0: none; docs/kernel-trace.md),
+    `window` the outlier window id (0: none; docs/results.md); each a zero-stride view of
+    zeros when no record has one."""
     thread: np.ndarray
     cpu: np.ndarray
     start: np.ndarray
     stop: np.ndarray
     end: np.ndarray
+    cause: np.ndarray | None = None
+    window: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.start)
 
+    def take(self, idx: np.ndarray) -> "Intervals":
+        """The intervals selected by a mask or an index array."""
+        return Intervals(self.thread[idx], self.cpu[idx], self.start[idx], self.stop[idx],
+                         self.end[idx], None if self.cause is None else self.cause[idx],
+                         None if self.window is None else self.window[idx])
+
     def of_thread(self, index: int) -> "Intervals":
-        m = self.thread == index
-        return Intervals(self.thread[m], self.cpu[m], self.start[m], self.stop[m], self.end[m])
+        return self.take(self.thread == index)
+
+    @property
+    def windowed(self) -> bool:
+        """Whether records come from outlier windows (trace.mode outliers): two intervals
+        then follow each other only inside one window."""
+        return self.window is not None and len(self.window) > 0 and self.window.strides != (0,)
 
 
 @dataclass(frozen=True)
@@ -45,6 +69,9 @@ class Samples:
     actual: np.ndarray
     late: np.ndarray
 
+    def __len__(self) -> int:
+        return len(self.late)
+
     def of_thread(self, index: int) -> "Samples":
         m = self.thread == index
         return Samples(self.thread[m], self.intended[m], self.actual[m], self.late[m])
@@ -52,10 +79,12 @@ class Samples:
 
 @dataclass
 class Run:
-    """One result directory. The trace and the latency samples are read on first use."""
+    """One result directory. The trace and the latency samples are read on first use;
+    `cache` keeps what several outputs derive from them (switches.of_run)."""
     path: Path
     result: dict[str, Any]
     _index: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._index = {(t["name"], int(t["instance"])): i for i, t in enumerate(self.threads)}
@@ -84,7 +113,7 @@ class Run:
         """The resolved scenario entry of result thread `index` (matched by name and instance)."""
         t = self.threads[index]
         for s in self.scenario.get("threads", []):
-            if s.get("name") == t["name"] and int(s.get("instance", 0)) == int(t["instance"]):
+            if s.get("name") == t["name"] and int(s.get("instance") or 0) == int(t["instance"]):
                 return s
         return {}
 
@@ -92,20 +121,113 @@ class Run:
         t = self.threads[index]
         return t.get("os_name") or f"{t['name']}.{t['instance']}"
 
-    def _file(self, key: str, default: str) -> Path | None:
-        files = self.result.get("files") or {}
-        name = files.get(key, default) if key in files else default
-        return None if name is None else self.path / name
+    def file(self, key: str) -> Path | None:
+        """The path of result.json's files[key] inside the run directory, or None when the run
+        names no such file. Refused (InputError): absolute paths, `..`, subdirectories, and
+        names whose symlinks lead outside the directory."""
+        files = self.result.get("files")
+        if not isinstance(files, dict) or key not in files:
+            return None
+        return inside(self.path, files[key], f"files.{key}")
+
+    def written(self, key: str) -> int | None:
+        """Records of files[key] that result.json vouches for: the checkpoint's `written`
+        (a run still going or killed), else trace.written (the final count); None if unknown."""
+        for holder in (self.result.get("checkpoint"), self.result.get("trace")):
+            if isinstance(holder, dict) and isinstance(holder.get("written"), dict):
+                n = holder["written"].get(key)
+                if isinstance(n, int) and not isinstance(n, bool):
+                    return n
+        return None
+
+    def _binary(self, key: str) -> bool:
+        """Whether files[key] is a binary file (named *.bin), else JSON lines."""
+        files = self.result.get("files")
+        return isinstance(files, dict) and str(files.get(key, "")).endswith(".bin")
+
+    def _trace_source(self, key: str) -> Path | None:
+        """The file of `key` ('trace', 'latency') to read, or None when the run recorded none."""
+        files = self.result.get("files")
+        if isinstance(files, dict):
+            path = self.file(key)
+        else:                           # runs older than files{}: the JSON-lines names
+            path = self.path / _DEFAULT_NAMES[key]
+            return path if path.is_file() else None
+        if path is None:
+            mode = (self.result.get("trace") or {}).get("mode")
+            if mode == "none" or self.written(key) in (0, None) or key == "latency":
+                return None
+            raise InputError(self.path / "result.json", f"files has no {key!r} entry but "
+                             f"{self.written(key)} {key} records were written")
+        if not path.exists():
+            if self.written(key) == 0:
+                return None
+            raise InputError(path, f"no such file, but result.json names it (files.{key}) and "
+                                   f"says {self.written(key)} records were written: the run "
+                                   "directory is incomplete (copy it whole)")
+        if path.is_dir():
+            raise InputError(path, "is a directory, not a trace file")
+        return path
+
+    def records(self, kind: str) -> np.ndarray:
+        """The raw records of trace.bin ('intervals') or latency.bin ('wakeups') with every
+        field (flags, window, cause, seq), in file order, read-only over a mapping of the
+        file: the same checks and trusted count as the columns. Empty when the run recorded
+        none or wrote JSON lines."""
+        key = {"intervals": "trace", "wakeups": "latency"}[kind]
+        path = self._trace_source(key)
+        if path is None or not self._binary(key):
+            return binfile.empty(kind)
+        r = binfile.read(path, kind, self.written("trace" if kind == "intervals" else "latency"))
+        binfile.check_records(path, r, len(self.threads), kind)
+        return r
 
     @cached_property
     def intervals(self) -> Intervals:
+        """The trace as contiguous columns sorted by start time (stable: a thread's records
+        keep their order); record numbers in error messages are the file's."""
+        path = self._trace_source("trace")
+        if path is not None and not self._binary("trace"):
+            return self._intervals_jsonl(path)
+        want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u4", "cpu": "<i2", "end": "u1",
+                "cause": "<u4", "window": "<u4"}
+        if path is None:
+            c = {k: np.zeros(0, dt) for k, dt in want.items()}
+        else:
+            c = binfile.columns(path, "intervals", self.written("trace"), want)
+            binfile.check_records(path, c, len(self.threads), "intervals")
+        if len(self.threads) < 2**16:
+            c["thread"] = c["thread"].astype(np.uint16)
+        start = c["start_ns"]
+        if len(start) and not bool(np.all(start[1:] >= start[:-1])):
+            order = np.argsort(start, kind="stable")
+            for k in c:
+                c[k] = c[k][order]
+            del order
+        for k in ("cause", "window"):   # none attributed / not windowed: zeros costing nothing
+            if not c[k].any():
+                c[k] = np.broadcast_to(np.uint32(0), c[k].shape)
+        for a in c.values():
+            a.flags.writeable = False
+        return Intervals(c["thread"], c["cpu"], c["start_ns"], c["end_ns"], c["end"], c["cause"],
+                         c["window"])
+
+    @cached_property
+    def samples(self) -> Samples:
+        path = self._trace_source("latency")
+        if path is not None and not self._binary("latency"):
+            return self._samples_jsonl(path)
+        want = {"intended_ns": "<i8", "actual_ns": "<i8", "thread": "<u4"}
+        if path is None:
+            c = {k: np.zeros(0, dt) for k, dt in want.items()}
+        else:
+            c = binfile.columns(path, "wakeups", self.written("latency"), want)
+            binfile.check_records(path, c, len(self.threads), "wakeups")
+        return Samples(c["thread"], c["intended_ns"], c["actual_ns"],
+                       c["actual_ns"] - c["intended_ns"])
+
+    def _intervals_jsonl(self, path: Path) -> Intervals:
         cols: tuple[list[int], ...] = ([], [], [], [], [])
-        path = self._file("trace", "trace.jsonl")
-        if path is not None and path.suffix == ".bin":
-            r = _records(path, "intervals")
-            _check_threads(path, r, len(self.threads))
-            return Intervals(*(r[k].astype(np.int64) for k in
-                               ("thread", "cpu", "start_ns", "end_ns", "end")))
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
@@ -113,131 +235,91 @@ class Run:
                 cols[2].append(int(rec["start_ns"]))
                 cols[3].append(int(rec["end_ns"]))
                 cols[4].append(END_KINDS.index(rec["end"]))
-            except (KeyError, ValueError, TypeError) as e:
+            except (KeyError, ValueError, TypeError, OverflowError) as e:
                 raise InputError(path, f"line {line_no}: not an interval record ({_why(e)})") from e
-        return Intervals(*(np.asarray(c, dtype=np.int64) for c in cols))
+        try:
+            return Intervals(*(np.asarray(c, dtype=np.int64) for c in cols))
+        except OverflowError as e:
+            raise InputError(path, "a number does not fit 64 bits") from e
 
-    @cached_property
-    def samples(self) -> Samples:
+    def _samples_jsonl(self, path: Path) -> Samples:
         cols: tuple[list[int], ...] = ([], [], [], [])
-        path = self._file("latency", "latency.jsonl")
-        if path is not None and path.suffix == ".bin":
-            r = _records(path, "wakeups")
-            _check_threads(path, r, len(self.threads))
-            cols = [r[k].astype(np.int64) for k in ("thread", "intended_ns", "actual_ns")]
-            return Samples(*cols, cols[2] - cols[1])
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
                 cols[1].append(int(rec["intended_ns"]))
                 cols[2].append(int(rec["actual_ns"]))
                 cols[3].append(int(rec["late_ns"]))
-            except (KeyError, ValueError, TypeError) as e:
+            except (KeyError, ValueError, TypeError, OverflowError) as e:
                 raise InputError(path, f"line {line_no}: not a latency sample ({_why(e)})") from e
-        return Samples(*(np.asarray(c, dtype=np.int64) for c in cols))
+        try:
+            return Samples(*(np.asarray(c, dtype=np.int64) for c in cols))
+        except OverflowError as e:
+            raise InputError(path, "a number does not fit 64 bits") from e
 
-    def _thread_of(self, rec: dict[str, Any]) -> int:
+    def _thread_of(self, rec: Any) -> int:
         key = (rec["thread"], int(rec["instance"]))
         if key not in self._index:
             raise ValueError(f"thread {key[0]}.{key[1]} is not in result.json")
         return self._index[key]
 
 
+_BIN_DTYPES = binfile.DTYPES             # older names, for modules written against them
+
+
+def _records(path: Path, kind: str) -> np.ndarray:
+    return binfile.read(path, kind, None)
+
+
 def _why(e: Exception) -> str:
     return f"missing key {e}" if isinstance(e, KeyError) else str(e)
 
 
-_BIN_DTYPES = {
-    "intervals": np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"),
-                           ("cpu", "<i2"), ("end", "u1"), ("flags", "u1"), ("window", "<u4"),
-                           ("cause", "<u4")]),
-    "wakeups": np.dtype([("intended_ns", "<i8"), ("actual_ns", "<i8"), ("thread", "<u4"),
-                         ("window", "<u4"), ("seq", "<u8")]),
-}
+def inside(directory: Path, name: Any, what: str) -> Path:
+    """directory/name when `name` is a plain file name whose real path stays in the directory
+    (the link's target when it is a symlink to another file of the directory)."""
+    where = directory / "result.json"
+    if not isinstance(name, str) or not name:
+        raise InputError(where, f"{what}: expected a file name, got {json.dumps(name)[:40]}")
+    p = Path(name)
+    if p.is_absolute() or len(p.parts) != 1 or name in (".", ".."):
+        raise InputError(where, f"{what} is {name!r}: hgreport reads only plain file names inside "
+                                "the run directory")
+    full = directory / p
+    real = full.resolve()
+    if real.parent != directory.resolve():
+        raise InputError(where, f"{what} is {name!r}, a symlink to {real}, outside the run "
+                                "directory: refused")
+    return real if full.is_symlink() else full
 
 
-def _records(path: Path, kind: str) -> np.ndarray:
-    """trace.bin / latency.bin (docs/results.md): 64-byte header, 32-byte records; a torn
-    last record is ignored; no file reads as no records."""
-    if not path.exists():
-        return np.zeros(0, _BIN_DTYPES[kind])
-    data = path.read_bytes()
-    got = data[16:32].rstrip(b"\0").decode(errors="replace")
-    if len(data) < 64 or data[:8] != b"HGRUNBIN" or got != kind:
-        raise InputError(path, f"not an hgrun {kind} file (header: {data[:32]!r})")
-    n = (len(data) - 64) // 32
-    return np.frombuffer(data[64:64 + 32 * n], _BIN_DTYPES[kind])
-
-
-def _check_threads(path: Path, r: np.ndarray, n_threads: int) -> None:
-    bad = np.nonzero(r["thread"] >= n_threads)[0]
-    if len(bad):
-        raise InputError(path, f"record {int(bad[0]) + 1}: thread {int(r['thread'][bad[0]])} "
-                               f"is not in result.json ({n_threads} threads)")
-
-
-def _jsonl(path: Path | None):
-    """(line number, object) of a JSON-lines file; nothing if the run wrote no such file."""
-    if path is None or not path.exists():
-        return
-    with path.open() as f:
-        for n, line in enumerate(f, 1):
+def _jsonl(path: Path):
+    """(line number, object) of a JSON-lines file."""
+    try:
+        f = path.open("rb")
+    except OSError as e:
+        raise InputError(path, f"cannot open: {e.strerror}") from e
+    with f:
+        for n, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InputError(path, f"line {n}: not UTF-8 text") from e
             if not line.strip():
                 continue
             try:
                 yield n, json.loads(line)
             except json.JSONDecodeError as e:
                 raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
+            except RecursionError as e:
+                raise InputError(path, f"line {n}: nested too deeply") from e
 
 
 def read_result(path: Path) -> dict[str, Any]:
     """result.json, parsed and checked; InputError naming the file and the problem."""
-    if not path.exists():
-        raise InputError(path, "no such file (is this an hgrun result directory?)")
-    try:
-        doc = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise InputError(path, f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
-    except OSError as e:
-        raise InputError(path, e.strerror or str(e)) from e
+    doc = read_json(path)
     check_result(path, doc)
     return doc
-
-
-def check_result(path: Path, doc: Any) -> None:
-    """The fields hgreport relies on (schemas/result.schema.json's stable names), then the JSON Schema if
-    jsonschema is installed and the repository's schema is found."""
-    if not isinstance(doc, dict):
-        raise InputError(path, "not a JSON object")
-    if doc.get("format") != FORMAT:
-        raise InputError(path, f"format is {doc.get('format')!r}, expected {FORMAT!r}")
-    for key in _TOP_KEYS:
-        if key not in doc:
-            raise InputError(path, f"missing key {key!r}")
-    if not isinstance(doc["threads"], list):
-        raise InputError(path, "threads: not a list")
-    for i, t in enumerate(doc["threads"]):
-        for key in ("name", "instance", "stats"):
-            if key not in t:
-                raise InputError(path, f"threads[{i}]: missing key {key!r}")
-        for key in _STAT_KEYS:
-            if key not in t["stats"]:
-                raise InputError(path, f"threads[{i}].stats: missing key {key!r}")
-    _check_schema(path, doc)
-
-
-def _check_schema(path: Path, doc: dict[str, Any]) -> None:
-    try:
-        import jsonschema  # optional
-    except ImportError:
-        return
-    if not _SCHEMA.exists():
-        return
-    validator = jsonschema.Draft202012Validator(json.loads(_SCHEMA.read_text()))
-    error = next(iter(sorted(validator.iter_errors(doc), key=lambda e: list(e.path))), None)
-    if error is not None:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path).lstrip(".")
-        raise InputError(path, f"does not match the result schema at {where or '(top)'}: {error.message}")
 
 
 def read_run(directory: Path | str) -> Run:
@@ -247,4 +329,7 @@ def read_run(directory: Path | str) -> Run:
         directory = directory.parent
     if not directory.exists():
         raise InputError(directory, "no such directory")
-    return Run(directory, read_result(directory / "result.json"))
+    if not directory.is_dir():
+        raise InputError(directory, "not a directory (give a run directory or its result.json)")
+    result = inside(directory, "result.json", "result.json")
+    return Run(directory, read_result(result))

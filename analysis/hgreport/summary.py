@@ -36,8 +36,12 @@ def periodic_jobs(run: Run, index: int) -> list[jobs.Job] | None:
     t = run.threads[index]
     if w.get("type") != "periodic" or not execs or t["stats"]["records_dropped"]:
         return None
-    start, end = thread_window(run, index)
-    return jobs.rebuild(run.intervals.of_thread(index), start, end, int(w["period_ns"]), execs)
+    key = f"jobs.{index}"
+    if key not in run.cache:
+        start, end = thread_window(run, index)
+        run.cache[key] = jobs.rebuild(run.intervals.of_thread(index), start, end,
+                                      int(w["period_ns"]), execs)
+    return run.cache[key]
 
 
 def _thread(run: Run, index: int) -> dict[str, Any]:
@@ -47,8 +51,7 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
     w = s.get("workload") or {}
     g = t.get("granted") or {}
     start, end = thread_window(run, index)
-    iv = run.intervals
-    in_trace = int((iv.thread == index).sum())
+    in_trace = int(_trace_counts(run)[index])
     row: dict[str, Any] = {
         "label": run.label(index), "name": t["name"], "instance": t["instance"],
         "tid": t.get("tid"), "cpu_affinity": t.get("cpu_affinity"),
@@ -65,7 +68,7 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
         "deadlines_missed": st["deadlines_missed"], "deadline_miss_ratio": miss_ratio(st),
         "overrun_max_ns": st.get("overrun_max_ns"), "work_units": st["work_units"],
         "latency": {k: v for k, v in (st.get("latency") or {}).items() if k != "histogram"} or None,
-        "gap_lengths": describe(switches.thread_gaps(iv, index)),
+        "gap_lengths": describe(switches.gaps_of_run(run).of_thread(index)),
     }
     js = periodic_jobs(run, index) if st["releases"] else None
     if js is not None:
@@ -80,8 +83,15 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
     return row
 
 
+def _trace_counts(run: Run) -> np.ndarray:
+    """Intervals in the trace per thread (one pass over the thread column)."""
+    if "trace_counts" not in run.cache:
+        run.cache["trace_counts"] = np.bincount(run.intervals.thread, minlength=len(run.threads))
+    return run.cache["trace_counts"]
+
+
 def _switch_stats(run: Run) -> dict[str, Any]:
-    sw = switches.switches(run.intervals)
+    sw = switches.of_run(run)
     return {"all": describe(sw.cost), "voluntary": describe(sw.cost[sw.voluntary]),
             "involuntary": describe(sw.cost[~sw.voluntary])}
 
@@ -90,14 +100,16 @@ def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any
     """Table 1: per latency thread, the samples later than each threshold."""
     rows = []
     smp = run.samples
+    ths = np.asarray(thresholds_ns, dtype=np.int64)
     for i, t in enumerate(run.threads):
         lat = t["stats"].get("latency")
         if not lat:
             continue
-        late = smp.late[smp.thread == i]
+        late = np.sort(smp.late[smp.thread == i])
+        later = len(late) - np.searchsorted(late, ths, side="right")
         rows.append({"label": run.label(i), "samples": int(len(late)),
                      "wakeups": lat.get("count"), "samples_dropped": lat.get("samples_dropped", 0),
-                     "later_than": {str(th): int((late > th).sum()) for th in thresholds_ns}})
+                     "later_than": {str(th): int(c) for th, c in zip(thresholds_ns, later)}})
     return rows
 
 

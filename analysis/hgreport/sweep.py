@@ -11,7 +11,7 @@ from typing import Any
 
 from .markdown import table
 from .metrics import display, kind, run_metrics
-from .plotting import plt, save
+from .plotting import legend_below, plt, save
 from .stats import Estimate, mean_ci
 from .sweepdir import Sweep
 from .units import axis_number, fmt_ns
@@ -140,9 +140,11 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
             if ci == len(cols) - 1:
                 ax.set_xlabel(axis, fontsize=8)
             ax.grid(color="0.9")
-            if ci == 0 and len(series) > 1:
-                ax.legend(fontsize=6)
-    fig.suptitle(f"sweep {sweep.path.name}: mean and 95% CI over repeats", fontsize=10)
+            if ci == len(cols) - 1 and len(series) > 1:
+                legend_below(ax, fontsize=6, ncol=1, below=0.45)   # under the x label
+    name = next((r.scenario.get("name") for p in sweep.points for r in p.runs), None)
+    fig.suptitle(f"{name or sweep.path.name}: {len(sweep.points)} sweep points "
+                 f"({sweep.path.name}), mean and 95% CI over repeats", fontsize=10)
     return save(fig, path)
 
 

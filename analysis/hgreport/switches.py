@@ -1,52 +1,197 @@
 """What the gap trace says about the scheduler (paper section 4, `process_ctx` of section 5.1):
-gaps of a thread on one CPU, and context switches inferred between traced threads."""
+gaps of a thread on one CPU, and context switches inferred between traced threads.
+
+Both are found on the trace in time order (Run.intervals is) with bounded temporaries: the
+switches a block of records at a time, keeping each CPU's last interval across blocks, and
+held as two int32 index arrays into the trace (8 bytes a switch); their columns are computed
+when first asked for."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .rundir import END_KINDS, Intervals
 
+if TYPE_CHECKING:
+    from .rundir import Run
+
 PREEMPTED, YIELDED, BLOCKED, FINISHED = (END_KINDS.index(k) for k in END_KINDS)
+BLOCK = 1 << 20
 
 
-@dataclass(frozen=True)
 class Switches:
-    """Inferred context switches: thread A's interval ends, thread B's next one starts on the
-    same CPU. `cost` is B.start - A.end (ns); `voluntary` is True after A yielded or blocked,
-    False after A was preempted."""
-    cpu: np.ndarray
-    from_thread: np.ndarray
-    to_thread: np.ndarray
-    cost: np.ndarray
-    voluntary: np.ndarray
-    at: np.ndarray
+    """Inferred context switches: thread A's interval `a` ends, thread B's next interval `b`
+    starts on the same CPU. `cost` is B.start - A.end (ns); `voluntary` is True after A
+    yielded or blocked, False after A was preempted; `at` is A's end."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
+        self.iv, self.a, self.b = iv, a, b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    @cached_property
+    def cost(self) -> np.ndarray:
+        return self.iv.start[self.b] - self.iv.stop[self.a]
+
+    @cached_property
+    def voluntary(self) -> np.ndarray:
+        end = self.iv.end[self.a]
+        return (end == YIELDED) | (end == BLOCKED)
+
+    @property
+    def cpu(self) -> np.ndarray:
+        return self.iv.cpu[self.b]
+
+    @property
+    def from_thread(self) -> np.ndarray:
+        return self.iv.thread[self.a]
+
+    @property
+    def to_thread(self) -> np.ndarray:
+        return self.iv.thread[self.b]
+
+    @property
+    def at(self) -> np.ndarray:
+        return self.iv.stop[self.a]
 
     @property
     def involuntary_count(self) -> int:
-        return int((~self.voluntary).sum())
+        return int(len(self.a) - np.count_nonzero(self.voluntary))
+
+
+class Gaps:
+    """Gaps: interval `a` of a thread ended `preempted` and `b` is the thread's next interval
+    (same CPU, figure 4's quantity, unless gaps(same_cpu=False)); `start` is a's end, `stop`
+    b's start, `cause` the kernel attribution code a carries, `window` its outlier window.
+    Held as two index arrays into the trace; the columns are computed when asked for."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
+        self.iv, self.a, self.b = iv, a, b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def take(self, idx: np.ndarray) -> "Gaps":
+        return Gaps(self.iv, self.a[idx], self.b[idx])
+
+    def of_thread(self, index: int) -> np.ndarray:
+        """The lengths of one thread's gaps."""
+        return self.length[self.thread == index]
+
+    @cached_property
+    def length(self) -> np.ndarray:
+        return self.iv.start[self.b] - self.iv.stop[self.a]
+
+    @cached_property
+    def thread(self) -> np.ndarray:
+        return self.iv.thread[self.a]
+
+    @property
+    def cpu(self) -> np.ndarray:
+        return self.iv.cpu[self.a]
+
+    @property
+    def start(self) -> np.ndarray:
+        return self.iv.stop[self.a]
+
+    @property
+    def stop(self) -> np.ndarray:
+        return self.iv.start[self.b]
+
+    @property
+    def cause(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.cause is None
+                else np.asarray(self.iv.cause[self.a]))
+
+    @property
+    def window(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.window is None
+                else np.asarray(self.iv.window[self.a]))
+
+
+def by_start(iv: Intervals) -> Intervals:
+    """iv sorted by start (stable); Run.intervals already is, and is returned as is."""
+    if len(iv) < 2 or bool(np.all(iv.start[1:] >= iv.start[:-1])):
+        return iv
+    return iv.take(np.argsort(iv.start, kind="stable"))
+
+
+def gaps(iv: Intervals, same_cpu: bool = True) -> Gaps:
+    """The gaps of every thread: consecutive intervals of one thread (in time order), the first
+    ended `preempted`, both in the same outlier window, and on the same CPU (figure 4) unless
+    `same_cpu` is False (docs/kernel-trace.md's gaps: the next interval anywhere)."""
+    iv = by_start(iv)
+    pre = np.flatnonzero(iv.end[:-1] == PREEMPTED)
+    order = np.argsort(iv.thread, kind="stable")           # each thread's intervals in time order
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    nxt_rank = rank[pre] + 1
+    del rank
+    ok = nxt_rank < len(order)
+    pre, nxt_rank = pre[ok], nxt_rank[ok]
+    nxt = order[nxt_rank]
+    del order
+    same = iv.thread[nxt] == iv.thread[pre]
+    if same_cpu:
+        same &= iv.cpu[nxt] == iv.cpu[pre]
+    if iv.windowed:                                        # not across two outlier windows
+        same &= iv.window[nxt] == iv.window[pre]
+    return Gaps(iv, pre[same], nxt[same])
 
 
 def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
     """Lengths (ns) of the gaps of one thread: from an interval that ended `preempted` to the
     thread's next interval, when that one is on the same CPU (figure 4's quantity)."""
-    m = iv.thread == thread
-    start, stop, cpu, end = iv.start[m], iv.stop[m], iv.cpu[m], iv.end[m]
-    order = np.argsort(start, kind="stable")
-    start, stop, cpu, end = start[order], stop[order], cpu[order], end[order]
-    keep = (end[:-1] == PREEMPTED) & (cpu[:-1] == cpu[1:])
-    return (start[1:] - stop[:-1])[keep]
+    return gaps(iv.of_thread(thread)).length
 
 
 def switches(iv: Intervals) -> Switches:
     """Every place where, on one CPU, an interval of one traced thread is followed by an
-    interval of another. Intervals that ended `finished` (the thread stopped) are not switches;
-    overlapping pairs (impossible on one CPU, a clock artefact) are dropped."""
-    order = np.lexsort((iv.start, iv.cpu))
-    cpu, thr, start, stop, end = (a[order] for a in (iv.cpu, iv.thread, iv.start, iv.stop, iv.end))
-    cost = start[1:] - stop[:-1]
-    m = (cpu[1:] == cpu[:-1]) & (thr[1:] != thr[:-1]) & (end[:-1] != FINISHED) & (cost >= 0)
-    return Switches(cpu=cpu[1:][m], from_thread=thr[:-1][m], to_thread=thr[1:][m], cost=cost[m],
-                    voluntary=(end[:-1][m] == YIELDED) | (end[:-1][m] == BLOCKED),
-                    at=stop[:-1][m])
+    interval of another (in the same outlier window). Intervals that ended `finished` (the
+    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
+    artefact) are dropped."""
+    iv = by_start(iv)
+    n = len(iv)
+    itype = np.int32 if n < 2**31 else np.int64
+    a_out, b_out = np.empty(n, itype), np.empty(n, itype)
+    filled = 0
+    last: dict[int, int] = {}                              # CPU -> its latest interval so far
+    for lo in range(0, n, BLOCK):
+        hi = min(n, lo + BLOCK)
+        cpu = iv.cpu[lo:hi]
+        for c in np.unique(cpu).tolist():
+            idx = np.flatnonzero(cpu == c) + lo
+            if c in last:
+                idx = np.r_[last[c], idx]
+            last[c] = int(idx[-1])
+            a, b = idx[:-1], idx[1:]
+            m = ((iv.thread[a] != iv.thread[b]) & (iv.end[a] != FINISHED)
+                 & (iv.start[b] >= iv.stop[a]))
+            if iv.windowed:                                # not across two outlier windows
+                m &= iv.window[a] == iv.window[b]
+            k = int(np.count_nonzero(m))
+            a_out[filled:filled + k] = a[m]
+            b_out[filled:filled + k] = b[m]
+            filled += k
+    # Switches in CPU-then-time order, like the pairs they come from.
+    a, b = a_out[:filled], b_out[:filled]
+    order = np.argsort(iv.cpu[b], kind="stable")
+    return Switches(iv, a[order], b[order])
+
+
+def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
+    """gaps(run.intervals, same_cpu), computed once per run."""
+    key = "gaps" if same_cpu else "gaps.any_cpu"
+    if key not in run.cache:
+        run.cache[key] = gaps(run.intervals, same_cpu)
+    return run.cache[key]
+
+
+def of_run(run: "Run") -> Switches:
+    """switches(run.intervals), computed once per run (the summary and the figures share it)."""
+    if "switches" not in run.cache:
+        run.cache["switches"] = switches(run.intervals)
+    return run.cache["switches"]

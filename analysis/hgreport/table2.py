@@ -53,3 +53,38 @@ def render(run: Run, data: list[dict[str, Any]]) -> str:
              f"{r['mbps']:.1f} Mbit/s" if r["mbps"] is not None else None] for r in data]
     return head + table(["row", "what", "missed deadlines", "missed/released", "throughput"],
                         body, "llrrr") + "\n"
+
+
+def columns(data: list[list[dict[str, Any]]]) -> list[tuple[str, str]]:
+    """(row, field) columns of several runs' tables, in the paper's order: each thread row's
+    missed deadlines, then each row's throughput."""
+    out: list[tuple[str, str]] = []
+    for rows_ in data:
+        for r in rows_:
+            for fld in ("missed", "mbps"):
+                if (fld == "missed" and r["releases"]) or (fld == "mbps" and r["mbps"] is not None):
+                    if (r["row"], fld) not in out:
+                        out.append((r["row"], fld))
+    return out
+
+
+def render_several(runs: list[Run], labels: list[str], data: list[list[dict[str, Any]]]) -> str:
+    """A row per run, a column per row of the single-run table (its missed deadlines or its
+    throughput)."""
+    cols = columns(data)
+    body = []
+    for lab, run, rows_ in zip(labels, runs, data):
+        by = {r["row"]: r for r in rows_}
+        cells: list[Any] = [lab + ("" if run.complete else " (incomplete)")]
+        for row, fld in cols:
+            r = by.get(row)
+            if r is None or (fld == "missed" and not r["releases"]) or (fld == "mbps" and r["mbps"] is None):
+                cells.append(None)
+            elif fld == "missed":
+                cells.append(f"{pct(r['miss_ratio'], 1)} ({r['missed']}/{r['releases']})")
+            else:
+                cells.append(f"{r['mbps']:.1f} Mbit/s")
+        body.append(cells)
+    head = [f"{row} {'missed' if fld == 'missed' else 'throughput'}" for row, fld in cols]
+    return (f"# Table 2: {len(runs)} runs\n\n"
+            + table(["run"] + head, body, "l" + "r" * len(cols)) + "\n")

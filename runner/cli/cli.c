@@ -113,8 +113,14 @@ static int parse_set(struct hg_cli *cli, char *arg, FILE *err)
 				   "threads[rt].priority=RTHIGH (got '%s')", arg);
 	if (cli->n_sets == HG_MAX_SETS)
 		return usage_error(err, cli->command, "at most %d --set options", HG_MAX_SETS);
-	*eq = '\0';
-	cli->sets[cli->n_sets].path = arg;
+	if ((size_t)(eq - arg) >= HG_SET_PATH_MAX)
+		return usage_error(err, cli->command, "--set: the path is longer than %d characters",
+				   HG_SET_PATH_MAX - 1);
+	/* argv stays whole: result.json's command_line records it as typed. */
+	char *path = cli->set_paths[cli->n_sets];
+	memcpy(path, arg, (size_t)(eq - arg));
+	path[eq - arg] = '\0';
+	cli->sets[cli->n_sets].path = path;
 	cli->sets[cli->n_sets].value = eq + 1;
 	cli->n_sets++;
 	return 0;
@@ -262,7 +268,13 @@ int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err)
 {
 	memset(cli, 0, sizeof(*cli));
 	cli->argc = argc;
-	cli->argv = argv;
+	/* getopt_long permutes argv (files move last); result.json records the
+	 * command line as typed, from this copy, which lives as long as the process. */
+	cli->argv = calloc((size_t)argc + 1, sizeof(*cli->argv));
+	if (cli->argv)
+		memcpy(cli->argv, argv, (size_t)argc * sizeof(*argv));
+	else
+		cli->argv = argv;
 	cli->command = HG_CMD_RUN;
 	int first = 1;
 	if (argc < 2) {

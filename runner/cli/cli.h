@@ -11,6 +11,7 @@
 #include "scenario/sweep.h"
 
 #define HG_MAX_SETS 64
+#define HG_SET_PATH_MAX 256
 
 enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
 		  HG_CMD_CALIBRATE, HG_CMD_HELP, HG_CMD_VERSION };
@@ -31,12 +32,13 @@ struct hg_cli {
 	bool duration_given;
 	uint64_t duration_ns;    /* run --duration */
 	struct hg_override sets[HG_MAX_SETS];   /* --set PATH=VALUE, in order */
+	char set_paths[HG_MAX_SETS][HG_SET_PATH_MAX]; /* their paths (argv keeps PATH=VALUE whole) */
 	size_t n_sets;
 	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics] */
 	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
 	bool dry_run;            /* sweep --list: print the runs, run nothing */
 	int argc;
-	char **argv;
+	char **argv;          /* the command line as typed (not permuted by getopt) */
 };
 
 /* Returns 0, or HG_EXIT_USAGE after printing the problem to err. */

@@ -1,4 +1,5 @@
-/* Printing the registries: workloads, timers, priorities, loads, metrics. */
+/* Printing the registries: workloads, timers, priorities, loads, metrics;
+ * each plugin's parameters from its table (plan/param.h). */
 #include <jansson.h>
 #include <string.h>
 
@@ -6,36 +7,41 @@
 #include "cli/list.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
+#include "plan/param_json.h"
 #include "plan/priority.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
 
-static const char *const wparam_names[] = { "exec", "period", "working_set", "yield_after",
-					    "align", "pattern" };
-#define N_WPARAM_NAMES (sizeof(wparam_names) / sizeof(wparam_names[0]))
-static const char *const lparam_names[] = { "workers", "size", "dir", "connect", "listen",
-					    "command", "population" };
-#define N_LPARAM_NAMES (sizeof(lparam_names) / sizeof(lparam_names[0]))
+/* What `hgrun list` shows of any plugin. */
+struct plugin {
+	const char *name, *summary;
+	const struct hg_params *params;
+	bool (*supported)(char *why, size_t size);
+};
 
-static void params(char *buf, size_t size, unsigned takes, unsigned needs,
-		   const char *const *names, size_t n)
+#define PLUGIN(ops) ((struct plugin){ (ops)->name, (ops)->summary, &(ops)->params, (ops)->supported })
+
+/* NULL when the plugin works here, else why not. */
+static const char *unsupported(const struct plugin *p, char *why, size_t size)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && used < size; i++)
-		if (takes & (1u << i))
-			used += (size_t)snprintf(buf + used, size - used, "%s%s%s", used ? " " : "",
-						 names[i], needs & (1u << i) ? "" : "?");
+	return p->supported && !p->supported(why, size) ? why : NULL;
 }
 
-static json_t *param_array(unsigned takes, unsigned needs, const char *const *names, size_t n)
+static json_t *plugin_json(struct plugin p)
 {
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		if (takes & (1u << i))
-			json_array_append_new(a, json_pack("{s:s, s:b}", "name", names[i],
-							   "required", (needs & (1u << i)) != 0));
-	return a;
+	char why[256];
+	const char *no = unsupported(&p, why, sizeof(why));
+	return json_pack("{s:s, s:s, s:o, s:b, s:o}", "name", p.name, "summary", p.summary,
+			 "params", hg_params_describe(p.params), "supported", !no,
+			 "unsupported_why", no ? json_string(no) : json_null());
+}
+
+static json_t *workload_json(const struct hg_workload_ops *w)
+{
+	json_t *o = plugin_json(PLUGIN(w));
+	json_object_set_new(o, "periodic", json_boolean(w->periodic));
+	json_object_set_new(o, "blocks", json_boolean(w->blocks));
+	return o;
 }
 
 static json_t *list_json(void)
@@ -43,13 +49,9 @@ static json_t *list_json(void)
 	json_t *w = json_array(), *t = json_array(), *p = json_array(), *l = json_array(),
 	       *m = json_array();
 	for (size_t i = 0; i < hg_n_workloads; i++)
-		json_array_append_new(w, json_pack("{s:s, s:s, s:o}", "name", hg_workloads[i]->name,
-			"summary", hg_workloads[i]->summary, "params",
-			param_array(hg_workloads[i]->takes, hg_workloads[i]->needs, wparam_names,
-				    N_WPARAM_NAMES)));
+		json_array_append_new(w, workload_json(hg_workloads[i]));
 	for (size_t i = 0; i < hg_n_timers; i++)
-		json_array_append_new(t, json_pack("{s:s, s:s}", "name", hg_timers[i]->name,
-						   "summary", hg_timers[i]->summary));
+		json_array_append_new(t, plugin_json(PLUGIN(hg_timers[i])));
 	for (size_t i = 0; i < hg_n_priority_levels; i++)
 		json_array_append_new(p, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 			"name", hg_priority_levels[i].name,
@@ -57,10 +59,7 @@ static json_t *list_json(void)
 			"priority", hg_priority_levels[i].rt_priority,
 			"nice", hg_priority_levels[i].nice, "summary", hg_priority_levels[i].summary));
 	for (size_t i = 0; i < hg_n_loads; i++)
-		json_array_append_new(l, json_pack("{s:s, s:s, s:o}", "name", hg_loads[i]->name,
-			"summary", hg_loads[i]->summary, "params",
-			param_array(hg_loads[i]->takes, hg_loads[i]->needs, lparam_names,
-				    N_LPARAM_NAMES)));
+		json_array_append_new(l, plugin_json(PLUGIN(hg_loads[i])));
 	for (size_t i = 0; i < hg_n_metrics; i++)
 		json_array_append_new(m, json_pack("{s:s, s:s}", "name", hg_metrics[i].name,
 						   "summary", hg_metrics[i].summary));
@@ -68,23 +67,41 @@ static json_t *list_json(void)
 			 "priorities", p, "loads", l, "metrics", m);
 }
 
+/* One plugin: its name and summary, then a line per parameter:
+ * "period  duration, required, at least 10us: release period ...". */
+static void print_plugin(FILE *out, struct plugin pl)
+{
+	char why[256];
+	const char *no = unsupported(&pl, why, sizeof(why));
+	const struct hg_params *ps = pl.params;
+	fprintf(out, "  %-15s %s%s%s%s\n", pl.name, pl.summary, no ? " [unsupported here: " : "",
+		no ? no : "", no ? "]" : "");
+	for (size_t i = 0; i < hg_params_count(ps); i++) {
+		const struct hg_param *p = &ps->table[i];
+		char range[96], what[160], kind[64] = "";
+		hg_param_range_text(p, range, sizeof(range));
+		for (size_t c = 0; p->kind == HG_PARAM_ENUM && p->choices[c]; c++)
+			snprintf(kind + strlen(kind), sizeof(kind) - strlen(kind), "%s%s", c ? "|" : "",
+				 p->choices[c]);
+		snprintf(what, sizeof(what), "%s, %s%s%s%s", kind[0] ? kind : hg_param_kind_name(p->kind),
+			 p->required ? "required" : p->def ? "default " : "optional",
+			 p->def ? p->def : "", range[0] ? ", " : "", range);
+		fprintf(out, "      %-12s %-36s %s\n", p->name, what, p->help);
+	}
+}
+
 static void print_text(FILE *out, const char *what)
 {
-	char buf[128];
 	bool all = !what;
 	if (all || !strcmp(what, "workloads")) {
-		fprintf(out, "workloads (workload.type; '?' marks an optional parameter):\n");
-		for (size_t i = 0; i < hg_n_workloads; i++) {
-			const struct hg_workload_ops *w = hg_workloads[i];
-			params(buf, sizeof(buf), w->takes, w->needs, wparam_names,
-			       N_WPARAM_NAMES);
-			fprintf(out, "  %-15s %-22s %s\n", w->name, buf, w->summary);
-		}
+		fprintf(out, "workloads (workload.type; default cpu; its keys below it):\n");
+		for (size_t i = 0; i < hg_n_workloads; i++)
+			print_plugin(out, PLUGIN(hg_workloads[i]));
 	}
 	if (all || !strcmp(what, "timers")) {
 		fprintf(out, "%stimers (timer; default absolute):\n", all ? "\n" : "");
 		for (size_t i = 0; i < hg_n_timers; i++)
-			fprintf(out, "  %-15s %s\n", hg_timers[i]->name, hg_timers[i]->summary);
+			print_plugin(out, PLUGIN(hg_timers[i]));
 	}
 	if (all || !strcmp(what, "priorities")) {
 		fprintf(out, "%spriorities (priority; any case; or {policy: fifo|rr|other|batch|idle, priority: 1..98 | nice: -20..19}):\n",
@@ -94,12 +111,9 @@ static void print_text(FILE *out, const char *what)
 				hg_priority_levels[i].summary);
 	}
 	if (all || !strcmp(what, "loads")) {
-		fprintf(out, "%sloads (loads[].type):\n", all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_loads; i++) {
-			const struct hg_load_ops *l = hg_loads[i];
-			params(buf, sizeof(buf), l->takes, l->needs, lparam_names, N_LPARAM_NAMES);
-			fprintf(out, "  %-15s %-22s %s\n", l->name, buf, l->summary);
-		}
+		fprintf(out, "%sloads (loads[].type; its keys below it):\n", all ? "\n" : "");
+		for (size_t i = 0; i < hg_n_loads; i++)
+			print_plugin(out, PLUGIN(hg_loads[i]));
 	}
 	if (all || !strcmp(what, "metrics")) {
 		fprintf(out, "%smetrics (expect[].metric):\n", all ? "\n" : "");

@@ -4,14 +4,27 @@
 
 #include "plan/load.h"
 #include "plan/plan.h"
+#include "loads/rows.h"
+
+struct params {
+	uint64_t workers;
+};
+
+static const struct hg_param params[] = {
+	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
+	  .max = HG_LOAD_WORKERS_MAX, .def = "0",
+	  .help = "spinning processes; 0: one per CPU the load may use" },
+	HG_PARAMS_END
+};
 
 #define SPINS_PER_LOOP (1u << 20)
 
 static int cpu_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
 	const struct hg_load_plan *p = l->plan;
+	const struct params *mine = p->params;
 	cpu_set_t allowed;
-	if (p->workers)
+	if (mine->workers)
 		return 0;
 	if (!p->cpus_all)
 		allowed = p->cpus;
@@ -38,8 +51,7 @@ static int cpu_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *sl
 const struct hg_load_ops hg_load_cpu = {
 	.name = "cpu",
 	.summary = "spinning workers (workers: 0 = one per CPU of the load's cpus)",
-	.takes = HG_LP_WORKERS,
-	.needs = 0,
+	.params = { params, sizeof(struct params) },
 	.counters = { "loops" },
 	.prepare = cpu_prepare,
 	.run = cpu_run,

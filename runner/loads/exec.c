@@ -22,6 +22,17 @@
 #include "plan/load.h"
 #include "plan/plan.h"
 
+struct params {
+	char *command;
+};
+
+static const struct hg_param params[] = {
+	{ .name = "command", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, command),
+	  .min = 1, .required = true,
+	  .help = "a shell command line, run with /bin/sh -c, output captured, killed at stop" },
+	HG_PARAMS_END
+};
+
 struct outputs {
 	int out, err;
 };
@@ -96,7 +107,7 @@ static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *s
 	if (sh < 0)
 		return hg_load_fail(slot, "fork: %s", strerror(errno));
 	if (sh == 0)
-		shell(l->priv, l->plan->command, getppid());
+		shell(l->priv, ((const struct params *)l->plan->params)->command, getppid());
 	int st = 0, sig;
 	bool done = false;
 	while ((sig = sigwaitinfo(&set, NULL)) != SIGTERM && sig != SIGINT) {
@@ -125,11 +136,28 @@ static void exec_cleanup(struct hg_load_run *l)
 	l->priv = NULL;
 }
 
+static bool exec_supported(char *why, size_t size)
+{
+	if (access("/bin/sh", X_OK) == 0)
+		return true;
+	snprintf(why, size, "/bin/sh: %s", strerror(errno));
+	return false;
+}
+
+static bool exec_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
+			    size_t size)
+{
+	const struct params *p = lp->params;
+	snprintf(buf, size, "runs a shell command as %s: '%s'", user, p->command);
+	return true;
+}
+
 const struct hg_load_ops hg_load_exec = {
 	.name = "exec",
 	.summary = "runs a shell command line, output captured, killed at stop",
-	.takes = HG_LP_COMMAND,
-	.needs = HG_LP_COMMAND,
+	.params = { params, sizeof(struct params) },
+	.supported = exec_supported,
+	.trust_note = exec_trust_note,
 	.counters = { NULL },
 	.prepare = exec_prepare,
 	.run = exec_run,

@@ -12,8 +12,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loads/rows.h"
 #include "plan/load.h"
 #include "plan/plan.h"
+
+/* The cap on load processes of scenario/resolve_loads.c: a population
+ * alone may not exceed it either. */
+#define POPULATION_MAX 4096
+
+struct params {
+	uint64_t workers;
+	uint64_t population;    /* 0: a fork/exit storm */
+};
+
+static const struct hg_param params[] = {
+	HG_LOAD_ROW_WORKERS(struct params, workers),
+	{ .name = "population", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, population),
+	  .min = 1, .max = POPULATION_MAX,
+	  .help = "children kept alive between the workers (each sleeps 50-150 ms, exits and is "
+		  "replaced at once); none: a fork/exit storm" },
+	HG_PARAMS_END
+};
 
 /* A population child's life: 50..150 ms, 100 ms on average, long enough for
  * hundreds to be alive at once, short enough that the load keeps forking
@@ -93,18 +112,29 @@ static int population(unsigned n, struct hg_load_slot *slot)
 
 static int fork_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
-	unsigned total = l->plan->population, procs = l->n_procs ? l->n_procs : 1;
+	const struct params *p = l->plan->params;
+	unsigned total = (unsigned)p->population, procs = l->n_procs ? l->n_procs : 1;
 	if (!total)
 		return storm(slot);
 	/* the population shared among the workers (population >= workers) */
 	return population(total / procs + (proc < total % procs), slot);
 }
 
+static void fork_check(const void *values, struct hg_param_errors *e)
+{
+	const struct params *p = values;
+	if (p->population && p->workers > p->population)
+		hg_param_error(e, "population",
+			       "population %llu is shared among %llu workers: give at least one "
+			       "child per worker (population >= workers), or fewer workers",
+			       (unsigned long long)p->population, (unsigned long long)p->workers);
+}
+
 const struct hg_load_ops hg_load_fork = {
 	.name = "fork",
 	.summary = "a fork/exit storm, or `population` children kept alive",
-	.takes = HG_LP_WORKERS | HG_LP_POPULATION,
-	.needs = 0,
+	.params = { params, sizeof(struct params) },
+	.check = fork_check,
 	.counters = { "forks" },
 	.run = fork_run,
 };

@@ -22,10 +22,27 @@
 #include "base/fsutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
+#include "loads/rows.h"
+
+#define DEFAULT_DIR "/var/tmp"
+
+struct params {
+	uint64_t size_bytes;
+	char *dir;
+	uint64_t workers;
+};
+
+static const struct hg_param params[] = {
+	HG_LOAD_ROW_SIZE(struct params, size_bytes, "bytes written, fsynced and read back per file"),
+	{ .name = "dir", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, dir),
+	  .min = 1, .def = DEFAULT_DIR,
+	  .help = "the files go in a fresh directory under dir (disk-backed, unlike a tmpfs /tmp)" },
+	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_PARAMS_END
+};
 
 enum { C_FILES, C_WRITTEN, C_READ };
 #define CHUNK (1u << 20)
-#define DEFAULT_DIR "/var/tmp"
 
 #define PREFIX "hgrun-io-"
 
@@ -78,7 +95,8 @@ static void remove_leftovers(const char *dir)
 
 static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
-	const char *dir = l->plan->dir ? l->plan->dir : DEFAULT_DIR;
+	const struct params *p = l->plan->params;
+	const char *dir = p->dir;
 	char path[PATH_MAX];
 	remove_leftovers(dir);
 	if (snprintf(path, sizeof(path), "%s/" PREFIX "%d-%s-XXXXXX", dir, (int)getpid(),
@@ -147,7 +165,7 @@ static int io_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slo
 		return hg_load_fail(slot, "mmap: %s", strerror(errno));
 	memset(buf, 0x5a, CHUNK);
 	for (;;) {
-		if (write_file(path, buf, l->plan->size_bytes, slot) != 0 ||
+		if (write_file(path, buf, ((const struct params *)l->plan->params)->size_bytes, slot) != 0 ||
 		    read_file(path, buf, slot) != 0)
 			return 1;
 		unlink(path);
@@ -168,11 +186,29 @@ static void io_cleanup(struct hg_load_run *l)
 	l->priv = NULL;
 }
 
+/* The default dir; another one is judged when the load starts. */
+static bool io_supported(char *why, size_t size)
+{
+	if (access(DEFAULT_DIR, W_OK) == 0)
+		return true;
+	snprintf(why, size, "%s: %s (give the load a writable dir)", DEFAULT_DIR, strerror(errno));
+	return false;
+}
+
+static bool io_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
+			  size_t size)
+{
+	const struct params *p = lp->params;
+	snprintf(buf, size, "writes files outside the result directory, in %s", p->dir);
+	return true;
+}
+
 const struct hg_load_ops hg_load_io = {
 	.name = "io",
 	.summary = "writes + fsync and reads back files of size bytes in dir",
-	.takes = HG_LP_SIZE | HG_LP_DIR | HG_LP_WORKERS,
-	.needs = HG_LP_SIZE,
+	.params = { params, sizeof(struct params) },
+	.supported = io_supported,
+	.trust_note = io_trust_note,
 	.counters = { "files", "bytes_written", "bytes_read" },
 	.prepare = io_prepare,
 	.run = io_run,

@@ -8,13 +8,25 @@
 
 #include "plan/load.h"
 #include "plan/plan.h"
+#include "loads/rows.h"
+
+struct params {
+	uint64_t size_bytes, workers;
+};
+
+static const struct hg_param params[] = {
+	HG_LOAD_ROW_SIZE(struct params, size_bytes, "the buffer each process maps, writes and unmaps"),
+	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_PARAMS_END
+};
 
 enum { C_PASSES, C_BYTES };
 
 /* One pass: map, write every page (one fault each: no huge pages), unmap. */
 static int memory_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
-	size_t size = (size_t)l->plan->size_bytes;
+	const struct params *p = l->plan->params;
+	size_t size = (size_t)p->size_bytes;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	for (;;) {
 		char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -30,11 +42,17 @@ static int memory_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot 
 	return 0;
 }
 
+static uint64_t memory_footprint(const struct hg_load_plan *lp)
+{
+	const struct params *p = lp->params;
+	return p->size_bytes * p->workers;
+}
+
 const struct hg_load_ops hg_load_memory = {
 	.name = "memory",
 	.summary = "streams over a buffer of size bytes, mapping and unmapping it (page faults, munmap)",
-	.takes = HG_LP_SIZE | HG_LP_WORKERS,
-	.needs = HG_LP_SIZE,
+	.params = { params, sizeof(struct params) },
+	.footprint = memory_footprint,
 	.counters = { "passes", "bytes" },
 	.run = memory_run,
 };

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/procstat.h"
 #include "base/timeutil.h"
 #include "loads/supervisor_internal.h"
 
@@ -200,18 +201,11 @@ bool hg_loadproc_reap(struct hg_lsup *s, int64_t now)
 /* The parent pid of process pid, from /proc/pid/stat; -1 if unknown. */
 static pid_t parent_of(const char *pid)
 {
-	char path[300], buf[512];
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *close_paren = strrchr(buf, ')');
+	char buf[512];
+	const char *fields = hg_proc_stat_fields(pid, buf, sizeof(buf));
 	char state;
 	int ppid;
-	if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
+	if (!fields || sscanf(fields, "%c %d", &state, &ppid) != 2)
 		return -1;
 	return ppid;
 }

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "loads/rows.h"
 #include "plan/load.h"
 
 enum { C_READS, C_BYTES };
@@ -46,11 +47,19 @@ static int procfs_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot 
 	return 0;
 }
 
+struct params {
+	uint64_t workers;
+};
+
+static const struct hg_param params[] = {
+	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_PARAMS_END
+};
+
 const struct hg_load_ops hg_load_procfs = {
 	.name = "procfs",
 	.summary = "reads /proc files in a loop",
-	.takes = HG_LP_WORKERS,
-	.needs = 0,
+	.params = { params, sizeof(struct params) },
 	.counters = { "reads", "bytes" },
 	.run = procfs_run,
 };

@@ -249,7 +249,9 @@ static int prepare_load(struct hg_loadrun *lr, size_t i, char *err, size_t errle
 	char msg[256] = "";
 	s->run.plan = p;
 	s->run.result_dir = lr->result_dir;
-	s->run.n_procs = p->workers ? p->workers : 1;
+	s->run.n_procs = (unsigned)hg_params_u64(&p->ops->params, p->params, "workers", 1);
+	if (!s->run.n_procs)
+		s->run.n_procs = 1;   /* prepare decides (cpu: one per CPU) */
 	s->ops = p->ops;
 	s->warnings = json_array();
 	s->prepared = true;     /* cleanup undoes a failed prepare too */

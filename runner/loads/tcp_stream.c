@@ -19,6 +19,20 @@
 #include "plan/load.h"
 #include "plan/plan.h"
 
+struct params {
+	char *connect;
+	uint64_t listen;
+};
+
+static const struct hg_param params[] = {
+	{ .name = "connect", .kind = HG_PARAM_ENDPOINT, .offset = offsetof(struct params, connect),
+	  .help = "send to a remote sink host:port instead of the loopback receiver" },
+	{ .name = "listen", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, listen),
+	  .min = 1, .max = 65535,
+	  .help = "receive a stream from a remote sender on this port instead of the loopback sender" },
+	HG_PARAMS_END
+};
+
 enum { C_CALLS, C_BYTES, C_SENT };
 enum mode { LOOPBACK, SEND_ONLY, RECV_ONLY };
 #define BUF_SIZE (128u << 10)
@@ -69,7 +83,7 @@ static int resolve(struct tcp *t, const char *target, char *err, size_t errlen)
 
 static int tcp_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
-	const struct hg_load_plan *p = l->plan;
+	const struct params *p = l->plan->params;
 	struct tcp *t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -80,19 +94,19 @@ static int tcp_prepare(struct hg_load_run *l, char *err, size_t errlen)
 		t->mode = SEND_ONLY;
 		return resolve(t, p->connect, err, errlen);
 	}
-	if (p->listen_port) {
+	if (p->listen) {
 		t->mode = RECV_ONLY;
-		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)p->listen_port),
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)p->listen),
 					   .sin6_addr = IN6ADDR_ANY_INIT };
 		if (listen_on(t, (struct sockaddr *)&a6, sizeof(a6), err, errlen) == 0)
 			return 0;       /* dual stack: IPv4 too */
-		struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p->listen_port),
+		struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p->listen),
 					  .sin_addr.s_addr = htonl(INADDR_ANY) };
 		if (t->listen_fd >= 0)
 			close(t->listen_fd);
 		int rc = listen_on(t, (struct sockaddr *)&a4, sizeof(a4), err, errlen);
 		if (rc != 0)
-			snprintf(err, errlen, "listen: port %u: %s", p->listen_port, strerror(-rc));
+			snprintf(err, errlen, "listen: port %u: %s", (unsigned)p->listen, strerror(-rc));
 		return rc;
 	}
 	t->mode = LOOPBACK;
@@ -159,11 +173,41 @@ static void tcp_cleanup(struct hg_load_run *l)
 	l->priv = NULL;
 }
 
+static void tcp_check(const void *values, struct hg_param_errors *e)
+{
+	const struct params *p = values;
+	if (p->connect && p->listen)
+		hg_param_error(e, "listen",
+			       "a tcp_stream either connects to a remote sink or listens for a remote sender, not both");
+}
+
+static bool tcp_supported(char *why, size_t size)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0) {
+		snprintf(why, size, "socket(AF_INET, SOCK_STREAM): %s", strerror(errno));
+		return false;
+	}
+	close(s);
+	return true;
+}
+
+static bool tcp_trust_note(const struct hg_load_plan *lp, const char *user, char *buf,
+			   size_t size)
+{
+	const struct params *p = lp->params;
+	if (p->connect)
+		snprintf(buf, size, "connects to %s", p->connect);
+	return p->connect != NULL;
+}
+
 const struct hg_load_ops hg_load_tcp_stream = {
 	.name = "tcp_stream",
 	.summary = "a full-speed TCP stream (loopback by default; connect: host:port or listen: port)",
-	.takes = HG_LP_CONNECT | HG_LP_LISTEN,
-	.needs = 0,
+	.params = { params, sizeof(struct params) },
+	.check = tcp_check,
+	.supported = tcp_supported,
+	.trust_note = tcp_trust_note,
 	.counters = { "calls", "bytes", "bytes_sent" },
 	.prepare = tcp_prepare,
 	.run = tcp_run,

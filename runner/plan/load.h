@@ -9,21 +9,13 @@
 #define HG_LOAD_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct hg_load_plan;
+#include "plan/param.h"
 
-/* Load parameters, as bits: which a type takes and which it needs. */
-enum hg_lparam {
-	HG_LP_WORKERS = 1u << 0,
-	HG_LP_SIZE    = 1u << 1,
-	HG_LP_DIR     = 1u << 2,
-	HG_LP_CONNECT = 1u << 3,
-	HG_LP_LISTEN  = 1u << 4,
-	HG_LP_COMMAND = 1u << 5,
-	HG_LP_POPULATION = 1u << 6,
-};
+struct hg_load_plan;
 
 #define HG_LOAD_NCOUNTERS 4
 
@@ -53,8 +45,23 @@ struct hg_load_run {
 struct hg_load_ops {
 	const char *name;
 	const char *summary;
-	unsigned takes;         /* HG_LP_* accepted */
-	unsigned needs;         /* HG_LP_* required */
+	/* The keys it takes besides name, type, start, stop, priority and cpus
+	 * (plan/param.h), resolved into plan->params.  A `workers` key is the
+	 * number of processes (0: prepare decides; none: one). */
+	struct hg_params params;
+	/* Rules across its own keys, after every key resolved.  May be NULL. */
+	void (*check)(const void *params, struct hg_param_errors *e);
+	/* Whether it works on this host; false with the reason in why (for
+	 * `hgrun list`).  May be NULL: always. */
+	bool (*supported)(char *why, size_t size);
+	/* What it does beyond loading the machine that a user must trust
+	 * (docs/security.md): one line into buf ("runs a shell command as
+	 * USER: ..."), or false.  May be NULL. */
+	bool (*trust_note)(const struct hg_load_plan *p, const char *user, char *buf,
+			   size_t size);
+	/* Bytes of memory its processes take, for the run's footprint check.
+	 * May be NULL (small). */
+	uint64_t (*footprint)(const struct hg_load_plan *p);
 	/* Names of the slot counters ([0] is the load's "op"; NULL = unused). */
 	const char *counters[HG_LOAD_NCOUNTERS];
 	/* In hgrun, before the run and before any fork: create what the

@@ -4,22 +4,29 @@
 
 #include "base/cpuset.h"
 
+#include "plan/load.h"
 #include "plan/plan.h"
+#include "plan/timer.h"
+#include "plan/workload.h"
 
 void hg_plan_free(struct hg_plan *plan)
 {
 	if (!plan)
 		return;
 	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_workload_spec *w = &plan->threads[i].workload;
 		free(plan->threads[i].name);
-		free(plan->threads[i].workload.exec.values_ns);
+		if (plan->threads[i].timer)
+			hg_params_free(&plan->threads[i].timer->params, plan->threads[i].timer_params);
+		if (w->ops)
+			hg_params_free(&w->ops->params, w->params);
 	}
 	free(plan->threads);
 	for (size_t i = 0; i < plan->n_loads; i++) {
-		free(plan->loads[i].name);
-		free(plan->loads[i].dir);
-		free(plan->loads[i].connect);
-		free(plan->loads[i].command);
+		const struct hg_load_plan *l = &plan->loads[i];
+		free(l->name);
+		if (l->ops)
+			hg_params_free(&l->ops->params, l->params);
 	}
 	free(plan->loads);
 	for (size_t i = 0; i < plan->n_expects; i++) {

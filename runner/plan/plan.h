@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/param.h"
+
 struct hg_workload_ops;
 struct hg_timer_ops;
 struct hg_load_ops;
@@ -51,17 +53,9 @@ struct hg_exec {
 	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
 };
 
-enum hg_align { HG_ALIGN_RELATIVE, HG_ALIGN_ABSOLUTE };
-enum hg_scan_pattern { HG_SCAN_SEQUENTIAL, HG_SCAN_RANDOM };
-
 struct hg_workload_spec {
 	const struct hg_workload_ops *ops;
-	struct hg_exec exec;            /* periodic, cpu_periodic */
-	uint64_t period_ns;             /* periodic, cpu_periodic, latency */
-	uint64_t working_set_bytes;     /* cpu_scan, cpu_scan_yield */
-	uint64_t yield_after_ns;        /* cpu_yield, cpu_scan_yield */
-	enum hg_align align;            /* latency */
-	enum hg_scan_pattern pattern;   /* cpu_scan, cpu_scan_yield */
+	void *params;           /* ops->params.size bytes, laid out by the workload */
 };
 
 /* One thread instance (a thread set of count N gives N of these). */
@@ -78,9 +72,7 @@ struct hg_thread_plan {
 	struct hg_reservation reservation;
 	const struct hg_timer_ops *timer;
 	bool timer_explicit;    /* the thread itself names its timer (not defaults) */
-	uint64_t timer_tick_ns; /* wake-ups rounded up to this tick; 0 = none */
-	bool timer_slack_set;   /* timer.slack given: PR_SET_TIMERSLACK to it */
-	uint64_t timer_slack_ns;
+	void *timer_params;     /* timer->params.size bytes: tick, slack (timers/common.h) */
 	uint64_t start_ns, finish_ns;
 	struct hg_workload_spec workload;
 };
@@ -93,14 +85,7 @@ struct hg_load_plan {
 	struct hg_priority priority;
 	bool cpus_all;
 	cpu_set_t cpus;
-	/* type parameters; unused ones are 0/NULL */
-	unsigned workers;        /* cpu (0 = one per online CPU), memory, io */
-	uint64_t size_bytes;     /* memory, io */
-	char *dir;               /* io: NULL = a temporary directory */
-	char *connect;           /* tcp_stream: "host:port" or NULL */
-	unsigned listen_port;    /* tcp_stream: 0 = not listening */
-	char *command;           /* exec */
-	unsigned population;     /* fork: children kept alive (0 = a fork/exit storm) */
+	void *params;            /* ops->params.size bytes, laid out by the load */
 };
 
 enum hg_expect_bound { HG_EXPECT_MAX, HG_EXPECT_MIN };

@@ -1,5 +1,8 @@
 /* Plan -> JSON.  Names follow the scenario keys, with units in the name
- * (period -> period_ns, working_set -> working_set_bytes). */
+ * (period -> period_ns, working_set -> working_set_bytes); a plugin's
+ * parameters are echoed from its table (plan/param.h). */
+#include <stdio.h>
+
 #include "plan/load.h"
 #include "plan/plan_json.h"
 #include "plan/timer.h"
@@ -67,31 +70,58 @@ static json_t *exec_to_json(const struct hg_exec *e)
 	return json_null();
 }
 
+/* One resolved value.  An optional key without a default that was not
+ * given (0 or NULL) is null. */
+static json_t *param_to_json(const struct hg_param *p, const void *values)
+{
+	bool absent = !p->def && !p->required;
+	switch (p->kind) {
+	case HG_PARAM_DURATION:
+	case HG_PARAM_SIZE:
+	case HG_PARAM_UINT: {
+		uint64_t v = *HG_PARAM_AT(values, p, const uint64_t);
+		return absent && !v ? json_null() : json_integer((json_int_t)v);
+	}
+	case HG_PARAM_ENUM:
+		return json_string(p->choices[*HG_PARAM_AT(values, p, const unsigned)]);
+	case HG_PARAM_BOOL:
+		return json_boolean(*HG_PARAM_AT(values, p, const bool));
+	case HG_PARAM_STRING:
+	case HG_PARAM_ENDPOINT: {
+		const char *s = *HG_PARAM_AT(values, p, char *const);
+		return s ? json_string(s) : json_null();
+	}
+	case HG_PARAM_EXEC:
+		return exec_to_json(HG_PARAM_AT(values, p, const struct hg_exec));
+	}
+	return json_null();
+}
+
+/* Adds each parameter of ps to o, named with its unit after prefix:
+ * period_ns, timer_tick_ns. */
+static void params_to_json(json_t *o, const char *prefix, const struct hg_params *ps,
+			   const void *values)
+{
+	for (size_t i = 0; values && i < hg_params_count(ps); i++) {
+		const struct hg_param *p = &ps->table[i];
+		const char *unit = p->kind == HG_PARAM_EXEC ? NULL : hg_param_unit(p->kind);
+		char key[96];
+		snprintf(key, sizeof(key), "%s%s%s%s", prefix, p->name, unit ? "_" : "",
+			 unit ? unit : "");
+		json_object_set_new(o, key, param_to_json(p, values));
+	}
+}
+
 static json_t *workload_to_json(const struct hg_workload_spec *w)
 {
 	json_t *o = json_pack("{s:s}", "type", w->ops->name);
-	unsigned takes = w->ops->takes;
-	if (takes & HG_WP_EXEC)
-		json_object_set_new(o, "exec", exec_to_json(&w->exec));
-	if (takes & HG_WP_PERIOD)
-		json_object_set_new(o, "period_ns", json_integer((json_int_t)w->period_ns));
-	if (takes & HG_WP_WORKING_SET)
-		json_object_set_new(o, "working_set_bytes",
-				    json_integer((json_int_t)w->working_set_bytes));
-	if (takes & HG_WP_YIELD_AFTER)
-		json_object_set_new(o, "yield_after_ns", json_integer((json_int_t)w->yield_after_ns));
-	if (takes & HG_WP_ALIGN)
-		json_object_set_new(o, "align",
-				    json_string(w->align == HG_ALIGN_ABSOLUTE ? "absolute" : "relative"));
-	if (takes & HG_WP_PATTERN)
-		json_object_set_new(o, "pattern", json_string(w->pattern == HG_SCAN_RANDOM
-							      ? "random" : "sequential"));
+	params_to_json(o, "", &w->ops->params, w->params);
 	return o;
 }
 
 static json_t *thread_to_json(const struct hg_thread_plan *t)
 {
-	return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:o, s:I, s:I, s:o}",
+	json_t *o = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:o}",
 			 "name", t->name, "instance", (int)t->instance, "os_name", t->os_name,
 			 "set_index", (int)t->set_index,
 			 "cpus", hg_cpus_to_json(t->cpus_all, &t->cpus),
@@ -99,11 +129,10 @@ static json_t *thread_to_json(const struct hg_thread_plan *t)
 			 "priority", hg_priority_to_json(&t->priority),
 			 "reservation", hg_reservation_to_json(&t->reservation),
 			 "timer", t->timer->name,
-			 "timer_tick_ns", (json_int_t)t->timer_tick_ns,
-			 "timer_slack_ns", t->timer_slack_set ? json_integer((json_int_t)t->timer_slack_ns)
-							      : json_null(),
 			 "start_ns", (json_int_t)t->start_ns, "finish_ns", (json_int_t)t->finish_ns,
 			 "workload", workload_to_json(&t->workload));
+	params_to_json(o, "timer_", &t->timer->params, t->timer_params);
+	return o;
 }
 
 static json_t *opt_string(const char *s)
@@ -119,23 +148,7 @@ static json_t *load_to_json(const struct hg_load_plan *l)
 			      "priority", l->priority_given ? hg_priority_to_json(&l->priority)
 							    : json_null(),
 			      "cpus", hg_cpus_to_json(l->cpus_all, &l->cpus));
-	unsigned takes = l->ops->takes;
-	if (takes & HG_LP_WORKERS)
-		json_object_set_new(o, "workers", json_integer(l->workers));
-	if (takes & HG_LP_SIZE)
-		json_object_set_new(o, "size_bytes", json_integer((json_int_t)l->size_bytes));
-	if (takes & HG_LP_DIR)
-		json_object_set_new(o, "dir", opt_string(l->dir));
-	if (takes & HG_LP_CONNECT)
-		json_object_set_new(o, "connect", opt_string(l->connect));
-	if (takes & HG_LP_LISTEN)
-		json_object_set_new(o, "listen", l->listen_port ? json_integer(l->listen_port)
-								: json_null());
-	if (takes & HG_LP_POPULATION)
-		json_object_set_new(o, "population", l->population ? json_integer(l->population)
-								  : json_null());
-	if (takes & HG_LP_COMMAND)
-		json_object_set_new(o, "command", opt_string(l->command));
+	params_to_json(o, "", &l->ops->params, l->params);
 	return o;
 }
 

@@ -15,18 +15,9 @@ size_t hg_plan_trust_notes(const struct hg_plan *plan, const char *prefix, FILE 
 	size_t n = 0;
 	for (size_t i = 0; i < plan->n_loads; i++) {
 		const struct hg_load_plan *l = &plan->loads[i];
-		if (l->command) {
-			fprintf(out, "%snote: loads[%s] runs a shell command as %s: '%s'\n", prefix,
-				l->name, user, l->command);
-			n++;
-		}
-		if (l->ops && (l->ops->takes & HG_LP_DIR)) {      /* io */
-			fprintf(out, "%snote: loads[%s] writes files outside the result directory, "
-				"in %s\n", prefix, l->name, l->dir ? l->dir : "/var/tmp");
-			n++;
-		}
-		if (l->connect) {
-			fprintf(out, "%snote: loads[%s] connects to %s\n", prefix, l->name, l->connect);
+		char note[600];
+		if (l->ops && l->ops->trust_note && l->ops->trust_note(l, user, note, sizeof(note))) {
+			fprintf(out, "%snote: loads[%s] %s\n", prefix, l->name, note);
 			n++;
 		}
 	}

@@ -12,29 +12,27 @@
 
 struct hg_worker;
 
-/* Workload parameters, as bits: which a type takes and which it needs. */
-enum hg_wparam {
-	HG_WP_EXEC        = 1u << 0,
-	HG_WP_PERIOD      = 1u << 1,
-	HG_WP_WORKING_SET = 1u << 2,
-	HG_WP_YIELD_AFTER = 1u << 3,
-	HG_WP_ALIGN       = 1u << 4,
-	HG_WP_PATTERN     = 1u << 5,
-};
-
 struct hg_workload_ops {
 	const char *name;       /* as written in scenarios, lower case */
 	const char *summary;    /* one line for `hgrun list` */
-	unsigned takes;         /* HG_WP_* accepted */
-	unsigned needs;         /* HG_WP_* required (subset of takes) */
+	/* The keys of workload: it takes besides type (plan/param.h), resolved
+	 * into plan->workload.params. */
+	struct hg_params params;
+	/* Rules across its own keys (exec <= period), after every key resolved.
+	 * May be NULL. */
+	void (*check)(const void *params, struct hg_param_errors *e);
+	/* Whether it works on this host; false with the reason in why (for
+	 * `hgrun list`).  May be NULL: always. */
+	bool (*supported)(char *why, size_t size);
 	bool periodic;          /* counts releases, deadlines hit and missed */
 	bool blocks;            /* sleeps on the thread's timer */
-	/* Before the start barrier, after pinning: allocate and pre-touch.
-	 * Returns 0 or a negative errno. May be NULL. */
+	/* Before the start barrier, after pinning: allocate and pre-touch the
+	 * workload's own state into w->priv.  Returns 0 or a negative errno.
+	 * May be NULL. */
 	int (*prepare)(struct hg_worker *w);
 	/* After the barrier until the thread's finish time or the run's stop. */
 	void (*run)(struct hg_worker *w);
-	/* After join: free what prepare allocated. May be NULL. */
+	/* After join, also after a failed prepare: free w->priv. May be NULL. */
 	void (*cleanup)(struct hg_worker *w);
 	/* Bytes prepare will allocate for a thread active for active_ns, so a
 	 * run can refuse to start rather than exhaust memory. May be NULL. */
@@ -54,5 +52,7 @@ extern const size_t hg_n_workloads;
 
 /* Case-insensitive lookup; NULL when unknown. */
 const struct hg_workload_ops *hg_workload_find(const char *name);
+/* The first workload that takes parameter `key`, or NULL. */
+const struct hg_workload_ops *hg_workload_param_owner(const char *key);
 
 #endif

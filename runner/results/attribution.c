@@ -1,5 +1,6 @@
-/* Segments of kernel contexts and the matching of gaps against them; see
- * results/attribution.h and docs/kernel-trace.md (the rules). */
+/* The matching of gaps against the segments of kernel contexts
+ * (results/kernel_segments.c builds them); see results/attribution.h and
+ * docs/kernel-trace.md (the rules). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,127 +12,7 @@ const char *const hg_cause_names[HG_CAUSE_N] = {
 	"kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi",
 };
 
-#define MAX_DEPTH 8
 #define INVISIBLE_MIN_NS 1000   /* less unexplained time than this is clock noise */
-
-struct seg_vec {
-	struct hg_kseg *v;
-	size_t n, cap;
-};
-
-static int push_seg(struct seg_vec *s, const struct hg_kseg *g)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		struct hg_kseg *p = realloc(s->v, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		s->v = p;
-		s->cap = cap;
-	}
-	s->v[s->n++] = *g;
-	return 0;
-}
-
-struct ctx { uint8_t kind; int32_t id; };
-
-struct cpu_state {
-	struct ctx stack[MAX_DEPTH];
-	int depth;
-	int64_t last;
-	size_t first;             /* index of this CPU's first segment */
-};
-
-static uint8_t seg_kind(const struct hg_kevent *e)
-{
-	switch (e->kind) {
-	case HG_KEV_IRQ_ENTRY: case HG_KEV_IRQ_EXIT: return HG_SEG_IRQ;
-	case HG_KEV_SOFTIRQ_ENTRY: case HG_KEV_SOFTIRQ_EXIT: return HG_SEG_SOFTIRQ;
-	default: return e->sub == HG_KVEC_LOCAL_TIMER ? HG_SEG_TIMER : HG_SEG_IPI;
-	}
-}
-
-/* Closes [last, ts) as context c.  Returns -1 when out of memory. */
-static int close_seg(struct seg_vec *s, struct cpu_state *st, uint16_t cpu, int64_t ts,
-		     struct ctx c, uint8_t flags)
-{
-	if (ts <= st->last) {
-		/* nothing elapsed: a switch-out still marks the task's last segment */
-		if (flags && s->n > st->first && s->v[s->n - 1].kind == HG_SEG_TASK &&
-		    s->v[s->n - 1].id == c.id)
-			s->v[s->n - 1].flags |= flags;
-		return 0;
-	}
-	struct hg_kseg g = { st->last, ts, c.id, cpu, c.kind, flags };
-	st->last = ts;
-	return push_seg(s, &g);
-}
-
-/* The first switch on a CPU names the task that ran before it. */
-static void name_first_task(struct seg_vec *s, const struct cpu_state *st, int32_t pid)
-{
-	for (size_t i = st->first; i < s->n; i++)
-		if (s->v[i].kind == HG_SEG_TASK && s->v[i].id == -1)
-			s->v[i].id = pid;
-}
-
-static int apply(struct seg_vec *s, struct cpu_state *st, const struct hg_kevent *e, int64_t ts)
-{
-	struct ctx top = st->stack[st->depth - 1];
-	switch (e->kind) {
-	case HG_KEV_SWITCH:
-		if (close_seg(s, st, e->cpu, ts, top,
-			      top.kind == HG_SEG_TASK && (e->flags & HG_KEV_RUNNABLE)
-			      ? HG_SEG_PREEMPTED : 0) < 0)
-			return -1;
-		if (st->stack[0].id == -1)
-			name_first_task(s, st, e->a);
-		st->depth = 1;   /* a switch happens in task context */
-		st->stack[0] = (struct ctx){ HG_SEG_TASK, e->b };
-		return 0;
-	case HG_KEV_IRQ_ENTRY: case HG_KEV_SOFTIRQ_ENTRY: case HG_KEV_VEC_ENTRY:
-		if (close_seg(s, st, e->cpu, ts, top, 0) < 0)
-			return -1;
-		if (st->depth < MAX_DEPTH)
-			st->stack[st->depth++] = (struct ctx){ seg_kind(e), e->a };
-		return 0;
-	case HG_KEV_IRQ_EXIT: case HG_KEV_SOFTIRQ_EXIT: case HG_KEV_VEC_EXIT: {
-		struct ctx c = { seg_kind(e), e->a };
-		bool matched = st->depth > 1 && top.kind == c.kind;
-		/* an exit without its entry: the trace began inside it */
-		if (close_seg(s, st, e->cpu, ts, matched ? top : c, 0) < 0)
-			return -1;
-		if (matched)
-			st->depth--;
-		return 0;
-	}
-	default:
-		return 0;
-	}
-}
-
-long hg_kseg_build(const struct hg_kevent *ev, size_t n, int64_t offset_ns,
-		   struct hg_kseg **out)
-{
-	struct seg_vec s = { 0 };
-	struct cpu_state st;
-	for (size_t i = 0; i < n; i++) {
-		int64_t ts = ev[i].ts - offset_ns;
-		if (i == 0 || ev[i].cpu != ev[i - 1].cpu) {
-			memset(&st, 0, sizeof(st));
-			st.depth = 1;
-			st.stack[0] = (struct ctx){ HG_SEG_TASK, -1 };
-			st.last = ts;
-			st.first = s.n;
-		}
-		if (apply(&s, &st, &ev[i], ts) < 0) {
-			free(s.v);
-			return -1;
-		}
-	}
-	*out = s.v;
-	return (long)s.n;
-}
 
 /* ---- matching ---------------------------------------------------------- */
 
@@ -226,12 +107,20 @@ static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g,
 	struct part parts[GAP_PARTS];
 	size_t np = 0;
 	int64_t by_cause[HG_CAUSE_N] = { 0 }, covered = 0;
+	bool first = true;
 	for (size_t i = first_ending_after(s, lo, hi, g->start); i < hi && s[i].start < g->end; i++) {
 		int64_t a = s[i].start > g->start ? s[i].start : g->start;
 		int64_t b = s[i].end < g->end ? s[i].end : g->end;
 		if (b <= a || (s[i].kind == HG_SEG_TASK && s[i].id == g->tid))
 			continue;
 		uint8_t c = (uint8_t)seg_cause(in, &s[i]);
+		/* an interrupt that opens the gap: its entry, from the gap's
+		 * start to its first event, is its own (bounded) */
+		if (first && s[i].kind != HG_SEG_TASK && s[i].kind != HG_SEG_SOFTIRQ) {
+			out->entry_ns = a - g->start < HG_ENTRY_MAX_NS ? a - g->start : HG_ENTRY_MAX_NS;
+			a -= out->entry_ns;
+		}
+		first = false;
 		add_part(parts, &np, c, s[i].id, b - a);
 		by_cause[c] += b - a;
 		covered += b - a;

@@ -32,6 +32,10 @@ extern const char *const hg_cause_names[HG_CAUSE_N];
 
 enum hg_seg_kind { HG_SEG_TASK, HG_SEG_IRQ, HG_SEG_SOFTIRQ, HG_SEG_TIMER, HG_SEG_IPI };
 #define HG_SEG_PREEMPTED 1   /* a task segment that ended with a switch-out while runnable */
+/* A task segment after the last event that showed the task running, when a
+ * later interrupt found another task running: the kernel recorded the
+ * switch to this task but not the switch away from it (docs/kernel-trace.md). */
+#define HG_SEG_UNCONFIRMED 2
 
 /* [start, end) of one CPU spent in one context. */
 struct hg_kseg {
@@ -42,11 +46,34 @@ struct hg_kseg {
 	uint8_t flags;
 };
 
+/* What the building found: switches the kernel did not record (an
+ * interrupt's task, HG_KEV_PID, was not the one switched to last). */
+struct hg_kseg_stats {
+	uint64_t missed_switches;
+};
+
 /* Segments of events sorted by (cpu, ts), times minus offset_ns; sorted by
  * (cpu, start), contiguous per CPU from its first event to its last.
- * Returns the count (malloc'ed *out), or -1 when out of memory. */
+ * Returns the count (malloc'ed *out), or -1 when out of memory; stats may
+ * be NULL. */
 long hg_kseg_build(const struct hg_kevent *ev, size_t n, int64_t offset_ns,
-		   struct hg_kseg **out);
+		   struct hg_kseg **out, struct hg_kseg_stats *stats);
+
+/* A measuring thread's interval (from its gap trace) on a CPU: it ran. */
+struct hg_ran {
+	int64_t start, end;
+	int32_t tid;
+	int16_t cpu;
+};
+
+/* Unconfirmed task segments give way to the measuring threads' intervals
+ * that overlap them on their CPU (those threads ran then, whatever the
+ * kernel's last recorded switch said): the overlapping parts become task
+ * segments of the thread.  ran sorted by (cpu, start).  Replaces *segs
+ * (same order and contiguity); returns the new count, or -1 (out of
+ * memory, *segs unchanged).  *unconfirmed_ns: what is left unconfirmed. */
+long hg_kseg_confirm(struct hg_kseg **segs, size_t n, const struct hg_ran *ran, size_t n_ran,
+		     int64_t *unconfirmed_ns);
 
 /* A gap: the time between two intervals of one thread, seen from the CPU
  * of the interval it ended. */
@@ -57,13 +84,22 @@ struct hg_gap {
 	uint32_t thread;         /* index of the thread (instance) */
 };
 
+/* An interrupt (irq, local timer, IPI) whose first event comes after the
+ * gap's start, with nothing else before it in the gap, also has the time
+ * from the gap's start to that event, up to this bound: its entry (in a
+ * virtual machine the hypervisor delivers it, and acknowledges it, before
+ * the kernel's first event: 8-13 us on the guest of docs/kernel-trace.md). */
+#define HG_ENTRY_MAX_NS 20000
+
 /* Per gap: the dominant cause (the most time in the gap), who (pid, irq,
- * vec or vector of its largest part), how many causes had time in it, and
- * the time the kernel explains (everything but invisible). */
+ * vec or vector of its largest part), how many causes had time in it, the
+ * time the kernel explains (everything but invisible), and how much of it
+ * is the entry of the interrupt that opened the gap. */
 struct hg_gap_attr {
 	uint8_t cause, n_causes;
 	int32_t who;
 	int64_t explained_ns;
+	int64_t entry_ns;
 };
 
 /* One (thread, cause, who) with its total time in gaps, the gaps it had

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/procstat.h"
 #include "loads/supervisor.h"
 #include "results/kernel_findings.h"
 #include "results/stream.h"
@@ -46,19 +47,12 @@ static bool kthread_name(const char *n)
 /* flags (field 9) of /proc/<pid>/stat, or -1 when the task is gone. */
 static long long task_flags(int32_t pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
+	char id[16], buf[512];
 	unsigned long long flags = 0;
-	return sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %llu", &flags) == 1 ? (long long)flags : -1;
+	snprintf(id, sizeof(id), "%d", pid);
+	const char *fields = hg_proc_stat_fields(id, buf, sizeof(buf));
+	return fields && sscanf(fields, "%*c %*d %*d %*d %*d %*d %llu", &flags) == 1 ?
+	       (long long)flags : -1;
 }
 
 static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
@@ -186,6 +180,9 @@ static void tally(struct hg_thread_causes *t, const struct hg_gap *g, const stru
 	t->gaps++;
 	t->gap_ns += len;
 	t->explained_ns += a->explained_ns;
+	t->entry_ns += a->entry_ns;
+	if (a->cause != HG_CAUSE_UNATTRIBUTED)
+		t->invisible_ns += len - a->explained_ns;
 	t->attributed += attributed;
 	if (len >= BIG_GAP_NS) {
 		t->gaps_ge_50us++;
@@ -233,6 +230,36 @@ static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, siz
 			 &t->switch_outs, &t->switch_outs_matched);
 }
 
+static int by_cpu_start(const void *pa, const void *pb)
+{
+	const struct hg_ran *a = pa, *b = pb;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* When the kernel missed switches, the measuring threads' intervals (they
+ * ran) take the place of the task it last switched to. */
+static void confirm_segments(struct hg_run_state *rs, const struct hg_bin_interval *v, size_t n)
+{
+	struct hg_kernel_findings *kf = rs->kernel;
+	if (!kf->missed_switches)
+		return;
+	struct hg_ran *ran = malloc((n ? n : 1) * sizeof(*ran));
+	if (!ran)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].thread < rs->n_workers && v[i].cpu >= 0 && v[i].end_ns > v[i].start_ns)
+			ran[k++] = (struct hg_ran){ v[i].start_ns, v[i].end_ns,
+						    rs->workers[v[i].thread].tid, v[i].cpu };
+	qsort(ran, k, sizeof(*ran), by_cpu_start);
+	long m = hg_kseg_confirm(&kf->segs, kf->n_segs, ran, k, &kf->unconfirmed_ns);
+	if (m >= 0)
+		kf->n_segs = (size_t)m;
+	free(ran);
+}
+
 /* Attributes every thread's gaps and writes each record's cause back into
  * trace.bin (offset 28 of its record: docs/results.md). */
 static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
@@ -241,6 +268,8 @@ static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
 	size_t n;
 	int fd;
 	struct hg_bin_interval *v = read_trace(rs, &n, &fd);
+	if (v)
+		confirm_segments(rs, v, n);
 	struct hg_gap **gaps = calloc(rs->n_workers + 1, sizeof(*gaps));
 	size_t **rec_of = calloc(rs->n_workers + 1, sizeof(*rec_of));
 	size_t *n_gaps = calloc(rs->n_workers + 1, sizeof(*n_gaps));
@@ -323,7 +352,9 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 	const struct hg_kevent *ev = hg_ktrace_events(rs->ktrace, &n_ev);
 	kf->per_thread = calloc(rs->n_workers + 1, sizeof(*kf->per_thread));
 	if (ev && kf->per_thread) {
-		long n = hg_kseg_build(ev, n_ev, rs->sync->t0_ns, &kf->segs);
+		struct hg_kseg_stats st;
+		long n = hg_kseg_build(ev, n_ev, rs->sync->t0_ns, &kf->segs, &st);
+		kf->missed_switches = st.missed_switches;
 		kf->n_segs = n > 0 ? (size_t)n : 0;
 		kf->traced = n > 0;
 		if (kf->traced) {

@@ -17,12 +17,16 @@ struct hg_thread_causes {
 	int64_t gap_ns, explained_ns;
 	uint64_t switch_outs, switch_outs_matched;   /* kernel's involuntary >= 5 us */
 	int64_t outsiders_ns;                         /* gap time of process + kernel_thread */
+	int64_t entry_ns;        /* explained time that was an interrupt's entry (attribution.h) */
+	int64_t invisible_ns;    /* gap time the kernel did not explain, in traced gaps */
 };
 
 struct hg_kernel_findings {
 	bool traced;                 /* kernel events are available */
 	struct hg_kseg *segs;
 	size_t n_segs;
+	uint64_t missed_switches;    /* switches the kernel did not record */
+	int64_t unconfirmed_ns;      /* task time after them that no thread's trace took */
 	bool causes_written;         /* trace.bin records carry their cause */
 	struct hg_thread_causes *per_thread;
 	struct hg_attr_item *items;

@@ -75,6 +75,8 @@ json_t *hg_kernel_thread_json(const struct hg_run_state *rs, size_t i)
 	json_object_set_new(o, "switch_outs_matched",
 			    json_integer((json_int_t)t->switch_outs_matched));
 	json_object_set_new(o, "outsiders_ns", json_integer(t->outsiders_ns));
+	json_object_set_new(o, "interrupt_entry_ns", json_integer(t->entry_ns));
+	json_object_set_new(o, "invisible_ns", json_integer(t->invisible_ns));
 	json_t *by = json_object(), *top = json_array();
 	int64_t ns[HG_CAUSE_N] = { 0 };
 	uint64_t gaps[HG_CAUSE_N] = { 0 }, dom[HG_CAUSE_N] = { 0 };
@@ -117,7 +119,9 @@ json_t *hg_kernel_trace_json(const struct hg_run_state *rs)
 	if (!kf || !kf->traced)
 		return o;
 	uint64_t big = 0, big_attr = 0, big_ev = 0, sw = 0, sw_matched = 0;
+	int64_t invisible = 0;
 	for (size_t i = 0; kf->per_thread && i < rs->n_workers; i++) {
+		invisible += kf->per_thread[i].invisible_ns;
 		big += kf->per_thread[i].gaps_ge_50us;
 		big_attr += kf->per_thread[i].attributed_ge_50us;
 		big_ev += kf->per_thread[i].with_events_ge_50us;
@@ -125,6 +129,9 @@ json_t *hg_kernel_trace_json(const struct hg_run_state *rs)
 		sw_matched += kf->per_thread[i].switch_outs_matched;
 	}
 	json_object_set_new(o, "segments", json_integer((json_int_t)kf->n_segs));
+	json_object_set_new(o, "invisible_ns", json_integer(invisible));
+	json_object_set_new(o, "missed_switches", json_integer((json_int_t)kf->missed_switches));
+	json_object_set_new(o, "unconfirmed_ns", json_integer(kf->unconfirmed_ns));
 	json_object_set_new(o, "gaps_ge_50us", json_integer((json_int_t)big));
 	json_object_set_new(o, "attributed_ge_50us", json_integer((json_int_t)big_attr));
 	json_object_set_new(o, "with_events_ge_50us", json_integer((json_int_t)big_ev));
@@ -148,6 +155,8 @@ int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs)
 				      "start_ns", (json_int_t)s->start, "end_ns", (json_int_t)s->end,
 				      "kind", seg_kinds[s->kind], "id", s->id, "name", name,
 				      "preempted", (s->flags & HG_SEG_PREEMPTED) != 0);
+		if (l && (s->flags & HG_SEG_UNCONFIRMED))
+			json_object_set_new(l, "unconfirmed", json_true());
 		if (!l || json_dumpf(l, f, JSON_COMPACT) < 0) {
 			json_decref(l);
 			return -1;
@@ -164,13 +173,28 @@ void hg_kernel_summary(const struct hg_run_state *rs, FILE *out)
 	if (!kf || !kf->traced)
 		return;
 	char name[64];
+	uint64_t big = 0, big_attr = 0;
+	int64_t invisible = 0;
+	for (size_t i = 0; kf->per_thread && i < rs->n_workers; i++) {
+		big += kf->per_thread[i].gaps_ge_50us;
+		big_attr += kf->per_thread[i].attributed_ge_50us;
+		invisible += kf->per_thread[i].invisible_ns;
+	}
+	fprintf(out, "  kernel trace: %llu of %llu gaps >= 50 us attributed (%.1f%%); %.3f ms of gap "
+		"time invisible to the kernel (hypervisor, SMI)", (unsigned long long)big_attr,
+		(unsigned long long)big, big ? 100.0 * (double)big_attr / (double)big : 0.0,
+		(double)invisible / 1e6);
+	if (kf->missed_switches)
+		fprintf(out, "; %llu switches not recorded", (unsigned long long)kf->missed_switches);
+	fputc('\n', out);
 	for (size_t i = 0; kf->per_thread && i < rs->n_workers; i++) {
 		const struct hg_thread_causes *t = &kf->per_thread[i];
 		if (!t->gaps)
 			continue;
-		fprintf(out, "  %s: %llu gaps, %.1f%% of their time explained by kernel events",
-			rs->workers[i].plan->os_name, (unsigned long long)t->gaps,
-			t->gap_ns ? 100.0 * (double)t->explained_ns / (double)t->gap_ns : 0.0);
+		fprintf(out, "  %s: %llu gaps, %.1f%% of their time explained by kernel events, "
+			"%.3f ms invisible", rs->workers[i].plan->os_name, (unsigned long long)t->gaps,
+			t->gap_ns ? 100.0 * (double)t->explained_ns / (double)t->gap_ns : 0.0,
+			(double)t->invisible_ns / 1e6);
 		int shown = 0;
 		for (size_t k = 0; k < kf->n_items && shown < 3; k++) {
 			const struct hg_attr_item *it = &kf->items[k];

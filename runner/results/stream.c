@@ -260,10 +260,12 @@ static uint64_t estimate_bytes(const struct hg_plan *plan)
 		uint64_t finish = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
 		double secs = finish > tp->start_ns ? (double)(finish - tp->start_ns) / 1e9 : 0;
 		double per_s = 1000;
-		if (w->period_ns)
-			per_s += 2e9 / (double)w->period_ns;
-		if (w->yield_after_ns)
-			per_s += 1e9 / (double)w->yield_after_ns;
+		uint64_t period = hg_params_u64(&w->ops->params, w->params, "period", 0);
+		uint64_t yield_after = hg_params_u64(&w->ops->params, w->params, "yield_after", 0);
+		if (period)
+			per_s += 2e9 / (double)period;
+		if (yield_after)
+			per_s += 1e9 / (double)yield_after;
 		total += (per_s < 100000 ? per_s : 100000) * secs * 32;
 	}
 	return (uint64_t)total;

@@ -36,8 +36,8 @@ void hg_footprint_of(const struct hg_plan *plan, struct hg_footprint *f)
 	}
 	for (size_t i = 0; i < plan->n_loads; i++) {
 		const struct hg_load_plan *l = &plan->loads[i];
-		if (l->ops == &hg_load_memory)
-			f->load_bytes += l->size_bytes * (l->workers ? l->workers : 1);
+		if (l->ops->footprint)
+			f->load_bytes += l->ops->footprint(l);
 	}
 	f->total = f->trace_bytes + f->workload_bytes + f->load_bytes;
 	f->available = mem_available();

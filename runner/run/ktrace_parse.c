@@ -70,8 +70,10 @@ int hg_kformat_parse(const char *text, const struct hg_kevent_spec *spec, struct
 			return -1;
 	}
 	f->next_comm_off = -1;
+	int size;
+	if (find_field(text, "common_pid", &f->pid_off, &size) < 0 || size != 4)
+		f->pid_off = -1;
 	if (spec->kind == HG_KEV_SWITCH) {
-		int size;
 		if (find_field(text, "next_comm", &f->next_comm_off, &size) < 0)
 			return -1;
 	}
@@ -196,6 +198,10 @@ static int decode_record(struct hg_kdecoder *d, const unsigned char *rec, size_t
 	}
 	default:
 		break;
+	}
+	if (f->kind >= HG_KEV_IRQ_ENTRY && f->pid_off >= 0 && (size_t)f->pid_off + 4 <= len) {
+		ev.b = (int32_t)read_int(rec + f->pid_off, 4);
+		ev.flags |= HG_KEV_PID;
 	}
 	return d->emit(d->ctx, &ev) == 0;
 }

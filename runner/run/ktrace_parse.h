@@ -12,6 +12,8 @@
 enum hg_kev_kind {
 	HG_KEV_SWITCH,          /* a: prev_pid, b: next_pid, flags: HG_KEV_RUNNABLE */
 	HG_KEV_WAKEUP,          /* a: pid, b: target_cpu */
+	/* the interrupts: b is the task they interrupted (common_pid) when
+	 * flags has HG_KEV_PID */
 	HG_KEV_IRQ_ENTRY,       /* a: irq (its name goes to the name table) */
 	HG_KEV_IRQ_EXIT,        /* a: irq */
 	HG_KEV_SOFTIRQ_ENTRY,   /* a: vec (0 HI .. 9 RCU) */
@@ -28,6 +30,7 @@ enum hg_kvec {
 };
 
 #define HG_KEV_RUNNABLE 1       /* sched_switch: prev_state R (involuntary) */
+#define HG_KEV_PID 2            /* an interrupt's b is the task it interrupted */
 
 struct hg_kevent {
 	int64_t ts;             /* ns on the instance's clock (mono: CLOCK_MONOTONIC) */
@@ -45,6 +48,7 @@ struct hg_kformat {
 	uint8_t kind, sub;
 	int off[4], size[4];
 	int next_comm_off;      /* sched_switch only: offset of next_comm */
+	int pid_off;            /* common_pid, -1 when the format has none */
 };
 
 /* The event names hgrun enables, "system/event", in a table the reader

@@ -30,12 +30,14 @@ static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan,
 	for (size_t i = 0; i < plan->n_threads; i++) {
 		const struct hg_thread_plan *tp = &plan->threads[i];
 		const struct hg_workload_spec *w = &tp->workload;
+		const struct hg_exec *e = hg_params_exec(&w->ops->params, w->params, "exec");
+		uint64_t period = hg_params_u64(&w->ops->params, w->params, "period", 0);
 		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
 			continue;
-		if (!w->ops->blocks || tp->timer == &hg_timer_spin)
+		if (!w->ops->blocks || tp->timer->spins)
 			return tp;
-		if (w->ops->periodic && w->exec.n_values &&
-		    (double)w->exec.values_ns[0] / (double)w->period_ns > share)
+		if (w->ops->periodic && e && e->n_values && period &&
+		    (double)e->values_ns[0] / (double)period > share)
 			return tp;
 	}
 	return NULL;

@@ -60,7 +60,7 @@ int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns
 {
 	/* A tick timer wakes on the first tick at or after the release; the
 	 * caller still measures against mono_ns, so the tick is lateness. */
-	int64_t wake = hg_round_up_ns(mono_ns, w->plan->timer_tick_ns);
+	int64_t wake = hg_round_up_ns(mono_ns, w->tick_ns);
 	if (wake >= w->finish_abs_ns || hg_worker_stopping(w))
 		return 1;
 	if (w->spin_timer) {
@@ -118,21 +118,22 @@ static int setup(struct hg_worker *w)
 	pthread_setname_np(pthread_self(), tp->os_name);
 	/* 1 ns unless timer.slack asks for more (0 would mean the default, 50us);
 	 * the kernel gives real-time threads none whatever is set here. */
-	unsigned long slack = tp->timer_slack_set ? (unsigned long)tp->timer_slack_ns : 1UL;
+	const struct hg_params *timer_keys = &tp->timer->params;
+	unsigned long slack = (unsigned long)hg_params_u64(timer_keys, tp->timer_params, "slack", 0);
 	prctl(PR_SET_TIMERSLACK, slack ? slack : 1UL, 0, 0, 0);
+	w->tick_ns = hg_params_u64(timer_keys, tp->timer_params, "tick", 0);
 	w->tid = gettid();
 	hg_sched_pin(tp, &w->sched);
 	/* buffers after pinning, so first touch places them near the CPU */
 	int rc = hg_gap_init(&w->gt, w->trace_records, w->gap_ticks);
 	if (rc)
 		return fail(w, rc, "cannot allocate the trace buffer");
-	w->spin_timer = tp->timer == &hg_timer_spin;
-	if (tp->workload.ops->blocks && !w->spin_timer) {
+	w->spin_timer = tp->timer->spins;
+	if (tp->workload.ops->blocks && tp->timer->open) {
 		rc = tp->timer->open(&w->timer);
 		if (rc)
 			return fail(w, rc, "cannot open its timer");
 	}
-	hg_exec_init(&w->exec, &tp->workload.exec, tp->instance);
 	if (tp->workload.ops->prepare) {
 		rc = tp->workload.ops->prepare(w);
 		if (rc)
@@ -204,7 +205,7 @@ void hg_worker_cleanup(struct hg_worker *w)
 	const struct hg_thread_plan *tp = w->plan;
 	if (tp->workload.ops->cleanup)
 		tp->workload.ops->cleanup(w);
-	if (w->timer)
+	if (w->timer && tp->timer->close)
 		tp->timer->close(w->timer);
 	w->timer = NULL;
 	hg_gap_free(&w->gt);

@@ -12,7 +12,6 @@
 
 #include "base/stats.h"
 #include "base/timeutil.h"
-#include "plan/jobexec.h"
 #include "plan/plan.h"
 #include "plan/timer.h"
 #include "run/counter.h"
@@ -70,12 +69,12 @@ struct hg_worker {
 	uint64_t ref_tick;
 	struct hg_timer *timer;
 	bool spin_timer;                      /* waits spin through the gap loop */
-	struct hg_exec_gen exec;
-	/* workload state */
-	unsigned char *scan;
-	size_t scan_bytes, scan_pos;
-	uint64_t scan_sink;
-	struct hg_wakeups wk;                 /* latency workload: wake-up ring, histogram */
+	uint64_t tick_ns;                     /* timer.tick: wake-ups rounded up to it */
+	void *priv;                           /* the workload's own state (prepare..cleanup) */
+	/* Wake-ups the thread records for the streaming writer and the results
+	 * (a ring and a histogram), like gt for intervals: a channel of the
+	 * thread's, set up by the workloads that wake on a timer (latency). */
+	struct hg_wakeups wk;
 	struct hg_worker_stats st;
 	_Alignas(64) struct hg_worker_pub pub;
 	/* setup and outcome: written by the thread, read by main after join */

@@ -1,11 +1,8 @@
 /* The wake signal: a no-op handler without SA_RESTART. */
 #include <errno.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include "run/wake.h"
-
-static _Thread_local atomic_uint wake_count;
 
 int hg_wake_signal(void) { return SIGRTMIN + 1; }
 int hg_timer_signal_number(void) { return SIGRTMIN + 2; }
@@ -13,8 +10,7 @@ int hg_done_signal(void) { return SIGRTMIN + 3; }
 
 static void on_wake(int sig)
 {
-	(void)sig;
-	atomic_fetch_add_explicit(&wake_count, 1, memory_order_relaxed);
+	(void)sig;      /* interrupting the sleep is all it is for */
 }
 
 int hg_wake_install(void)
@@ -32,9 +28,4 @@ int hg_wake_install(void)
 int hg_wake_thread(pthread_t t)
 {
 	return -pthread_kill(t, hg_wake_signal());
-}
-
-unsigned hg_wake_count(void)
-{
-	return atomic_load_explicit(&wake_count, memory_order_relaxed);
 }

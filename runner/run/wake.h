@@ -20,7 +20,5 @@ int hg_done_signal(void);
 /* Installs the handler; process-wide, idempotent. Returns 0 or -errno. */
 int hg_wake_install(void);
 int hg_wake_thread(pthread_t t);
-/* Times this thread has been woken by the wake signal. */
-unsigned hg_wake_count(void);
 
 #endif

@@ -3,14 +3,13 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/load.h"
 #include "plan/metrics.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
 #include "scenario/check.h"
 
-#define MIN_PERIOD_NS 10000ull          /* 10us: below this a period is noise */
 #define MIN_BUDGET_NS 1024ull           /* SCHED_DEADLINE's smallest runtime */
-#define MIN_WORKING_SET 64ull           /* one cache line */
 
 struct checker {
 	struct hg_yaml *y;
@@ -38,58 +37,37 @@ static const char *where(struct checker *c, unsigned set, const char *key, char 
 #define ERR(c, set, key, ...) \
 	do { char p_[160]; hg_yaml_error((c)->y, (c)->d, where(c, set, key, p_, sizeof(p_)), __VA_ARGS__); } while (0)
 
-static uint64_t exec_max(const struct hg_exec *e)
+/* A plugin's check hook reports against its keys: workload.KEY where the
+ * thread (or defaults:) sets it, loads[i].KEY. */
+struct plugin_errors {
+	struct hg_param_errors base;
+	struct checker *c;
+	const char *prefix;     /* "workload." or "timer." for a thread, "loads[2]." */
+	unsigned set;
+};
+
+static void plugin_report(struct hg_param_errors *e, const char *key, const char *message)
 {
-	uint64_t m = 0;
-	switch (e->kind) {
-	case HG_EXEC_FIXED:
-	case HG_EXEC_LIST:
-		for (size_t i = 0; i < e->n_values; i++)
-			if (e->values_ns[i] > m)
-				m = e->values_ns[i];
-		return m;
-	case HG_EXEC_UNIFORM:
-		return e->max_ns;
-	case HG_EXEC_NORMAL:
-		return e->max_ns != UINT64_MAX ? e->max_ns : e->mean_ns;
-	}
-	return 0;
+	struct plugin_errors *pe = (struct plugin_errors *)e;
+	char path[160], rel[96];
+	snprintf(rel, sizeof(rel), "%s%s", pe->prefix, key);
+	if (strncmp(pe->prefix, "loads[", 6) != 0)
+		where(pe->c, pe->set, rel, path, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%s", rel);
+	hg_yaml_error(pe->c->y, pe->c->d, path, "%s", message);
 }
 
 static void check_workload(struct checker *c, const struct hg_thread_plan *t)
 {
 	const struct hg_workload_spec *w = &t->workload;
 	unsigned s = t->set_index;
-	char a[32], b[32];
 	if (!w->ops)
 		return;
-	if ((w->ops->needs & HG_WP_PERIOD) && w->period_ns < MIN_PERIOD_NS)
-		ERR(c, s, "workload.period", "must be at least 10us (got %s)",
-		    hg_format_duration(w->period_ns, a));
-	bool has_exec = w->exec.n_values || w->exec.kind == HG_EXEC_UNIFORM ||
-			w->exec.kind == HG_EXEC_NORMAL;
-	if ((w->ops->takes & HG_WP_EXEC) && has_exec) {
-		const struct hg_exec *e = &w->exec;
-		uint64_t max = exec_max(e);
-		if (e->kind == HG_EXEC_UNIFORM && e->min_ns > e->max_ns)
-			ERR(c, s, "workload.exec.min", "min %s is above max %s",
-			    hg_format_duration(e->min_ns, a), hg_format_duration(e->max_ns, b));
-		else if (e->kind == HG_EXEC_NORMAL && e->max_ns != UINT64_MAX && e->min_ns > e->max_ns)
-			ERR(c, s, "workload.exec.min", "min %s is above max %s",
-			    hg_format_duration(e->min_ns, a), hg_format_duration(e->max_ns, b));
-		for (size_t i = 0; i < e->n_values; i++)
-			if (e->values_ns[i] == 0)
-				ERR(c, s, "workload.exec", "must be more than 0 (a job needs some CPU)");
-		if (w->period_ns && max > w->period_ns)
-			ERR(c, s, "workload.exec",
-			    "exec %s is longer than the period %s: every job would miss its deadline (exec <= period)",
-			    hg_format_duration(max, a), hg_format_duration(w->period_ns, b));
+	if (w->ops->check && w->params) {
+		struct plugin_errors e = { { plugin_report }, c, "workload.", s };
+		w->ops->check(w->params, &e.base);
 	}
-	if ((w->ops->takes & HG_WP_YIELD_AFTER) && w->yield_after_ns == 0 &&
-	    (w->ops->needs & HG_WP_YIELD_AFTER))
-		ERR(c, s, "workload.yield_after", "must be more than 0");
-	if ((w->ops->takes & HG_WP_WORKING_SET) && w->working_set_bytes < MIN_WORKING_SET)
-		ERR(c, s, "workload.working_set", "must be at least 64B (one cache line)");
 	if (t->timer_explicit && !w->ops->blocks)
 		ERR(c, s, "timer",
 		    "workload '%s' never sleeps, so a timer has no effect: remove 'timer' or use periodic/latency",
@@ -102,7 +80,12 @@ static void check_timer(struct checker *c, const struct hg_thread_plan *t)
 {
 	unsigned s = t->set_index;
 	enum hg_policy pol = t->priority.policy;
-	if (!t->timer_slack_set || !t->workload.ops || !t->workload.ops->blocks)
+	if (t->timer->check && t->timer_params) {
+		struct plugin_errors e = { { plugin_report }, c, "timer.", s };
+		t->timer->check(t->timer_params, &e.base);
+	}
+	if (!hg_params_u64(&t->timer->params, t->timer_params, "slack", 0) || !t->workload.ops ||
+	    !t->workload.ops->blocks)
 		return;
 	if (pol == HG_POLICY_FIFO || pol == HG_POLICY_RR || pol == HG_POLICY_DEADLINE)
 		ERR(c, s, "timer.slack",
@@ -110,10 +93,6 @@ static void check_timer(struct checker *c, const struct hg_thread_plan *t)
 		    "would have no effect: remove it, or give the thread a SCHED_OTHER priority "
 		    "(NORMAL, HIGH, ...); to emulate a coarse timer use 'tick'",
 		    pol == HG_POLICY_DEADLINE ? "DEADLINE" : pol == HG_POLICY_RR ? "RR" : "FIFO");
-	else if (t->timer != &hg_timer_sleep && t->timer != &hg_timer_absolute)
-		ERR(c, s, "timer.slack",
-		    "timer '%s' does not use timer slack (the kernel applies it to clock_nanosleep "
-		    "only): use type sleep or absolute, or remove 'slack'", t->timer->name);
 }
 
 static void check_reservation(struct checker *c, const struct hg_thread_plan *t)
@@ -190,6 +169,12 @@ static void check_loads(struct checker *c)
 			snprintf(path, sizeof(path), "loads[%zu].stop", i);
 			hg_yaml_error(c->y, c->d, path, "stop %s is after the end of the run (duration %s)",
 				      hg_format_duration(l->stop_ns, a), hg_format_duration(p->duration_ns, b));
+		}
+		if (l->ops && l->ops->check && l->params) {
+			char prefix[32];
+			snprintf(prefix, sizeof(prefix), "loads[%zu].", i);
+			struct plugin_errors e = { { plugin_report }, c, prefix, 0 };
+			l->ops->check(l->params, &e.base);
 		}
 		if (l->start_ns >= l->stop_ns) {
 			snprintf(path, sizeof(path), "loads[%zu].start", i);

@@ -1,7 +1,10 @@
 /* libcyaml schema of the scenario format, version 1. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "plan/load.h"
+#include "plan/workload.h"
 #include "scenario/rawscenario.h"
 
 #define OPT CYAML_FLAG_OPTIONAL
@@ -30,15 +33,11 @@ static const cyaml_schema_field_t reservation_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_field_t workload_fields[] = {
+/* The keys before the plugins' parameters; the rest is filled in by
+ * list_params() (room for 64 parameter names per family). */
+#define PARAM_ROOM 64
+static cyaml_schema_field_t workload_fields[1 + PARAM_ROOM + 1] = {
 	STR("type", OPT, struct hg_raw_workload, type),
-	CYAML_FIELD_IGNORE("exec", OPT),
-	STR("period", OPT, struct hg_raw_workload, period),
-	STR("working_set", OPT, struct hg_raw_workload, working_set),
-	STR("yield_after", OPT, struct hg_raw_workload, yield_after),
-	STR("align", OPT, struct hg_raw_workload, align),
-	STR("pattern", OPT, struct hg_raw_workload, pattern),
-	CYAML_FIELD_END
 };
 
 /* Used for threads[] and for defaults: (where `name` is refused by scenario/resolve.c). */
@@ -61,21 +60,13 @@ static const cyaml_schema_value_t thread_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hg_raw_thread, thread_fields),
 };
 
-static const cyaml_schema_field_t load_fields[] = {
+static cyaml_schema_field_t load_fields[6 + PARAM_ROOM + 1] = {
 	STR("name", 0, struct hg_raw_load, name),
 	STR("type", 0, struct hg_raw_load, type),
 	STR("start", OPT, struct hg_raw_load, start),
 	STR("stop", OPT, struct hg_raw_load, stop),
 	CYAML_FIELD_IGNORE("priority", OPT),
 	CYAML_FIELD_IGNORE("cpus", OPT),
-	STR("workers", OPT, struct hg_raw_load, workers),
-	STR("size", OPT, struct hg_raw_load, size),
-	STR("dir", OPT, struct hg_raw_load, dir),
-	STR("connect", OPT, struct hg_raw_load, connect),
-	STR("listen", OPT, struct hg_raw_load, listen),
-	STR("command", OPT, struct hg_raw_load, command),
-	STR("population", OPT, struct hg_raw_load, population),
-	CYAML_FIELD_END
 };
 
 static const cyaml_schema_value_t load_entry = {
@@ -120,9 +111,41 @@ static const cyaml_schema_field_t scenario_fields[] = {
 	CYAML_FIELD_END
 };
 
-const cyaml_schema_value_t hg_raw_scenario_schema = {
+static const cyaml_schema_value_t scenario_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct hg_raw_scenario, scenario_fields),
 };
+
+/* Appends each parameter name of `ps` not yet in fields (from `used` on),
+ * as a key libcyaml skips: scenario/resolve_params.c reads its node. */
+static size_t add_params(cyaml_schema_field_t *fields, size_t used, size_t room,
+			 const struct hg_params *ps)
+{
+	for (size_t i = 0; i < hg_params_count(ps); i++) {
+		bool seen = false;
+		for (size_t j = 0; j < used && !seen; j++)
+			seen = strcmp(fields[j].key, ps->table[i].name) == 0;
+		if (!seen && used < room)
+			fields[used++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(ps->table[i].name, OPT);
+	}
+	return used;
+}
+
+static void list_params(void)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < hg_n_workloads; i++)
+		n = add_params(workload_fields, n, 1 + PARAM_ROOM, &hg_workloads[i]->params);
+	n = 6;
+	for (size_t i = 0; i < hg_n_loads; i++)
+		n = add_params(load_fields, n, 6 + PARAM_ROOM, &hg_loads[i]->params);
+}
+
+const cyaml_schema_value_t *hg_raw_scenario_schema(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, list_params);
+	return &scenario_schema;
+}
 
 /* libcyaml's log goes into the first error instead of stderr. */
 struct log_capture {
@@ -152,7 +175,7 @@ int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
 	struct log_capture log = { "" };
 	capture = &log;
 	cyaml_err_t err = cyaml_load_data((const uint8_t *)text, len, &cyaml_config,
-					  &hg_raw_scenario_schema, (cyaml_data_t **)out, NULL);
+					  hg_raw_scenario_schema(), (cyaml_data_t **)out, NULL);
 	capture = NULL;
 	if (err == CYAML_OK)
 		return 0;
@@ -164,5 +187,5 @@ int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
 void hg_raw_free(struct hg_raw_scenario *raw)
 {
 	if (raw)
-		cyaml_free(&cyaml_config, &hg_raw_scenario_schema, raw, 0);
+		cyaml_free(&cyaml_config, hg_raw_scenario_schema(), raw, 0);
 }

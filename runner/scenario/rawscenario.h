@@ -1,8 +1,10 @@
 /* The scenario as libcyaml loads it: the document's structure, every leaf
  * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
  * fields and 1abc as 1, so hgrun parses every value itself, in scenario/resolve*.c).
- * The few keys whose value may take several shapes (priority, cpus, exec, timer,
- * sweep.grid) are left to scenario/resolve*.c, which reads them from the YAML nodes. */
+ * The few keys whose value may take several shapes (priority, cpus,
+ * sweep.grid) and the plugins' parameters (declared in their own tables,
+ * plan/param.h) are left to scenario/resolve*.c, which reads them from the
+ * YAML nodes. */
 #ifndef HG_RAWSCENARIO_H
 #define HG_RAWSCENARIO_H
 
@@ -18,8 +20,8 @@ struct hg_raw_trace {
 struct hg_raw_reservation { char *budget, *period, *deadline, *mode; };
 
 struct hg_raw_workload {
-	char *type, *period, *working_set, *yield_after, *align, *pattern;
-	/* exec: decoded from the YAML node (a duration, a list, a distribution) */
+	char *type;
+	/* the workload's parameters: decoded from the YAML nodes */
 };
 
 struct hg_raw_thread {
@@ -31,8 +33,7 @@ struct hg_raw_thread {
 
 struct hg_raw_load {
 	char *name, *type, *start, *stop;
-	char *workers, *size, *dir, *connect, *listen, *command, *population;
-	/* cpus, priority: decoded from the YAML nodes */
+	/* cpus, priority, the load's parameters: decoded from the YAML nodes */
 };
 
 struct hg_raw_expect { char *thread, *metric, *max, *min; };
@@ -53,8 +54,10 @@ struct hg_raw_scenario {
 };
 
 /* The libcyaml schema of a scenario; shape.c walks it too, so the keys a
- * scenario may hold are written down once. */
-extern const cyaml_schema_value_t hg_raw_scenario_schema;
+ * scenario may hold are written down once.  Its workload and load keys
+ * include every key a workload or load declares, so they are listed on
+ * first use from the plugins' tables. */
+const cyaml_schema_value_t *hg_raw_scenario_schema(void);
 
 /* Loads a document that already passed the shape check.  Returns 0 or -1
  * with an error in d. */

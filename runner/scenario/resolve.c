@@ -54,214 +54,12 @@ static bool pick_node(struct hg_resolver *r, struct pick *p, size_t index, const
 
 /* ---- workload ----------------------------------------------------------- */
 
-static bool exec_values(struct hg_resolver *r, yaml_node_t *n, const char *path,
-			struct hg_exec *e)
+static const struct hg_params *workload_member(size_t i, const char **name)
 {
-	char sub[HG_PATH];
-	size_t count = hg_yaml_length(n);
-	if (count == 0) {
-		hg_yaml_error_at(r->d, n, path, "an exec list needs at least one duration");
-		return false;
-	}
-	e->kind = HG_EXEC_LIST;
-	e->values_ns = calloc(count, sizeof(uint64_t));
-	e->n_values = count;
-	bool ok = e->values_ns != NULL;
-	for (size_t i = 0; ok && i < count; i++) {
-		yaml_node_t *item = hg_yaml_item(r->y, n, i);
-		hg_path_join(sub, sizeof(sub), path, NULL, (long)i);
-		if (!hg_yaml_scalar(item)) {
-			hg_yaml_error_at(r->d, item, sub, "expected a duration, got %s",
-					 hg_yaml_kind(item));
-			ok = false;
-		} else {
-			ok = hg_r_duration(r, hg_yaml_scalar(item), sub, &e->values_ns[i]);
-		}
-	}
-	return ok;
-}
-
-static bool dist_field(struct hg_resolver *r, yaml_node_t *n, const char *path,
-		       const char *key, bool required, uint64_t *out)
-{
-	char sub[HG_PATH];
-	yaml_node_t *v = hg_yaml_get(r->y, n, key);
-	hg_path_join(sub, sizeof(sub), path, key, 0);
-	if (!v) {
-		if (required)
-			hg_yaml_error_at(r->d, n, sub, "this distribution needs '%s'", key);
-		return !required;
-	}
-	if (!hg_yaml_scalar(v)) {
-		hg_yaml_error_at(r->d, v, sub, "expected a duration, got %s", hg_yaml_kind(v));
-		return false;
-	}
-	return hg_r_duration(r, hg_yaml_scalar(v), sub, out);
-}
-
-static bool exec_distribution(struct hg_resolver *r, yaml_node_t *n, const char *path,
-			      struct hg_exec *e)
-{
-	static const char *const keys[] = { "dist", "min", "max", "mean", "stddev", "seed" };
-	static const char *const dists[] = { "uniform", "normal" };
-	char sub[HG_PATH];
-	if (hg_shape_keys(r->y, n, path, keys, 6, r->d))
-		return false;
-	yaml_node_t *dist = hg_yaml_get(r->y, n, "dist");
-	hg_path_join(sub, sizeof(sub), path, "dist", 0);
-	if (!dist || !hg_yaml_scalar(dist)) {
-		hg_yaml_error_at(r->d, dist ? dist : n, sub,
-				 "an exec distribution needs 'dist: uniform' or 'dist: normal'");
-		return false;
-	}
-	int kind = hg_r_choice(r, hg_yaml_scalar(dist), sub, "distribution", dists, 2);
-	if (kind < 0)
-		return false;
-	bool uniform = kind == 0;
-	e->kind = uniform ? HG_EXEC_UNIFORM : HG_EXEC_NORMAL;
-	e->seed = 1;
-	bool ok = dist_field(r, n, path, "min", uniform, &e->min_ns) &
-		  dist_field(r, n, path, "max", uniform, &e->max_ns);
-	if (uniform) {
-		static const char *const normal_only[] = { "mean", "stddev" };
-		for (size_t i = 0; i < 2; i++) {
-			yaml_node_t *k = hg_yaml_get_key(r->y, n, normal_only[i]);
-			if (k) {
-				hg_path_join(sub, sizeof(sub), path, normal_only[i], 0);
-				hg_yaml_error_at(r->d, k, sub,
-						 "'%s' belongs to dist: normal; a uniform distribution takes min and max",
-						 normal_only[i]);
-				ok = false;
-			}
-		}
-	} else {
-		ok &= dist_field(r, n, path, "mean", true, &e->mean_ns) &
-		      dist_field(r, n, path, "stddev", true, &e->stddev_ns);
-		if (!hg_yaml_get(r->y, n, "max"))
-			e->max_ns = UINT64_MAX;
-	}
-	yaml_node_t *seed = hg_yaml_get(r->y, n, "seed");
-	if (seed) {
-		hg_path_join(sub, sizeof(sub), path, "seed", 0);
-		ok &= hg_r_uint(r, hg_yaml_scalar(seed), sub, 0, UINT64_MAX, &e->seed);
-	}
-	return ok;
-}
-
-static bool resolve_exec(struct hg_resolver *r, yaml_node_t *n, const char *path,
-			 struct hg_exec *e)
-{
-	memset(e, 0, sizeof(*e));
-	if (n->type == YAML_SEQUENCE_NODE)
-		return exec_values(r, n, path, e);
-	if (n->type == YAML_MAPPING_NODE)
-		return exec_distribution(r, n, path, e);
-	if (hg_yaml_is_null(n)) {
-		hg_yaml_error_at(r->d, n, path,
-				 "expected a duration, a list of durations or {dist: ...}, got an empty value");
-		return false;
-	}
-	e->kind = HG_EXEC_FIXED;
-	e->n_values = 1;
-	e->values_ns = calloc(1, sizeof(uint64_t));
-	return e->values_ns && hg_r_duration(r, hg_yaml_scalar(n), path, e->values_ns);
-}
-
-struct wparam {
-	unsigned bit;
-	const char *key;
-};
-static const struct wparam wparams[] = {
-	{ HG_WP_EXEC, "exec" }, { HG_WP_PERIOD, "period" },
-	{ HG_WP_WORKING_SET, "working_set" }, { HG_WP_YIELD_AFTER, "yield_after" },
-	{ HG_WP_ALIGN, "align" }, { HG_WP_PATTERN, "pattern" },
-};
-#define N_WPARAMS (sizeof(wparams) / sizeof(wparams[0]))
-static const char *const scan_patterns[] = { "sequential", "random" };
-
-static const char *wparam_text(const struct hg_raw_workload *w, unsigned bit)
-{
-	if (!w)
+	if (i >= hg_n_workloads)
 		return NULL;
-	switch (bit) {
-	case HG_WP_PERIOD: return w->period;
-	case HG_WP_WORKING_SET: return w->working_set;
-	case HG_WP_YIELD_AFTER: return w->yield_after;
-	case HG_WP_ALIGN: return w->align;
-	case HG_WP_PATTERN: return w->pattern;
-	default: return NULL;
-	}
-}
-
-static const char *takes_list(unsigned takes, char *buf, size_t size)
-{
-	const char *names[N_WPARAMS];
-	size_t n = 0;
-	for (size_t i = 0; i < N_WPARAMS; i++)
-		if (takes & wparams[i].bit)
-			names[n++] = wparams[i].key;
-	if (!n)
-		return "no parameters";
-	size_t used = (size_t)snprintf(buf, size, "only ");
-	for (size_t i = 0; i < n && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", names[i]);
-	return buf;
-}
-
-/* One workload parameter: present here or in defaults, allowed, parsed. */
-static void workload_param(struct hg_resolver *r, size_t ti, const struct wparam *wp,
-			   const struct hg_workload_ops *ops, struct hg_workload_spec *spec)
-{
-	const struct hg_raw_thread *t = &r->raw->threads[ti];
-	const struct hg_raw_thread *def = r->raw->defaults;
-	char key[64], list[128];
-	struct pick p;
-	snprintf(key, sizeof(key), "workload.%s", wp->key);
-	bool present = wp->bit == HG_WP_EXEC
-		? pick_node(r, &p, ti, key)
-		: pick_text(&p, wparam_text(t->workload, wp->bit),
-			    wparam_text(def ? def->workload : NULL, wp->bit), ti, key);
-	if (!present) {
-		if (ops->needs & wp->bit) {
-			snprintf(p.path, sizeof(p.path), "threads[%zu].workload.%s", ti, wp->key);
-			hg_yaml_error(r->y, r->d, p.path, "workload '%s' needs '%s'", ops->name,
-				      wp->key);
-		}
-		return;
-	}
-	if (!(ops->takes & wp->bit)) {
-		/* A default that does not apply to this type is not an error. */
-		if (p.from_thread)
-			hg_yaml_error(r->y, r->d, p.path, "workload '%s' takes %s, not '%s'",
-				      ops->name, takes_list(ops->takes, list, sizeof(list)),
-				      wp->key);
-		return;
-	}
-	switch (wp->bit) {
-	case HG_WP_EXEC:
-		resolve_exec(r, p.node, p.path, &spec->exec);
-		break;
-	case HG_WP_PERIOD:
-		hg_r_duration(r, p.text, p.path, &spec->period_ns);
-		break;
-	case HG_WP_WORKING_SET:
-		hg_r_size(r, p.text, p.path, &spec->working_set_bytes);
-		break;
-	case HG_WP_YIELD_AFTER:
-		hg_r_duration(r, p.text, p.path, &spec->yield_after_ns);
-		break;
-	case HG_WP_ALIGN: {
-		static const char *const aligns[] = { "relative", "absolute" };
-		int a = hg_r_choice(r, p.text, p.path, "align", aligns, 2);
-		spec->align = a == 1 ? HG_ALIGN_ABSOLUTE : HG_ALIGN_RELATIVE;
-		break;
-	}
-	case HG_WP_PATTERN: {
-		int a = hg_r_choice(r, p.text, p.path, "scan pattern", scan_patterns, 2);
-		spec->pattern = a == 1 ? HG_SCAN_RANDOM : HG_SCAN_SEQUENTIAL;
-		break;
-	}
-	}
+	*name = hg_workloads[i]->name;
+	return &hg_workloads[i]->params;
 }
 
 static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workload_spec *spec)
@@ -281,8 +79,13 @@ static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workloa
 			return;
 		spec->ops = hg_workloads[i];
 	}
-	for (size_t i = 0; i < N_WPARAMS; i++)
-		workload_param(r, ti, &wparams[i], spec->ops, spec);
+	char prefix[HG_PATH];
+	snprintf(prefix, sizeof(prefix), "threads[%zu].workload", ti);
+	const struct hg_param_site site = {
+		.prefix = prefix, .fallback = "defaults.workload", .what = "workload",
+		.name = spec->ops->name, .missing_at_key = true, .member = workload_member,
+	};
+	spec->params = hg_r_params(r, &spec->ops->params, &site);
 }
 
 /* ---- thread sets -------------------------------------------------------- */
@@ -351,10 +154,15 @@ static void resolve_timing(struct hg_resolver *r, size_t ti, struct hg_thread_pl
 	const struct hg_raw_thread *t = &r->raw->threads[ti];
 	const struct hg_raw_thread *def = r->raw->defaults;
 	struct pick p;
-	tp->timer = &hg_timer_absolute;
 	if (pick_node(r, &p, ti, "timer")) {
 		hg_r_timer(r, p.node, p.path, tp);
 		tp->timer_explicit = p.from_thread;
+	} else {
+		/* no timer anywhere: absolute, with its defaults */
+		const struct hg_param_site site = { .prefix = p.path, .what = "timer",
+						    .name = hg_timer_absolute.name };
+		tp->timer = &hg_timer_absolute;
+		tp->timer_params = hg_r_params(r, &tp->timer->params, &site);
 	}
 	tp->start_ns = 0;
 	if (pick_text(&p, t->start, def ? def->start : NULL, ti, "start"))
@@ -406,13 +214,9 @@ static void expand(struct hg_resolver *r, const struct hg_thread_plan *tmpl, siz
 		*tp = *tmpl;
 		tp->instance = (unsigned)i;
 		tp->name = strdup(tmpl->name);
-		tp->workload.exec.values_ns = NULL;
-		if (tmpl->workload.exec.n_values) {
-			size_t bytes = tmpl->workload.exec.n_values * sizeof(uint64_t);
-			tp->workload.exec.values_ns = malloc(bytes);
-			if (tp->workload.exec.values_ns)
-				memcpy(tp->workload.exec.values_ns, tmpl->workload.exec.values_ns, bytes);
-		}
+		tp->workload.params = hg_params_copy(&tmpl->workload.ops->params,
+						     tmpl->workload.params);
+		tp->timer_params = hg_params_copy(&tmpl->timer->params, tmpl->timer_params);
 		char full[64];
 		if (numbered)
 			snprintf(full, sizeof(full), "%s.%zu", tmpl->name, i);
@@ -438,6 +242,29 @@ static void expand(struct hg_resolver *r, const struct hg_thread_plan *tmpl, siz
 			      tmpl->name, OS_NAME_MAX, numbered ? last : tmpl->name);
 }
 
+/* defaults.workload's parameters, each checked by the row of the default
+ * type, else of the first workload that takes the key. */
+static void resolve_default_params(struct hg_resolver *r, const struct hg_workload_ops *type)
+{
+	yaml_node_t *map = hg_yaml_find(r->y, "defaults.workload");
+	for (yaml_node_pair_t *p = map ? map->data.mapping.pairs.start : NULL;
+	     p && p < map->data.mapping.pairs.top; p++) {
+		const char *key = hg_yaml_scalar(yaml_document_get_node(&r->y->doc, p->key));
+		const struct hg_workload_ops *owner =
+			type && key && hg_param_find(&type->params, key) ? type
+			: key ? hg_workload_param_owner(key) : NULL;
+		if (!owner)
+			continue;
+		char path[HG_PATH];
+		hg_path_join(path, sizeof(path), "defaults.workload", key, 0);
+		void *scratch = hg_params_alloc(&owner->params);
+		if (scratch)
+			hg_r_param(r, hg_param_find(&owner->params, key),
+				   yaml_document_get_node(&r->y->doc, p->value), NULL, path, scratch);
+		hg_params_free(&owner->params, scratch);
+	}
+}
+
 /* defaults: values are checked where they are written, even those that
  * apply to no thread (a typo there is still a typo). */
 static void resolve_defaults(struct hg_resolver *r)
@@ -455,8 +282,10 @@ static void resolve_defaults(struct hg_resolver *r)
 		hg_r_cpus(r, n, "defaults.cpus", &scratch.cpus);
 	if (def->reservation)
 		resolve_reservation(r, def->reservation, "defaults.reservation", &scratch.reservation);
-	if ((n = hg_yaml_find(r->y, "defaults.timer")))
+	if ((n = hg_yaml_find(r->y, "defaults.timer"))) {
 		hg_r_timer(r, n, "defaults.timer", &scratch);
+		hg_params_free(&scratch.timer->params, scratch.timer_params);
+	}
 	if (def->start)
 		hg_r_duration(r, def->start, "defaults.start", &v);
 	if (def->finish)
@@ -473,23 +302,7 @@ static void resolve_defaults(struct hg_resolver *r)
 		hg_r_choice(r, w->type, "defaults.workload.type", "workload type", names,
 			    hg_n_workloads);
 	}
-	if ((n = hg_yaml_find(r->y, "defaults.workload.exec"))) {
-		resolve_exec(r, n, "defaults.workload.exec", &scratch.workload.exec);
-		free(scratch.workload.exec.values_ns);
-	}
-	if (w->period)
-		hg_r_duration(r, w->period, "defaults.workload.period", &v);
-	if (w->working_set)
-		hg_r_size(r, w->working_set, "defaults.workload.working_set", &v);
-	if (w->yield_after)
-		hg_r_duration(r, w->yield_after, "defaults.workload.yield_after", &v);
-	if (w->align) {
-		static const char *const aligns[] = { "relative", "absolute" };
-		hg_r_choice(r, w->align, "defaults.workload.align", "align", aligns, 2);
-	}
-	if (w->pattern)
-		hg_r_choice(r, w->pattern, "defaults.workload.pattern", "scan pattern",
-			    scan_patterns, 2);
+	resolve_default_params(r, w->type ? hg_workload_find(w->type) : NULL);
 }
 
 static void resolve_thread(struct hg_resolver *r, size_t ti)
@@ -524,7 +337,9 @@ static void resolve_thread(struct hg_resolver *r, size_t ti)
 	}
 	if (count)
 		expand(r, &tmpl, count, per_cpu, numbered, path);
-	free(tmpl.workload.exec.values_ns);
+	hg_params_free(&tmpl.workload.ops->params, tmpl.workload.params);
+	if (tmpl.timer)
+		hg_params_free(&tmpl.timer->params, tmpl.timer_params);
 }
 
 /* ---- top level ---------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "base/units.h"
+#include "plan/param.h"
 #include "scenario/resolve.h"
 
 struct hg_resolver {
@@ -31,7 +32,8 @@ bool hg_r_name(struct hg_resolver *r, const char *text, const char *path, size_t
 bool hg_r_cpus(struct hg_resolver *r, yaml_node_t *n, const char *path, cpu_set_t *out);
 bool hg_r_priority(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		   struct hg_priority *out);
-/* timer: a name or {type, tick, slack}; sets tp->timer and tp->timer_*. */
+/* timer: a name or {type, KEY...}; sets tp->timer and tp->timer_params
+ * (resolve_timer.c). */
 bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		struct hg_thread_plan *tp);
 
@@ -41,6 +43,33 @@ int hg_r_choice(struct hg_resolver *r, const char *text, const char *path, const
 		const char *const *names, size_t n);
 
 char *hg_r_strdup(const char *s);
+
+/* exec: a duration, a list of durations or {dist: ...} (resolve_exec.c). */
+bool hg_r_exec(struct hg_resolver *r, yaml_node_t *n, const char *path, struct hg_exec *e);
+
+/* One parameter's value from node n, or from text when n is NULL (a
+ * default), parsed by its kind and range-checked into values. */
+bool hg_r_param(struct hg_resolver *r, const struct hg_param *p, yaml_node_t *n,
+		const char *text, const char *path, void *values);
+
+/* Where a plugin's keys are (resolve_params.c). */
+struct hg_param_site {
+	const char *prefix;     /* "threads[2].workload", "loads[0]" */
+	const char *fallback;   /* where a key missing there is taken from, or NULL */
+	const char *what;       /* "workload", "load" */
+	const char *name;       /* the plugin: "periodic" */
+	bool missing_at_key;    /* a missing required key is reported at prefix.key */
+	/* The family's plugins, i = 0, 1, ...: the params of the i-th (its
+	 * name in *name), NULL past the last.  A key no plugin of the family
+	 * takes was judged by the shape check. */
+	const struct hg_params *(*member)(size_t i, const char **name);
+};
+
+/* The plugin's parameters, resolved (NULL when out of memory): every key
+ * at the site parsed, defaults applied, required ones demanded, and keys
+ * of other plugins refused. */
+void *hg_r_params(struct hg_resolver *r, const struct hg_params *ps,
+		  const struct hg_param_site *site);
 
 void hg_resolve_trace(struct hg_resolver *r);
 void hg_resolve_loads(struct hg_resolver *r);

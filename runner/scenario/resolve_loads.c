@@ -8,115 +8,12 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
-#define MAX_WORKERS 1024
-/* Load processes in all (workers and the children a fork population keeps),
- * checked before anything is forked (the numbers of loads and expectations
- * are bounded before libcyaml: scenario/scenario.c). */
-#define MAX_LOAD_PROCESSES 4096
-
-struct lparam {
-	unsigned bit;
-	const char *key;
-};
-static const struct lparam lparams[] = {
-	{ HG_LP_WORKERS, "workers" }, { HG_LP_SIZE, "size" }, { HG_LP_DIR, "dir" },
-	{ HG_LP_CONNECT, "connect" }, { HG_LP_LISTEN, "listen" }, { HG_LP_COMMAND, "command" },
-	{ HG_LP_POPULATION, "population" },
-};
-#define N_LPARAMS (sizeof(lparams) / sizeof(lparams[0]))
-
-static const char *lparam_text(const struct hg_raw_load *l, unsigned bit)
+static const struct hg_params *load_member(size_t i, const char **name)
 {
-	switch (bit) {
-	case HG_LP_WORKERS: return l->workers;
-	case HG_LP_SIZE: return l->size;
-	case HG_LP_DIR: return l->dir;
-	case HG_LP_CONNECT: return l->connect;
-	case HG_LP_LISTEN: return l->listen;
-	case HG_LP_POPULATION: return l->population;
-	default: return l->command;
-	}
-}
-
-static void connect_target(struct hg_resolver *r, const char *text, const char *path)
-{
-	const char *colon = strrchr(text, ':');
-	uint64_t port;
-	char err[HG_ERRLEN];
-	if (!colon || colon == text) {
-		hg_yaml_error(r->y, r->d, path, "expected host:port such as 192.0.2.7:5001, got '%s'",
-			      text);
-		return;
-	}
-	if (hg_parse_uint(colon + 1, 1, 65535, &port, err) != 0)
-		hg_yaml_error(r->y, r->d, path, "port of '%s': %s", text, err);
-}
-
-static void load_params(struct hg_resolver *r, const struct hg_raw_load *raw, size_t li,
-			struct hg_load_plan *lp)
-{
-	char path[HG_PATH];
-	uint64_t v;
-	for (size_t i = 0; i < N_LPARAMS; i++) {
-		const char *text = lparam_text(raw, lparams[i].bit);
-		snprintf(path, sizeof(path), "loads[%zu].%s", li, lparams[i].key);
-		if (!text) {
-			if (lp->ops->needs & lparams[i].bit) {
-				snprintf(path, sizeof(path), "loads[%zu]", li);
-				hg_yaml_error(r->y, r->d, path, "load '%s' needs '%s'",
-					      lp->ops->name, lparams[i].key);
-			}
-			continue;
-		}
-		if (!(lp->ops->takes & lparams[i].bit)) {
-			hg_yaml_error(r->y, r->d, path, "load type '%s' takes no '%s'",
-				      lp->ops->name, lparams[i].key);
-			continue;
-		}
-		switch (lparams[i].bit) {
-		case HG_LP_WORKERS:
-			/* 0 = one per online CPU, which only spinning workers mean */
-			if (hg_r_uint(r, text, path, lp->ops == &hg_load_cpu ? 0 : 1, MAX_WORKERS, &v))
-				lp->workers = (unsigned)v;
-			break;
-		case HG_LP_SIZE:
-			if (hg_r_size(r, text, path, &lp->size_bytes) && lp->size_bytes < 4096)
-				hg_yaml_error(r->y, r->d, path, "must be at least 4KiB (got %s)", text);
-			break;
-		case HG_LP_DIR:
-			lp->dir = strdup(text);
-			break;
-		case HG_LP_CONNECT:
-			connect_target(r, text, path);
-			lp->connect = strdup(text);
-			break;
-		case HG_LP_LISTEN:
-			if (hg_r_uint(r, text, path, 1, 65535, &v))
-				lp->listen_port = (unsigned)v;
-			break;
-		case HG_LP_COMMAND:
-			if (!*text)
-				hg_yaml_error(r->y, r->d, path, "an exec load needs a command line");
-			lp->command = strdup(text);
-			break;
-		case HG_LP_POPULATION:
-			if (hg_r_uint(r, text, path, 1, MAX_LOAD_PROCESSES, &v))
-				lp->population = (unsigned)v;
-			break;
-		}
-	}
-	if (lp->population && lp->workers > lp->population) {
-		snprintf(path, sizeof(path), "loads[%zu].population", li);
-		hg_yaml_error(r->y, r->d, path,
-			      "population %u is shared among %u workers: give at least one child "
-			      "per worker (population >= workers), or fewer workers",
-			      lp->population, lp->workers);
-	}
-	if (raw->connect && raw->listen && (lp->ops->takes & HG_LP_CONNECT)) {
-		snprintf(path, sizeof(path), "loads[%zu].listen", li);
-		hg_yaml_error(r->y, r->d, path,
-			      "a tcp_stream either connects to a remote sink or listens for a remote sender, not both");
-	}
+	if (i >= hg_n_loads)
+		return NULL;
+	*name = hg_loads[i]->name;
+	return &hg_loads[i]->params;
 }
 
 static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *lp)
@@ -153,8 +50,19 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	n = hg_yaml_find(r->y, path);
 	if (n)
 		lp->priority_given = hg_r_priority(r, n, path, &lp->priority);
-	load_params(r, raw, li, lp);
+	char prefix[HG_PATH];
+	snprintf(prefix, sizeof(prefix), "loads[%zu]", li);
+	const struct hg_param_site site = {
+		.prefix = prefix, .what = "load", .name = lp->ops->name,
+		.member = load_member,
+	};
+	lp->params = hg_r_params(r, &lp->ops->params, &site);
 }
+
+/* Load processes in all (workers and the children a fork population keeps),
+ * checked before anything is forked (the numbers of loads and expectations
+ * are bounded before libcyaml: scenario/scenario.c). */
+#define MAX_LOAD_PROCESSES 4096
 
 void hg_resolve_loads(struct hg_resolver *r)
 {
@@ -166,12 +74,11 @@ void hg_resolve_loads(struct hg_resolver *r)
 		return;
 	r->plan->n_loads = n;
 	for (size_t i = 0; i < n; i++) {
-		resolve_load(r, i, &r->plan->loads[i]);
 		const struct hg_load_plan *lp = &r->plan->loads[i];
-		/* workers 0: one per CPU for cpu, one process for the others */
-		procs += lp->workers ? lp->workers
-				     : lp->ops == &hg_load_cpu ? (size_t)CPU_COUNT(&r->online) : 1;
-		procs += lp->population;
+		resolve_load(r, i, &r->plan->loads[i]);
+		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
+		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
+		procs += lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "population", 0) : 0;
 	}
 	if (procs > MAX_LOAD_PROCESSES)
 		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all "

@@ -1,15 +1,13 @@
-/* Resolving a thread's `timer`: a timer name, or a mapping
- * {type, tick, slack} (docs/scenario.md#timers). */
+/* Resolving a thread's `timer`: a timer name, or a mapping {type, KEY...}
+ * whose keys each timer declares in its table (timers/common.h;
+ * docs/scenario.md#timers).  The node is taken whole from the thread, else
+ * from defaults: (its keys do not merge). */
 #include <stdio.h>
 #include <string.h>
 
 #include "plan/timer.h"
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
-
-#define MAX_TICK_NS 1000000000ull       /* 1s: Linux's slowest tick was 10ms */
-#define MIN_TICK_NS 1000ull             /* 1us: below it, it is no tick */
-#define MAX_SLACK_NS 1000000000ull
 
 static bool timer_type(struct hg_resolver *r, const char *text, const char *path,
 		       struct hg_thread_plan *tp)
@@ -23,63 +21,58 @@ static bool timer_type(struct hg_resolver *r, const char *text, const char *path
 	return i >= 0;
 }
 
-/* A scalar under the timer mapping: its text, or NULL after an error. */
-static const char *member(struct hg_resolver *r, yaml_node_t *n, const char *path,
-			  const char *key, char *sub, size_t size)
+static const struct hg_params *timer_member(size_t i, const char **name)
 {
-	yaml_node_t *v = hg_yaml_get(r->y, n, key);
-	hg_path_join(sub, size, path, key, 0);
-	if (!v)
+	if (i >= hg_n_timers)
 		return NULL;
-	if (!hg_yaml_scalar(v) || hg_yaml_is_null(v)) {
-		hg_yaml_error_at(r->d, v, sub, "expected a single value, got %s", hg_yaml_kind(v));
-		return NULL;
-	}
-	return hg_yaml_scalar(v);
+	*name = hg_timers[i]->name;
+	return &hg_timers[i]->params;
 }
 
-static bool timer_mapping(struct hg_resolver *r, yaml_node_t *n, const char *path,
-			  struct hg_thread_plan *tp)
+/* The mapping's keys: type and every key some timer takes. */
+static bool known_keys(struct hg_resolver *r, yaml_node_t *n, const char *path)
 {
-	static const char *const keys[] = { "type", "tick", "slack" };
-	char sub[HG_PATH];
-	const char *text;
-	if (hg_shape_keys(r->y, n, path, keys, 3, r->d))
-		return false;
-	bool ok = true;
-	if ((text = member(r, n, path, "type", sub, sizeof(sub))))
-		ok &= timer_type(r, text, sub, tp);
-	if ((text = member(r, n, path, "tick", sub, sizeof(sub))) &&
-	    hg_r_duration(r, text, sub, &tp->timer_tick_ns) && tp->timer_tick_ns &&
-	    (tp->timer_tick_ns < MIN_TICK_NS || tp->timer_tick_ns > MAX_TICK_NS)) {
-		hg_yaml_error(r->y, r->d, sub,
-			      "must be 0 (no tick) or 1us..1s (Linux 2.4's tick was 10ms), got %s", text);
-		ok = false;
-	}
-	if ((text = member(r, n, path, "slack", sub, sizeof(sub))) &&
-	    hg_r_duration(r, text, sub, &tp->timer_slack_ns)) {
-		tp->timer_slack_set = true;
-		if (tp->timer_slack_ns > MAX_SLACK_NS) {
-			hg_yaml_error(r->y, r->d, sub, "must be at most 1s, got %s", text);
-			ok = false;
+	const char *keys[64] = { "type" };
+	size_t count = 1;
+	for (size_t i = 0; i < hg_n_timers; i++) {
+		const struct hg_params *ps = &hg_timers[i]->params;
+		for (size_t k = 0; k < hg_params_count(ps) && count < 64; k++) {
+			bool seen = false;
+			for (size_t j = 0; j < count && !seen; j++)
+				seen = strcmp(keys[j], ps->table[k].name) == 0;
+			if (!seen)
+				keys[count++] = ps->table[k].name;
 		}
 	}
-	return ok;
+	return hg_shape_keys(r->y, n, path, keys, count, r->d) == 0;
 }
 
 bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		struct hg_thread_plan *tp)
 {
+	char sub[HG_PATH];
 	tp->timer = &hg_timer_absolute;
-	tp->timer_tick_ns = 0;
-	tp->timer_slack_set = false;
-	tp->timer_slack_ns = 0;
-	if (n->type == YAML_SCALAR_NODE && !hg_yaml_is_null(n))
-		return timer_type(r, hg_yaml_scalar(n), path, tp);
-	if (n->type == YAML_MAPPING_NODE)
-		return timer_mapping(r, n, path, tp);
-	hg_yaml_error_at(r->d, n, path,
-			 "expected a timer name (sleep absolute timerfd signal spin) or "
-			 "{type: absolute, tick: 10ms, slack: 50us}, got %s", hg_yaml_kind(n));
-	return false;
+	if (n->type == YAML_MAPPING_NODE) {
+		if (!known_keys(r, n, path))
+			return false;
+		yaml_node_t *type = hg_yaml_get(r->y, n, "type");
+		hg_path_join(sub, sizeof(sub), path, "type", 0);
+		if (type && (!hg_shape_scalar(r->y, type, sub, r->d) ||
+			     !timer_type(r, hg_yaml_scalar(type), sub, tp)))
+			return false;
+	} else if (n->type == YAML_SCALAR_NODE && !hg_yaml_is_null(n)) {
+		if (!timer_type(r, hg_yaml_scalar(n), path, tp))
+			return false;
+	} else {
+		hg_yaml_error_at(r->d, n, path,
+				 "expected a timer name (sleep absolute timerfd signal spin) or "
+				 "{type: absolute, tick: 10ms, slack: 50us}, got %s", hg_yaml_kind(n));
+		return false;
+	}
+	const struct hg_param_site site = {
+		.prefix = path, .what = "timer", .name = tp->timer->name, .missing_at_key = true,
+		.member = timer_member,
+	};
+	tp->timer_params = hg_r_params(r, &tp->timer->params, &site);
+	return tp->timer_params != NULL;
 }

@@ -55,7 +55,7 @@ static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 	struct hg_plan *plan = NULL;
 
 	if (opened == 0 && check_list_lengths(y, d) == 0 &&
-	    hg_shape_check(y, &hg_raw_scenario_schema, d) == 0 &&
+	    hg_shape_check(y, hg_raw_scenario_schema(), d) == 0 &&
 	    hg_raw_load(y->text, y->len, &raw, d) == 0) {
 		plan = hg_resolve(y, raw, d);
 		if (plan && d->count == 0)

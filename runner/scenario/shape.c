@@ -52,6 +52,17 @@ size_t hg_shape_keys(struct hg_yaml *y, yaml_node_t *map, const char *path,
 static void check_value(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_value_t *s,
 			const char *path, struct hg_diags *d);
 
+bool hg_shape_scalar(struct hg_yaml *y, yaml_node_t *n, const char *path, struct hg_diags *d)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		hg_yaml_error_at(d, n, path, "expected a single value, got %s", hg_yaml_kind(n));
+	else if (hg_yaml_is_null(n))
+		hg_yaml_error_at(d, n, path, "empty value: give one or remove the key");
+	else
+		return true;
+	return false;
+}
+
 /* Keys first (unknown ones, with a suggestion), then each known key's
  * value against its schema, then the required keys that are missing. */
 static void check_mapping(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_value_t *s,
@@ -108,11 +119,7 @@ static void check_value(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_va
 		}
 		return;
 	default:
-		if (n->type != YAML_SCALAR_NODE)
-			hg_yaml_error_at(d, n, path, "expected a single value, got %s",
-					 hg_yaml_kind(n));
-		else if (hg_yaml_is_null(n))
-			hg_yaml_error_at(d, n, path, "empty value: give one or remove the key");
+		hg_shape_scalar(y, n, path, d);
 		return;
 	}
 }

@@ -14,6 +14,9 @@
 size_t hg_shape_check(struct hg_yaml *y, const cyaml_schema_value_t *schema,
 		      struct hg_diags *d);
 
+/* A single, non-empty value at path: else an error, and false. */
+bool hg_shape_scalar(struct hg_yaml *y, yaml_node_t *n, const char *path, struct hg_diags *d);
+
 /* For the values libcyaml leaves to hgrun (priority mappings, exec
  * distributions): every key of `map` must be one of `keys`.  Returns the
  * number of errors added. */

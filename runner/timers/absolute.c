@@ -1,18 +1,9 @@
 /* Timer 'absolute': clock_nanosleep on CLOCK_MONOTONIC with TIMER_ABSTIME (the paper's HR) */
-#include <errno.h>
-#include <stdlib.h>
 #include <time.h>
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
-
-struct hg_timer { int unused; };
-
-static int absolute_open(struct hg_timer **t)
-{
-	*t = calloc(1, sizeof(**t));
-	return *t ? 0 : -ENOMEM;
-}
+#include "timers/common.h"
 
 static int absolute_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 {
@@ -22,15 +13,10 @@ static int absolute_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 	return rc ? -rc : 0;
 }
 
-static void absolute_close(struct hg_timer *t)
-{
-	free(t);
-}
-
 const struct hg_timer_ops hg_timer_absolute = {
 	.name = "absolute",
 	.summary = "clock_nanosleep on CLOCK_MONOTONIC with TIMER_ABSTIME (the paper's HR)",
-	.open = absolute_open,
+	.params = HG_TIMER_TICK_SLACK,
+	.check = hg_timer_check,
 	.sleep_until = absolute_sleep_until,
-	.close = absolute_close,
 };

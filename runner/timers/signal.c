@@ -1,6 +1,7 @@
 /* Timer 'signal': a POSIX timer delivering a signal to the thread (Abeni's itimer) */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +9,7 @@
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 #include "run/wake.h"
 
 /* One POSIX timer per thread, created in the thread (SIGEV_THREAD_ID) and
@@ -18,6 +20,19 @@ struct hg_timer {
 	int sig;
 	sigset_t set;
 };
+
+/* A POSIX timer on CLOCK_MONOTONIC can be created here (no signal sent). */
+static bool signal_supported(char *why, size_t size)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_NONE };
+	timer_t id;
+	if (timer_create(CLOCK_MONOTONIC, &sev, &id) < 0) {
+		snprintf(why, size, "timer_create: %s", strerror(errno));
+		return false;
+	}
+	timer_delete(id);
+	return true;
+}
 
 static int signal_open(struct hg_timer **t)
 {
@@ -83,6 +98,9 @@ static void signal_close(struct hg_timer *t)
 const struct hg_timer_ops hg_timer_signal = {
 	.name = "signal",
 	.summary = "a POSIX timer delivering a signal to the thread (Abeni's itimer)",
+	.params = HG_TIMER_TICK,
+	.check = hg_timer_check,
+	.supported = signal_supported,
 	.open = signal_open,
 	.sleep_until = signal_sleep_until,
 	.close = signal_close,

@@ -1,18 +1,9 @@
 /* Timer 'sleep': relative clock_nanosleep on CLOCK_MONOTONIC (the paper's NATIVE usleep) */
-#include <errno.h>
-#include <stdlib.h>
 #include <time.h>
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
-
-struct hg_timer { int unused; };
-
-static int sleep_open(struct hg_timer **t)
-{
-	*t = calloc(1, sizeof(**t));
-	return *t ? 0 : -ENOMEM;
-}
+#include "timers/common.h"
 
 /* Like usleep(): the remaining time is computed once, then slept relative
  * to whenever the call really starts (so preemption in between shows up as
@@ -30,15 +21,10 @@ static int sleep_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 	return rc ? -rc : 0;
 }
 
-static void sleep_close(struct hg_timer *t)
-{
-	free(t);
-}
-
 const struct hg_timer_ops hg_timer_sleep = {
 	.name = "sleep",
 	.summary = "relative clock_nanosleep on CLOCK_MONOTONIC (the paper's NATIVE usleep)",
-	.open = sleep_open,
+	.params = HG_TIMER_TICK_SLACK,
+	.check = hg_timer_check,
 	.sleep_until = sleep_sleep_until,
-	.close = sleep_close,
 };

@@ -1,11 +1,14 @@
 /* Timer 'timerfd': a timerfd on CLOCK_MONOTONIC, armed at each absolute release */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 
 struct hg_timer { int fd; };
 
@@ -22,6 +25,17 @@ static int timerfd_open(struct hg_timer **t)
 	}
 	*t = tm;
 	return 0;
+}
+
+static bool timerfd_supported(char *why, size_t size)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, size, "timerfd_create: %s", strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
 }
 
 static int timerfd_sleep_until(struct hg_timer *t, int64_t deadline_ns)
@@ -52,6 +66,9 @@ static void timerfd_close(struct hg_timer *t)
 const struct hg_timer_ops hg_timer_timerfd = {
 	.name = "timerfd",
 	.summary = "a timerfd on CLOCK_MONOTONIC, armed at each absolute release",
+	.params = HG_TIMER_TICK,
+	.check = hg_timer_check,
+	.supported = timerfd_supported,
 	.open = timerfd_open,
 	.sleep_until = timerfd_sleep_until,
 	.close = timerfd_close,

@@ -10,8 +10,6 @@ static void cpu_run(struct hg_worker *w)
 const struct hg_workload_ops hg_workload_cpu = {
 	.name = "cpu",
 	.summary = "runs whenever it can, recording the gap trace",
-	.takes = 0,
-	.needs = 0,
 	.periodic = false,
 	.blocks = false,
 	.run = cpu_run,

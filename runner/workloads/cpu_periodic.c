@@ -1,6 +1,6 @@
 /* Workload 'cpu_periodic': never blocks; a job of exec CPU starts when one completes; a period with no completed job is a miss */
 #include "plan/workload.h"
-#include "run/thread.h"
+#include "workloads/jobs.h"
 
 /* Periods are fixed windows [start + k*period, start + (k+1)*period).  Jobs
  * run back to back; a job counts for the window in which it completes.
@@ -30,12 +30,12 @@ static void close_windows(struct hg_worker *w, struct windows *win, int64_t now)
 static void cpu_periodic_run(struct hg_worker *w)
 {
 	struct windows win = {
-		.period = (int64_t)w->plan->workload.period_ns,
-		.end = w->start_abs_ns + (int64_t)w->plan->workload.period_ns,
+		.period = (int64_t)hg_jobs_params(w)->period_ns,
+		.end = w->start_abs_ns + (int64_t)hg_jobs_params(w)->period_ns,
 		.done = false,
 	};
 	for (;;) {
-		uint64_t exec = hg_exec_next(&w->exec);
+		uint64_t exec = hg_jobs_next(w);
 		enum hg_gap_result r = hg_worker_run_cpu(w, exec);
 		close_windows(w, &win, hg_now_ns());
 		if (r != HG_GAP_REACHED)
@@ -45,12 +45,16 @@ static void cpu_periodic_run(struct hg_worker *w)
 	}
 }
 
+static const struct hg_param params[] = { HG_JOBS_ROWS, HG_PARAMS_END };
+
 const struct hg_workload_ops hg_workload_cpu_periodic = {
 	.name = "cpu_periodic",
 	.summary = "never blocks; a job of exec CPU starts when one completes; a period with no completed job is a miss",
-	.takes = HG_WP_EXEC | HG_WP_PERIOD,
-	.needs = HG_WP_EXEC | HG_WP_PERIOD,
+	.params = { params, sizeof(struct hg_jobs_params) },
+	.check = hg_jobs_check,
 	.periodic = true,
 	.blocks = false,
+	.prepare = hg_jobs_prepare,
 	.run = cpu_periodic_run,
+	.cleanup = hg_jobs_cleanup,
 };

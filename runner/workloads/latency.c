@@ -1,6 +1,24 @@
 /* Workload 'latency': sleeps one period on its timer and records each wake-up's lateness */
 #include "plan/workload.h"
 #include "run/thread.h"
+#include "workloads/rows.h"
+
+enum align { ALIGN_RELATIVE, ALIGN_ABSOLUTE };
+static const char *const aligns[] = { "relative", "absolute", NULL };
+
+struct params {
+	uint64_t period_ns;
+	unsigned align;
+};
+
+static const struct hg_param params[] = {
+	HG_ROW_PERIOD(struct params, period_ns, "wake-up period"),
+	{ .name = "align", .kind = HG_PARAM_ENUM, .offset = offsetof(struct params, align),
+	  .choices = aligns, .def = "relative",
+	  .help = "relative: the next wake-up is a period after the actual one (Hourglass); "
+		  "absolute: on a fixed grid of releases" },
+	HG_PARAMS_END
+};
 
 /* Wake-ups stream to the writer through a ring (run/wakeups.h): the
  * memory does not depend on the run's duration. */
@@ -19,8 +37,9 @@ static int latency_prepare(struct hg_worker *w)
  * period, skipping grid points already passed (counted in grid_skipped). */
 static void latency_run(struct hg_worker *w)
 {
-	int64_t period = (int64_t)w->plan->workload.period_ns;
-	bool absolute = w->plan->workload.align == HG_ALIGN_ABSOLUTE;
+	const struct params *p = w->plan->workload.params;
+	int64_t period = (int64_t)p->period_ns;
+	bool absolute = p->align == ALIGN_ABSOLUTE;
 	int64_t intended = w->start_abs_ns + period;
 	for (;;) {
 		int64_t actual;
@@ -42,8 +61,7 @@ static void latency_run(struct hg_worker *w)
 const struct hg_workload_ops hg_workload_latency = {
 	.name = "latency",
 	.summary = "sleeps one period on its timer and records each wake-up's lateness",
-	.takes = HG_WP_PERIOD | HG_WP_ALIGN,
-	.needs = HG_WP_PERIOD,
+	.params = { params, sizeof(struct params) },
 	.periodic = false,
 	.blocks = true,
 	.prepare = latency_prepare,

@@ -1,6 +1,6 @@
 /* Workload 'periodic': each period, runs until exec of CPU is received, then sleeps on its timer */
 #include "plan/workload.h"
-#include "run/thread.h"
+#include "workloads/jobs.h"
 
 /* Semantics (docs/semantics.md): job k is released at r_k with deadline
  * r_k + period.  It runs until it has RECEIVED its exec (gap trace).  Done
@@ -23,11 +23,11 @@ static void decide(struct hg_worker *w, bool hit)
 
 static void periodic_run(struct hg_worker *w)
 {
-	int64_t period = (int64_t)w->plan->workload.period_ns;
+	int64_t period = (int64_t)hg_jobs_params(w)->period_ns;
 	int64_t release = w->start_abs_ns;
 	for (;;) {
 		int64_t deadline = release + period;
-		uint64_t exec = hg_exec_next(&w->exec);
+		uint64_t exec = hg_jobs_next(w);
 		enum hg_gap_result r = hg_worker_run_cpu(w, exec);
 		int64_t now = hg_now_ns();
 		if (r != HG_GAP_REACHED) {
@@ -52,12 +52,16 @@ static void periodic_run(struct hg_worker *w)
 	}
 }
 
+static const struct hg_param params[] = { HG_JOBS_ROWS, HG_PARAMS_END };
+
 const struct hg_workload_ops hg_workload_periodic = {
 	.name = "periodic",
 	.summary = "each period, runs until exec of CPU is received, then sleeps on its timer",
-	.takes = HG_WP_EXEC | HG_WP_PERIOD,
-	.needs = HG_WP_EXEC | HG_WP_PERIOD,
+	.params = { params, sizeof(struct hg_jobs_params) },
+	.check = hg_jobs_check,
 	.periodic = true,
 	.blocks = true,
+	.prepare = hg_jobs_prepare,
 	.run = periodic_run,
+	.cleanup = hg_jobs_cleanup,
 };

@@ -15,3 +15,11 @@ const struct hg_workload_ops *hg_workload_find(const char *name)
 			return hg_workloads[i];
 	return NULL;
 }
+
+const struct hg_workload_ops *hg_workload_param_owner(const char *key)
+{
+	for (size_t i = 0; i < hg_n_workloads; i++)
+		if (hg_param_find(&hg_workloads[i]->params, key))
+			return hg_workloads[i];
+	return NULL;
+}

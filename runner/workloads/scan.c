@@ -10,6 +10,21 @@
 
 #define HG_SCAN_STRIDE HG_SCAN_LINE
 
+const char *const hg_scan_patterns[] = { "sequential", "random", NULL };
+
+/* A thread's working set and where its scan stands. */
+struct scan {
+	unsigned char *buf;
+	size_t bytes, pos;
+	uint64_t sink;
+	unsigned pattern;
+};
+
+static const struct hg_scan_params *params_of(const struct hg_thread_plan *tp)
+{
+	return tp->workload.params;
+}
+
 size_t hg_scan_lines(uint64_t working_set_bytes)
 {
 	size_t lines = (size_t)((working_set_bytes + HG_SCAN_LINE - 1) / HG_SCAN_LINE);
@@ -39,34 +54,40 @@ void hg_scan_chase_build(unsigned char *buf, size_t lines, uint64_t seed)
 
 int hg_scan_prepare(struct hg_worker *w)
 {
-	const struct hg_workload_spec *ws = &w->plan->workload;
-	size_t lines = hg_scan_lines(ws->working_set_bytes);
-	size_t n = ws->pattern == HG_SCAN_RANDOM ? lines * HG_SCAN_LINE
-						 : (size_t)ws->working_set_bytes;
-	if (n == 0)
-		n = 1;
-	w->scan = hg_buffer_alloc(n);   /* page-aligned, so cache-line aligned */
-	if (!w->scan)
+	const struct hg_scan_params *p = params_of(w->plan);
+	size_t lines = hg_scan_lines(p->working_set_bytes);
+	struct scan *s = calloc(1, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
-	w->scan_bytes = n;
-	w->scan_pos = 0;
-	if (ws->pattern == HG_SCAN_RANDOM)
-		hg_scan_chase_build(w->scan, lines, 0x9e3779b97f4a7c15ull * (w->plan->instance + 1));
+	w->priv = s;
+	s->pattern = p->pattern;
+	s->bytes = p->pattern == HG_SCAN_RANDOM ? lines * HG_SCAN_LINE
+						: (size_t)p->working_set_bytes;
+	if (s->bytes == 0)
+		s->bytes = 1;
+	s->buf = hg_buffer_alloc(s->bytes);   /* page-aligned, so cache-line aligned */
+	if (!s->buf)
+		return -ENOMEM;
+	if (p->pattern == HG_SCAN_RANDOM)
+		hg_scan_chase_build(s->buf, lines, 0x9e3779b97f4a7c15ull * (w->plan->instance + 1));
 	else
-		memset(w->scan, 1, n);
+		memset(s->buf, 1, s->bytes);
 	return 0;
 }
 
 uint64_t hg_scan_footprint(const struct hg_thread_plan *tp, uint64_t active_ns)
 {
 	(void)active_ns;
-	return tp->workload.working_set_bytes + HG_SCAN_STRIDE;
+	return params_of(tp)->working_set_bytes + HG_SCAN_STRIDE;
 }
 
 void hg_scan_cleanup(struct hg_worker *w)
 {
-	hg_buffer_free(w->scan, w->scan_bytes);
-	w->scan = NULL;
+	struct scan *s = w->priv;
+	if (s)
+		hg_buffer_free(s->buf, s->bytes);
+	free(s);
+	w->priv = NULL;
 }
 
 /* The loop's exit test, shared by both patterns: CPU received, the
@@ -84,12 +105,12 @@ static inline int scan_exit(const struct hg_worker *w, uint64_t now, uint64_t ta
 }
 
 /* Address order: read-modify-write one byte per line (the buffer escapes
- * through w, so these stores cannot be elided). */
-static int scan_sequential(struct hg_worker *w, uint64_t target, uint64_t *lines)
+ * through w->priv, so these stores cannot be elided). */
+static int scan_sequential(struct hg_worker *w, struct scan *s, uint64_t target, uint64_t *lines)
 {
-	unsigned char *p = w->scan;
-	size_t i = w->scan_pos, n = w->scan_bytes;
-	uint64_t sink = w->scan_sink, count = 0;
+	unsigned char *p = s->buf;
+	size_t i = s->pos, n = s->bytes;
+	uint64_t sink = s->sink, count = 0;
 	int r;
 	do {
 		uint64_t now = hg_counter_read();
@@ -102,8 +123,8 @@ static int scan_sequential(struct hg_worker *w, uint64_t target, uint64_t *lines
 		count++;
 		r = scan_exit(w, now, target);
 	} while (r < 0);
-	w->scan_pos = i;
-	w->scan_sink = sink;
+	s->pos = i;
+	s->sink = sink;
 	*lines = count;
 	return r;
 }
@@ -111,10 +132,10 @@ static int scan_sequential(struct hg_worker *w, uint64_t target, uint64_t *lines
 /* The random cycle: the next line's offset is loaded from the current one
  * (one dependent load per step: no prefetcher can run ahead), and a byte of
  * the line is written, so every line touched is dirty as in sequential. */
-static int scan_random(struct hg_worker *w, uint64_t target, uint64_t *lines)
+static int scan_random(struct hg_worker *w, struct scan *s, uint64_t target, uint64_t *lines)
 {
-	unsigned char *p = w->scan;
-	size_t i = w->scan_pos;
+	unsigned char *p = s->buf;
+	size_t i = s->pos;
 	uint64_t count = 0;
 	int r;
 	do {
@@ -126,7 +147,7 @@ static int scan_random(struct hg_worker *w, uint64_t target, uint64_t *lines)
 		count++;
 		r = scan_exit(w, now, target);
 	} while (r < 0);
-	w->scan_pos = i;
+	s->pos = i;
 	*lines = count;
 	return r;
 }
@@ -136,8 +157,9 @@ enum hg_gap_result hg_scan_run_cpu(struct hg_worker *w, uint64_t cpu_ns)
 	uint64_t target = cpu_ns == UINT64_MAX ? UINT64_MAX
 					      : hg_gap_received(&w->gt) + hg_worker_ticks(w, cpu_ns);
 	uint64_t lines = 0;
-	int r = w->plan->workload.pattern == HG_SCAN_RANDOM ? scan_random(w, target, &lines)
-							    : scan_sequential(w, target, &lines);
+	struct scan *s = w->priv;
+	int r = s->pattern == HG_SCAN_RANDOM ? scan_random(w, s, target, &lines)
+					     : scan_sequential(w, s, target, &lines);
 	w->st.work_units += lines;
 	return (enum hg_gap_result)r;
 }

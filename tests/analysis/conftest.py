@@ -1,5 +1,21 @@
-"""Fixtures of the analysis tests: the hgrun binary (env HGRUN or build/hgrun), tiny real runs
-made once per session, and hgreport's CLI called in-process."""
+"""Fixtures of the analysis tests. They read checked-in golden result directories
+(tests/analysis/golden/<case>/, made by a real hgrun with tests/analysis/make_golden.sh) and
+never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
+
+  golden(name, as_name=None) -> Path    a private copy of golden/<name> (write into it freely)
+  mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
+  copy_run(src, edit)     a copy whose result.json edit(doc) may change
+  hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
+  hgrun_bin, make_run(text, name)   for the few tests that need fresh runs (a SIGKILLed run,
+                          repeats of one scenario): build/hgrun (or $HGRUN) when it is
+                          built, else those tests are skipped; nothing here builds it
+
+Cases (golden/scenarios/<case>.yaml): mix (periodic, two hogs, a latency thread, a cpu load,
+kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream loads),
+outliers (trace.mode outliers), none (trace.mode none: no trace files), killed (SIGKILL
+after the first checkpoint: complete false, more records on disk than checkpoint.written),
+sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mode with
+separate windows and the kernel trace)."""
 from __future__ import annotations
 
 import json
@@ -12,117 +28,65 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
+CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows")
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.cli import main  # noqa: E402
 
-MIX = """\
-hgrun: 1
-name: mix
-duration: 600ms
-threads:
-  - name: rt
-    cpus: [0]
-    priority: RTHIGH
-    workload: {type: periodic, exec: 1ms, period: 5ms}
-  - name: hog
-    count: 2
-    cpus: [0]
-    priority: NORMAL
-    workload: {type: cpu}
-  - name: lat
-    cpus: [0]
-    priority: RTMED
-    workload: {type: latency, period: 2ms}
-loads:
-  - {name: burn, type: cpu, start: 200ms, stop: 400ms, cpus: [0]}
-"""
 
-# Two RT threads on one CPU: `lo` cannot fit (3/4 + 3/8 > 1) and misses deadlines.
-MISS = """\
-hgrun: 1
-name: miss
-duration: 500ms
-threads:
-  - name: hi
-    cpus: [0]
-    priority: RTHIGH
-    workload: {type: periodic, exec: 3ms, period: 4ms}
-  - name: lo
-    cpus: [0]
-    priority: RTMED
-    workload: {type: periodic, exec: 3ms, period: 8ms}
-"""
-
-SWEEP = """\
-hgrun: 1
-name: cp
-duration: 1s
-threads:
-  - name: scan
-    count: 1
-    cpus: [0]
-    priority: NORMAL
-    workload: {type: cpu_scan, working_set: 16KiB}
-sweep:
-  grid:
-    threads[scan].count: [1, 4]
-    threads[scan].workload.working_set: [16KiB, 256KiB]
-  repeat: 2
-"""
+def golden_path(name: str) -> pathlib.Path:
+    """The checked-in directory of a case (read it, never write into it)."""
+    if name not in CASES:
+        raise KeyError(f"no golden case {name!r} (cases: {', '.join(CASES)}; "
+                       "tests/analysis/make_golden.sh makes them)")
+    return GOLDEN / name
 
 
-def hgrun_path() -> pathlib.Path:
-    env = os.environ.get("HGRUN")
-    return pathlib.Path(env) if env else ROOT / "build" / "hgrun"
+def _copy(name: str, dst: pathlib.Path) -> pathlib.Path:
+    shutil.copytree(golden_path(name), dst, ignore=shutil.ignore_patterns("report"))
+    return dst
+
+
+@pytest.fixture
+def golden(tmp_path):
+    """golden(name, as_name=None) -> Path: a private copy of tests/analysis/golden/<name>
+    (named as_name, for two copies of one case)."""
+    def copy(name: str, as_name: str | None = None) -> pathlib.Path:
+        return _copy(name, tmp_path / "golden" / (as_name or name))
+    return copy
 
 
 @pytest.fixture(scope="session")
-def hgrun_bin() -> pathlib.Path:
-    path = hgrun_path()
-    if not path.exists():
-        pytest.fail(f"{path} does not exist: build first (cmake -S . -B build && cmake --build build) "
-                    "or set HGRUN")
-    return path
-
-
-def _hgrun(binary: pathlib.Path, *args: object) -> None:
-    proc = subprocess.run([str(binary), *map(str, args), "--quiet"], capture_output=True,
-                          text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-
-
-@pytest.fixture(scope="session")
-def make_run(hgrun_bin, tmp_path_factory):
-    """make_run(scenario_text, name) -> run directory (cached per name for the session)."""
+def golden_session(tmp_path_factory):
+    """golden_session(name) -> Path: one copy of a case shared by the whole session."""
     made: dict[str, pathlib.Path] = {}
 
-    def make(text: str, name: str) -> pathlib.Path:
+    def copy(name: str) -> pathlib.Path:
         if name not in made:
-            base = tmp_path_factory.mktemp(name)
-            (base / "s.yaml").write_text(text)
-            _hgrun(hgrun_bin, base / "s.yaml", "-o", base / "run")
-            made[name] = base / "run"
+            made[name] = _copy(name, tmp_path_factory.mktemp(name) / name)
         return made[name]
-    return make
+    return copy
 
 
 @pytest.fixture(scope="session")
-def mix_run(make_run) -> pathlib.Path:
-    return make_run(MIX, "mix")
+def mix_run(golden_session) -> pathlib.Path:
+    return golden_session("mix")
 
 
 @pytest.fixture(scope="session")
-def miss_run(make_run) -> pathlib.Path:
-    return make_run(MISS, "miss")
+def miss_run(golden_session) -> pathlib.Path:
+    return golden_session("miss")
 
 
 @pytest.fixture(scope="session")
-def sweep_dir(hgrun_bin, tmp_path_factory) -> pathlib.Path:
-    base = tmp_path_factory.mktemp("sweep")
-    (base / "s.yaml").write_text(SWEEP)
-    _hgrun(hgrun_bin, "sweep", base / "s.yaml", "-o", base / "sw", "--duration", "150ms")
-    return base / "sw"
+def rx_run(golden_session) -> pathlib.Path:
+    return golden_session("rx")
+
+
+@pytest.fixture(scope="session")
+def sweep_dir(golden_session) -> pathlib.Path:
+    return golden_session("sweep")
 
 
 @pytest.fixture
@@ -147,3 +111,28 @@ def hgreport(capsys):
         out = capsys.readouterr()
         return rc, out.out, out.err
     return run
+
+
+@pytest.fixture(scope="session")
+def hgrun_bin() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("HGRUN") or ROOT / "build" / "hgrun")
+    if not path.exists():
+        pytest.skip(f"{path} is not built: this test needs fresh runs (tests/e2e builds them)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def make_run(hgrun_bin, tmp_path_factory):
+    """make_run(scenario_text, name) -> run directory of a fresh run (one per name and session)."""
+    made: dict[str, pathlib.Path] = {}
+
+    def make(text: str, name: str) -> pathlib.Path:
+        if name not in made:
+            base = tmp_path_factory.mktemp(name)
+            (base / "s.yaml").write_text(text)
+            proc = subprocess.run([str(hgrun_bin), str(base / "s.yaml"), "-o", str(base / "run"),
+                                   "--quiet"], capture_output=True, text=True, timeout=120)
+            assert proc.returncode in (0, 1), proc.stderr
+            made[name] = base / "run"
+        return made[name]
+    return make

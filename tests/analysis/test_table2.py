@@ -1,25 +1,13 @@
 """Table 2 from a run with a periodic thread alone, a stream alone, and both."""
 import json
+import pathlib
 
-RX = """\
-hgrun: 1
-name: rx_small
-duration: 600ms
-defaults:
-  cpus: [0]
-  priority: RTHIGH
-  workload: {type: periodic, exec: 2ms, period: 5ms}
-threads:
-  - {name: alone, start: 0s, finish: 200ms}
-  - {name: rt, start: 400ms, finish: 600ms}
-loads:
-  - {name: rx_alone, type: tcp_stream, cpus: [0], start: 200ms, stop: 400ms}
-  - {name: rx, type: tcp_stream, cpus: [0], start: 400ms, stop: 600ms}
-"""
+# The scenario of the golden `rx` case (other tests make real runs of it with make_run).
+RX = (pathlib.Path(__file__).resolve().parent / "golden" / "scenarios" / "rx.yaml").read_text()
 
 
-def test_table2(make_run, hgreport):
-    run = make_run(RX, "rx")
+def test_table2(rx_run, hgreport):
+    run = rx_run
     rc, out, err = hgreport("table2", run, "--json")
     assert rc == 0, err
     rows = json.loads(out)

@@ -9,11 +9,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def hgrun_path():
-    env = os.environ.get("HGRUN")
-    if env:
-        return pathlib.Path(env)
-    return ROOT / "build" / "hgrun"
+from runhelp import hgrun_path  # noqa: E402  (tests/e2e/ is on sys.path)
 
 
 @pytest.fixture(scope="session")

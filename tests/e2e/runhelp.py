@@ -1,5 +1,6 @@
 """Helpers of the run tests: run a tiny scenario, load and check its result."""
 import json
+import os
 import pathlib
 
 import jsonschema
@@ -7,6 +8,13 @@ import jsonschema
 import hgbin
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def hgrun_path():
+    """The hgrun under test: $HGRUN, else build/hgrun."""
+    env = os.environ.get("HGRUN")
+    return pathlib.Path(env) if env else ROOT / "build" / "hgrun"
+
 SCHEMA = json.loads((ROOT / "schemas" / "result.schema.json").read_text())
 VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 

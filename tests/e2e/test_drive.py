@@ -112,6 +112,10 @@ def test_set_changes_priority_and_exec_and_is_recorded(hgrun, scenario, tmp_path
     assert t["workload"]["exec"]["values_ns"] == [2_000_000]
     assert res["overrides"] == {"threads[rt].priority": "RTHIGH",
                                 "threads[rt].workload.exec": "2ms"}
+    # The command line as typed: values of --set kept, the file where it was written.
+    assert res["command_line"][1:] == ["run", str(scenario(RUN)), "-o", str(out), "--duration",
+                                       "200ms", "--quiet", "--set", "threads[rt].priority=RTHIGH",
+                                       "--set", "threads[rt].workload.exec=2ms"]
     assert t["priority"] != json.loads(hgrun("validate", "--resolved", scenario(RUN, "b.yaml")).out)[
         "threads"][0]["priority"]
 

@@ -30,6 +30,23 @@ def can_trace():
 
 needs_tracefs = pytest.mark.skipif(not can_trace(), reason="needs root and tracefs")
 
+
+
+@pytest.fixture
+def mounted_tracefs():
+    """tracefs's root, mounted for the test when nothing had mounted it (a fresh machine:
+    hgrun mounts it only for its run), and unmounted afterwards."""
+    root = tracefs_root()
+    if root is not None:
+        yield root
+        return
+    subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"], check=True)
+    try:
+        yield tracefs_root()
+    finally:
+        subprocess.run(["umount", "/sys/kernel/tracing"], check=False)
+
+
 HOG = scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"])
 
 
@@ -93,6 +110,12 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
     assert causes["gaps"] == r.stats("hog")["gaps"] or r.stats("hog")["records_dropped"]
     assert causes["switch_outs_matched"] <= causes["switch_outs_ge_5us"]
     assert 0 <= causes["explained_ns"] <= causes["gap_ns"]
+    assert 0 <= causes["interrupt_entry_ns"] <= causes["explained_ns"]
+    assert causes["invisible_ns"] >= causes["by_cause"].get("invisible", {}).get("ns", 0)
+    assert causes["invisible_ns"] + causes["explained_ns"] <= causes["gap_ns"]
+    assert kt["invisible_ns"] == causes["invisible_ns"]
+    assert kt["missed_switches"] >= 0 and kt["unconfirmed_ns"] >= 0
+    assert all(s["kind"] == "task" for s in segs if s.get("unconfirmed"))
     by = causes["by_cause"]
     assert set(by) <= set(kt["causes"])
     recs = r.trace()
@@ -103,10 +126,10 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
 
 
 @needs_tracefs
-def test_a_stale_instance_of_a_dead_run_is_removed(hgrun, scenario, tmp_path):
+def test_a_stale_instance_of_a_dead_run_is_removed(hgrun, scenario, tmp_path, mounted_tracefs):
     r0 = run_scenario(hgrun, scenario, tmp_path, HOG, "--kernel-trace", duration="100ms")
     assert r0.rc == 0
-    root = tracefs_root()
+    root = mounted_tracefs
     dead = subprocess.Popen(["true"])
     dead.wait()
     stale = root / "instances" / f"hgrun-{dead.pid}"
@@ -187,10 +210,9 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
 
 
 @needs_tracefs
-def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path):
-    root = tracefs_root()
-    if root is None:
-        pytest.skip("tracefs not mounted")
+def test_the_top_level_buffer_and_other_instances_are_untouched(hgrun, scenario, tmp_path,
+                                                                 mounted_tracefs):
+    root = mounted_tracefs
     files = ["trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event", "tracing_on"]
     before = {f: (root / f).read_text() for f in files}
     other = root / "instances" / f"hgtest-{os.getpid()}"

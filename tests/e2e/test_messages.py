@@ -137,8 +137,12 @@ def test_scenario_reference_states_the_real_rules():
     gap_row = next(line for line in text.splitlines() if line.startswith("| `gap` |"))
     assert "max(500 ns, 10 measured loop iterations, 10 counter ticks)" in gap_row
     assert "twice" not in gap_row
-    workers_row = next(line for line in text.splitlines() if line.startswith("| `workers` |"))
-    assert "`0` is an error" in workers_row and "means 1" not in workers_row
+    rows = [line for line in text.splitlines() if "| `workers` |" in line]
+    cpu = next(line for line in rows if line.startswith("| `cpu` |"))
+    assert "one per CPU of the load's `cpus`" in cpu and "online" not in cpu
+    others = [line for line in rows if not line.startswith("| `cpu` |")]
+    assert others and any("`0` is an error" in line for line in others)
+    assert not any("means 1" in line for line in others)
 
 
 def _documented_exit_codes():

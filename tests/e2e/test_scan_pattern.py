@@ -39,7 +39,7 @@ def test_unknown_pattern_is_refused_with_a_suggestion(hgrun, scenario):
     r = hgrun("validate", path)
     assert r.rc == 2
     assert "threads[0].workload.pattern" in r.err
-    assert "unknown scan pattern 'randon'; did you mean 'random'?" in r.err
+    assert "unknown pattern 'randon'; did you mean 'random'?" in r.err
 
 
 def test_pattern_on_another_workload_is_refused(hgrun, scenario):

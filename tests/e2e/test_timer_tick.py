@@ -48,7 +48,8 @@ def test_default_timer_mapping_applies_whole(hgrun, scenario):
 
 @pytest.mark.parametrize("timer,message", [
     ("{type: absolute, tock: 1ms}", "threads[0].timer.tock: unknown key 'tock'; did you mean 'tick'?"),
-    ("{tick: 2s}", "threads[0].timer.tick: must be 0 (no tick) or 1us..1s"),
+    ("{tick: 2s}", "threads[0].timer.tick: must be at most 1s (got 2s)"),
+    ("{tick: 500ns}", "threads[0].timer.tick: must be 0 (no tick) or 1us..1s"),
     ("{tick: 10}", "threads[0].timer.tick"),
     ("{slack: 2s}", "threads[0].timer.slack: must be at most 1s"),
     ("{type: sleeep}", "unknown timer 'sleeep'; did you mean 'sleep'?"),
@@ -75,7 +76,7 @@ def test_slack_refused_for_a_reservation(hgrun, scenario):
 @pytest.mark.parametrize("timer", ["timerfd", "signal", "spin"])
 def test_slack_refused_for_timers_that_ignore_it(hgrun, scenario, timer):
     err = refused(hgrun, scenario, f"{{name: a, timer: {{type: {timer}, slack: 50us}}, {LAT}}}")
-    assert f"timer '{timer}' does not use timer slack" in err
+    assert f"timer '{timer}' takes only tick, not 'slack' (sleep, absolute take it)" in err
 
 
 def test_tick_on_a_thread_that_never_sleeps_is_refused(hgrun, scenario):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, hgrun_path
+from runhelp import ROOT, hgrun_path
 
 SCRIPT = ROOT / "scripts" / "two_host_rx.sh"
 

@@ -1,8 +1,11 @@
-/* Matching gaps to kernel events (runner/results/attribution.c): segments
- * from events (nesting, an exit whose entry came before the trace, the
- * first task named by the first switch), a gap with two causes, a gap with
- * none (invisible), events on other CPUs, a gap the trace does not cover,
- * and the recall of involuntary switch-outs. */
+/* Matching gaps to kernel events (runner/results/attribution.c,
+ * runner/results/kernel_segments.c): segments from events (nesting, an
+ * exit whose entry came before the trace, the first task named by the
+ * first switch or interrupt), a gap with two causes, a gap with none
+ * (invisible), events on other CPUs, a gap the trace does not cover,
+ * interrupts partly inside a gap, the entry of the interrupt that opens a
+ * gap, a switch the kernel did not record, and the recall of involuntary
+ * switch-outs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +56,7 @@ static long build(struct hg_kseg **segs)
 	e[n++] = ev(900 * us, 1, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER);
 	e[n++] = ev(1500 * us, 1, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER);
 	e[n++] = sw(2000 * us, 1, 0, 0, false);
-	return hg_kseg_build(e, n, 0, segs);
+	return hg_kseg_build(e, n, 0, segs, NULL);
 }
 
 static void test_segments(const struct hg_kseg *s, long n)
@@ -152,6 +155,168 @@ static void test_recall(const struct hg_kseg *s, long n)
 	CHECK(outs == 0, "shorter than min_ns: not counted");
 }
 
+/* An interrupt event that names the task it interrupted. */
+static struct hg_kevent evp(int64_t ts, int cpu, uint8_t kind, int a, uint32_t sub, int pid)
+{
+	return (struct hg_kevent){ ts, a, pid, (uint16_t)cpu, kind, HG_KEV_PID, sub };
+}
+
+static struct hg_gap_attr attr_one(const struct hg_kseg *s, long n, struct hg_gap g,
+				   struct hg_attr_item **items, long *ni)
+{
+	struct hg_gap_attr out;
+	struct hg_attr_input in = { s, (size_t)n, &g, 1, classify, NULL };
+	*ni = hg_attribute(&in, &out, items);
+	return out;
+}
+
+static int64_t item_ns(const struct hg_attr_item *it, long n, uint8_t cause)
+{
+	int64_t ns = 0;
+	for (long i = 0; i < n; i++)
+		ns += it[i].cause == cause ? it[i].ns : 0;
+	return ns;
+}
+
+/* CPU 0, ME running: a timer 100-114 us, its softirq 114-127; an IRQ
+ * 200-230; a timer 400-410; a switch to OTHER at 600, back at 650. */
+static void test_entry_and_partial(void)
+{
+	const int64_t us = 1000;
+	struct hg_kevent e[] = {
+		sw(0, 0, ME, ME, false),
+		ev(100 * us, 0, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER),
+		ev(114 * us, 0, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER),
+		ev(114 * us, 0, HG_KEV_SOFTIRQ_ENTRY, 9, 0),
+		ev(127 * us, 0, HG_KEV_SOFTIRQ_EXIT, 9, 0),
+		ev(200 * us, 0, HG_KEV_IRQ_ENTRY, 11, 0),
+		ev(230 * us, 0, HG_KEV_IRQ_EXIT, 11, 0),
+		ev(400 * us, 0, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER),
+		ev(410 * us, 0, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER),
+		sw(600 * us, 0, ME, OTHER, true),
+		sw(650 * us, 0, OTHER, ME, false),
+		sw(1000 * us, 0, ME, ME, false),
+	};
+	struct hg_kseg *s = NULL;
+	long n = hg_kseg_build(e, sizeof(e) / sizeof(e[0]), 0, &s, NULL);
+	struct hg_attr_item *it = NULL;
+	long ni;
+	/* the gap began 24 us before the timer's first event: 20 us of it are
+	 * the timer's entry, 4 us stay invisible */
+	struct hg_gap_attr a = attr_one(s, n, (struct hg_gap){ 76 * us, 128 * us, ME, 0, 0 },
+					&it, &ni);
+	CHECK(a.cause == HG_CAUSE_TIMER && a.entry_ns == 20 * us,
+	      "timer with its entry dominates (%s, entry %lld)", hg_cause_names[a.cause],
+	      (long long)a.entry_ns);
+	CHECK(a.explained_ns == 47 * us && item_ns(it, ni, HG_CAUSE_TIMER) == 34 * us &&
+	      item_ns(it, ni, HG_CAUSE_SOFTIRQ) == 13 * us &&
+	      item_ns(it, ni, HG_CAUSE_INVISIBLE) == 5 * us,
+	      "timer 14 + 20 us, softirq 13 us, invisible 5 us (explained %lld)",
+	      (long long)a.explained_ns);
+	free(it);
+	/* 8 us before it: all entry */
+	a = attr_one(s, n, (struct hg_gap){ 92 * us, 127 * us, ME, 0, 0 }, &it, &ni);
+	CHECK(a.entry_ns == 8 * us && a.explained_ns == 35 * us && a.n_causes == 2,
+	      "entry 8 us, nothing invisible (%lld, %u causes)", (long long)a.entry_ns,
+	      a.n_causes);
+	free(it);
+	/* an IRQ partly inside: it began before the gap, ends inside */
+	a = attr_one(s, n, (struct hg_gap){ 210 * us, 240 * us, ME, 0, 0 }, &it, &ni);
+	CHECK(a.cause == HG_CAUSE_IRQ && a.entry_ns == 0 && a.explained_ns == 20 * us,
+	      "irq clipped to the gap: 20 us, no entry (%s %lld %lld)", hg_cause_names[a.cause],
+	      (long long)a.explained_ns, (long long)a.entry_ns);
+	free(it);
+	/* ... and one that outlasts the gap on both sides */
+	a = attr_one(s, n, (struct hg_gap){ 205 * us, 215 * us, ME, 0, 0 }, &it, &ni);
+	CHECK(a.cause == HG_CAUSE_IRQ && a.explained_ns == 10 * us, "irq covering the gap");
+	free(it);
+	/* a gap opened by a switch: no entry, the process dominates */
+	a = attr_one(s, n, (struct hg_gap){ 590 * us, 651 * us, ME, 0, 0 }, &it, &ni);
+	CHECK(a.cause == HG_CAUSE_PROCESS && a.who == OTHER && a.entry_ns == 0,
+	      "a switch has no entry (%s, entry %lld)", hg_cause_names[a.cause],
+	      (long long)a.entry_ns);
+	free(it);
+	/* two gaps: the timer's at 400 and, on CPU 1, nothing of CPU 0 */
+	struct hg_gap two[] = { { 395 * us, 411 * us, ME, 0, 0 }, { 395 * us, 411 * us, ME, 1, 0 } };
+	struct hg_gap_attr out[2];
+	struct hg_attr_input in = { s, (size_t)n, two, 2, classify, NULL };
+	ni = hg_attribute(&in, out, &it);
+	CHECK(out[0].cause == HG_CAUSE_TIMER && out[0].entry_ns == 5 * us &&
+	      out[1].cause == HG_CAUSE_UNATTRIBUTED,
+	      "timer on CPU 0; CPU 1 has no trace (%s, %s)", hg_cause_names[out[0].cause],
+	      hg_cause_names[out[1].cause]);
+	free(it);
+	free(s);
+}
+
+/* The kernel records a switch ME -> OTHER at 100 us and nothing of OTHER
+ * after it; a timer at 300 us interrupts ME (its common_pid). */
+static void test_missed_switch(void)
+{
+	const int64_t us = 1000;
+	struct hg_kevent e[] = {
+		evp(0, 0, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER, ME),   /* names ME */
+		evp(5 * us, 0, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER, ME),
+		sw(100 * us, 0, ME, OTHER, true),
+		evp(300 * us, 0, HG_KEV_VEC_ENTRY, 236, HG_KVEC_LOCAL_TIMER, ME),
+		evp(310 * us, 0, HG_KEV_VEC_EXIT, 236, HG_KVEC_LOCAL_TIMER, ME),
+		evp(400 * us, 0, HG_KEV_IRQ_ENTRY, 11, 0, ME),   /* consistent: no new miss */
+		evp(402 * us, 0, HG_KEV_IRQ_EXIT, 11, 0, ME),
+		sw(500 * us, 0, ME, ME, false),
+	};
+	struct hg_kseg *s = NULL;
+	struct hg_kseg_stats st;
+	long n = hg_kseg_build(e, sizeof(e) / sizeof(e[0]), 0, &s, &st);
+	CHECK(n > 0 && s[0].kind == HG_SEG_TIMER && s[1].id == ME,
+	      "the first task named by an interrupt (%d)", n > 1 ? s[1].id : -2);
+	CHECK(st.missed_switches == 1, "one missed switch (%llu)",
+	      (unsigned long long)st.missed_switches);
+	bool unconf = false, me_after = false;
+	for (long i = 0; i < n; i++) {
+		if (s[i].id == OTHER)
+			unconf = s[i].start == 100 * us && s[i].end == 300 * us &&
+				 (s[i].flags & HG_SEG_UNCONFIRMED);
+		if (s[i].kind == HG_SEG_TASK && s[i].start == 310 * us)
+			me_after = s[i].id == ME && !(s[i].flags & HG_SEG_UNCONFIRMED);
+	}
+	CHECK(unconf, "OTHER's 100-300 us unconfirmed");
+	CHECK(me_after, "ME runs after the timer that interrupted it");
+
+	/* ME's trace says it ran 150-280 us: that part is ME's again */
+	struct hg_ran ran[] = { { 20 * us, 99 * us, ME, 0 }, { 150 * us, 280 * us, ME, 0 },
+				{ 150 * us, 280 * us, ME + 1, 1 } };
+	int64_t left = -1;
+	long m = hg_kseg_confirm(&s, (size_t)n, ran, 3, &left);
+	CHECK(m == n + 2 && left == 70 * us, "split in three, 70 us left unconfirmed (%ld, %lld)",
+	      m, (long long)left);
+	int64_t other = 0, me = 0;
+	for (long i = 0; i < m; i++) {
+		if (s[i].id == OTHER)
+			other += s[i].end - s[i].start;
+		if (s[i].kind == HG_SEG_TASK && s[i].id == ME && s[i].start >= 150 * us &&
+		    s[i].end <= 280 * us)
+			me += s[i].end - s[i].start;
+		if (i && s[i].cpu == s[i - 1].cpu)
+			CHECK(s[i].start == s[i - 1].end, "still contiguous at %ld", i);
+	}
+	CHECK(other == 70 * us && me == 130 * us, "OTHER 70 us, ME 130 us (%lld, %lld)",
+	      (long long)other, (long long)me);
+	/* a gap of ME 100-150: OTHER (unconfirmed, the most plausible); 280-300
+	 * the same; the gap of the timer at 300 has no OTHER in it */
+	struct hg_attr_item *it = NULL;
+	long ni;
+	struct hg_gap_attr a = attr_one(s, m, (struct hg_gap){ 100 * us, 150 * us, ME, 0, 0 },
+					&it, &ni);
+	CHECK(a.cause == HG_CAUSE_PROCESS && a.who == OTHER, "the switch's gap is OTHER's");
+	free(it);
+	a = attr_one(s, m, (struct hg_gap){ 295 * us, 311 * us, ME, 0, 0 }, &it, &ni);
+	CHECK(a.cause == HG_CAUSE_TIMER, "the timer's gap (%s)", hg_cause_names[a.cause]);
+	free(it);
+	long same = hg_kseg_confirm(&s, (size_t)m, ran, 0, &left);
+	CHECK(same == m && left == 70 * us, "nothing to give back: unchanged");
+	free(s);
+}
+
 int main(void)
 {
 	struct hg_kseg *segs = NULL;
@@ -160,5 +325,7 @@ int main(void)
 	test_matching(segs, n);
 	test_recall(segs, n);
 	free(segs);
+	test_entry_and_partial();
+	test_missed_switch();
 	return unit_report("test_attribution");
 }

@@ -1,7 +1,8 @@
 /* Decoding kernel events (runner/run/ktrace_parse.c): the format files of
  * each event kind, as this kernel (6.18) writes them, and ring-buffer pages
  * built byte by byte: small and long records, time extends, absolute time
- * stamps, padding, the missed-events flag, names of tasks and irqs. */
+ * stamps, padding, the missed-events flag, names of tasks and irqs, the
+ * task an interrupt interrupted (common_pid). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,8 @@ static void test_page(void)
 	payload_switch(r, 10, "hog", 0, 20, "kworker/0:1");
 	record(&p, 5, r, 64, true);                       /* ts 1000005 */
 	payload_irq(r, 11, "virtio0");
+	int32_t interrupted = 4242;                       /* common_pid */
+	memcpy(r + 4, &interrupted, 4);
 	record(&p, 10, r, 32, false);                     /* 1000015 */
 	put32(&p, (3u << 5) | 30);                        /* time extend: 1 << 27 + 3 */
 	put32(&p, 1);
@@ -204,6 +207,9 @@ static void test_page(void)
 	      "switch: ts %lld a %d b %d", (long long)got[0].ts, got[0].a, got[0].b);
 	CHECK(got[1].kind == HG_KEV_IRQ_ENTRY && got[1].ts == 1000015 && got[1].a == 11,
 	      "irq entry ts %lld", (long long)got[1].ts);
+	CHECK(got[1].b == 4242 && (got[1].flags & HG_KEV_PID) && !(got[0].flags & HG_KEV_PID),
+	      "an interrupt names the task it interrupted (b %d)", got[1].b);
+	CHECK((got[3].flags & HG_KEV_PID) && got[3].b == 0, "the timer interrupted pid 0");
 	CHECK(got[2].kind == HG_KEV_SOFTIRQ_ENTRY && got[2].ts == ext && got[2].a == 3,
 	      "softirq after a time extend: ts %lld", (long long)got[2].ts);
 	CHECK(got[3].kind == HG_KEV_VEC_ENTRY && got[3].sub == HG_KVEC_LOCAL_TIMER &&

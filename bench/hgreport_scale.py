@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""hgreport on a big trace: wall time and peak memory of `hgreport RUN` (the full report:
+summary, figures, Perfetto export) on a run of 5M intervals (issue 10's goal: <= 5 s and
+<= 1 GB, memory growing with the data at most ~2x its binary size).
+
+The big run is SYNTHESISED, not recorded: a real short run of the same scenario (4 yielding
+threads, two per CPU, a latency thread and a cpu load, 300 ms) gives result.json; its
+trace.bin and latency.bin are then rewritten with --intervals records (docs/results.md's
+format, in the order the runner's writer drains them: 50 ms chunks, thread by thread) over a
+duration long enough to hold them, and result.json's counts (stats, trace.written, duration,
+load window) made to agree. A real run of this size takes ~30 s of both CPUs of this machine
+(issue 10: 3.4M intervals in 20 s); --run-dir times an existing run directory instead.
+
+Each measurement is a fresh child process; peak RSS is its ru_maxrss (os.wait4), which counts
+the mapped trace pages it touched. The baseline is the same command on a small run (the real
+300 ms template run), so the growth is (peak - baseline), compared with the binary files' size.
+
+    bench/hgreport_scale.py                      # 5M intervals, 3 repeats
+    bench/hgreport_scale.py --intervals 1000000 --repeat 1
+    bench/hgreport_scale.py --run-dir results/x/20260101T000000Z
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "analysis"))
+
+from hgreport.binfile import DTYPES, HEADER, MAGIC, RECORD, VERSION  # noqa: E402
+
+SCENARIO = """\
+hgrun: 1
+name: scale
+duration: 300ms
+trace: {series: 100ms}
+threads:
+  - {name: y, count: 2, cpus: [0], workload: {type: cpu_yield, yield_after: 5us}}
+  - {name: z, count: 2, cpus: [1], workload: {type: cpu_yield, yield_after: 5us}}
+  - {name: lat, cpus: [1], priority: RTHIGH, workload: {type: latency, period: 1ms}}
+loads:
+  - {name: burn, type: cpu, start: 100ms, stop: 200ms, cpus: [0]}
+"""
+CHUNK_NS = 50_000_000        # the writer drains every ring every 50 ms (docs/results.md)
+
+
+def header(kind: str) -> bytes:
+    return (MAGIC + VERSION.to_bytes(4, "little") + RECORD.to_bytes(4, "little")
+            + kind.encode().ljust(16, b"\0") + bytes(32))
+
+
+def cpu_timeline(rng: np.random.Generator, n: int, threads: tuple[int, int], cpu: int):
+    """n intervals on one CPU: two yielding threads taking turns (3-9 us each, a switch of
+    0.5-2 us between), 5% ending preempted and resumed by the same thread after a 2-20 us gap."""
+    length = rng.integers(3_000, 9_000, n)
+    preempted = rng.random(n) < 0.05
+    hole = np.where(preempted, rng.integers(2_000, 20_000, n), rng.integers(500, 2_000, n))
+    start = np.cumsum(np.r_[0, (length + hole)[:-1]])
+    turn = np.cumsum(np.r_[0, ~preempted[:-1]]) % 2          # switch thread unless preempted
+    thread = np.where(turn == 0, threads[0], threads[1])
+    end = np.where(preempted, 0, 1)                          # 0 preempted, 1 yielded
+    return start, start + length, thread, np.full(n, cpu), end
+
+
+def synthesise(template: pathlib.Path, out: pathlib.Path, intervals: int, seed: int = 1) -> None:
+    res = json.loads((template / "result.json").read_text())
+    names = [(t["name"], t["instance"]) for t in res["threads"]]
+    y = [names.index(("y", 0)), names.index(("y", 1))]
+    z = [names.index(("z", 0)), names.index(("z", 1))]
+    lat = names.index(("lat", 0))
+    rng = np.random.default_rng(seed)
+    half = intervals // 2
+    cols = [np.concatenate(c) for c in zip(cpu_timeline(rng, half, tuple(y), 0),
+                                          cpu_timeline(rng, intervals - half, tuple(z), 1))]
+    start, stop, thread, cpu, end = cols
+    duration = int(stop.max()) + 1_000_000
+    rec = np.zeros(intervals, DTYPES["intervals"])
+    order = np.lexsort((start, thread, stop // CHUNK_NS))        # the writer's drain order
+    for k, v in zip(("start_ns", "end_ns", "thread", "cpu", "end"), (start, stop, thread, cpu, end)):
+        rec[k] = v[order]
+    intended = np.arange(1_000_000, duration, 1_000_000)
+    late = rng.lognormal(np.log(20_000), 0.5, len(intended)).astype(np.int64)
+    wk = np.zeros(len(intended), DTYPES["wakeups"])
+    wk["intended_ns"], wk["actual_ns"] = intended, intended + late
+    wk["thread"], wk["seq"] = lat, np.arange(len(intended))
+    out.mkdir(parents=True)
+    with open(out / "trace.bin", "wb") as f:
+        f.write(header("intervals"))
+        f.write(rec.tobytes())
+    with open(out / "latency.bin", "wb") as f:
+        f.write(header("wakeups"))
+        f.write(wk.tobytes())
+    counts = np.bincount(thread, minlength=len(names))
+    cpu_ns = np.bincount(thread, weights=stop - start, minlength=len(names))
+    gaps = np.bincount(thread[end == 0], minlength=len(names))
+    res["scenario"]["duration_ns"] = duration
+    for s in res["scenario"]["threads"]:
+        if s.get("finish_ns") is not None:
+            s["finish_ns"] = duration
+    for i, t in enumerate(res["threads"]):
+        st = t["stats"]
+        st.update(cpu_ns=int(cpu_ns[i]), intervals=int(counts[i]), records=int(counts[i]),
+                  records_written=int(counts[i]), records_dropped=0, gaps=int(gaps[i]))
+        if i == lat:
+            s = np.sort(late)
+            st["latency"].update(count=len(s), samples=len(s), samples_dropped=0,
+                                 min_ns=int(s[0]), max_ns=int(s[-1]), mean_ns=float(s.mean()),
+                                 **{f"p{q}_ns": int(s[int(np.ceil(f * len(s))) - 1])
+                                    for q, f in (("50", .5), ("90", .9), ("99", .99), ("999", .999))})
+    for ld in res["loads"]:
+        ld["started_ns"], ld["stopped_ns"] = duration // 3, 2 * duration // 3
+    lines = []
+    for sec in range(1, duration // 1_000_000_000 + 1):
+        for i in range(len(names)):
+            lines.append(json.dumps({"t_ns": sec * 1_000_000_000, "span_ns": 1_000_000_000,
+                                     "thread": i, "cpu_ns": int(cpu_ns[i] * 1e9 / duration),
+                                     "intervals": int(counts[i] * 1e9 / duration), "gaps": 0,
+                                     "gap_max_ns": 0, "dropped": 0}))
+    (out / "series.jsonl").write_text("\n".join(lines) + "\n")
+    res["trace"]["written"] = {"trace": intervals, "latency": len(wk), "series": len(lines)}
+    res["files"] = {"trace": "trace.bin", "latency": "latency.bin", "series": "series.jsonl"}
+    res["checkpoint"] = None
+    res["warnings"] = res["warnings"] + [f"synthesised by bench/hgreport_scale.py: {intervals} "
+                                         "intervals written over a real 300 ms run's result.json"]
+    (out / "result.json").write_text(json.dumps(res, indent=1))
+
+
+def measure(argv: list[str]) -> tuple[float, float, str, float]:
+    """(wall s, peak RSS MiB, stdout, CPU s) of one child process, reaped with os.wait4 so
+    that ru_maxrss and the CPU time are that child's own. On a shared machine the CPU time
+    (user + system; hgreport is single-threaded) is what a quiet machine's wall time would be."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.perf_counter() - t0
+        out.seek(0)
+        err.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"hgreport_scale: {' '.join(argv)} failed:\n{err.read().decode()}")
+        return wall, usage.ru_maxrss / 1024, out.read().decode(), usage.ru_utime + usage.ru_stime
+
+
+# A child that runs the report with per-stage timings; argv[3] = "without-perfetto" replaces
+# the Perfetto export (another module's: its function is found by name) with nothing, and
+# "perfetto-only" runs just that export.
+STAGES = """
+import json, sys, pathlib
+from hgreport import report
+from hgreport.rundir import read_run
+export = getattr(report.perfetto, "write_perfetto", None) or report.perfetto.write
+run, out, what = read_run(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+t = {}
+if what == "perfetto-only":
+    out.mkdir(parents=True)
+    run.intervals, run.samples
+    import time
+    t0 = time.perf_counter()
+    export(run, out / "trace.perfetto")
+    t["perfetto"] = time.perf_counter() - t0
+else:
+    if what == "without-perfetto":
+        setattr(report.perfetto, export.__name__, lambda run, path: path)
+    report.write_report(run, out, timings=t)
+print(json.dumps(t))
+"""
+
+
+def binfile_records(run: pathlib.Path) -> range:
+    return range(max(0, ((run / "trace.bin").stat().st_size - HEADER) // RECORD)
+                 if (run / "trace.bin").exists() else 0)
+
+
+class Children:
+    """Runs measured children, each writing into a fresh directory under `tmp`."""
+
+    def __init__(self, tmp: pathlib.Path, repeat: int) -> None:
+        self.tmp, self.repeat, self.n = tmp, repeat, 0
+
+    def out(self) -> pathlib.Path:
+        self.n += 1
+        return self.tmp / f"out{self.n}"
+
+    def cli(self, run: pathlib.Path) -> tuple[float, float, pathlib.Path, float]:
+        """`hgreport RUN -o OUT`: (median wall s, max peak RSS MiB, the last OUT, median CPU s)."""
+        runs = []
+        for _ in range(self.repeat):
+            out = self.out()
+            runs.append(measure([sys.executable, "-m", "hgreport", str(run), "-o", str(out)]))
+        return (statistics.median(r[0] for r in runs), max(r[1] for r in runs), out,
+                statistics.median(r[3] for r in runs))
+
+    def stages(self, run: pathlib.Path, what: str) -> tuple[float, float, dict[str, float], float]:
+        """The STAGES child: (median wall s, max peak RSS MiB, median seconds per stage,
+        median CPU s)."""
+        runs = [measure([sys.executable, "-c", STAGES, str(run), str(self.out()), what])
+                for _ in range(self.repeat)]
+        keys = json.loads(runs[0][2])
+        return (statistics.median(r[0] for r in runs), max(r[1] for r in runs),
+                {k: statistics.median(json.loads(r[2])[k] for r in runs) for k in keys},
+                statistics.median(r[3] for r in runs))
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--synthesise"]:
+        synthesise(pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), int(sys.argv[4]))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--intervals", type=int, default=5_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"))
+    ap.add_argument("--run-dir", type=pathlib.Path, help="time this run directory instead")
+    ap.add_argument("--keep", action="store_true", help="keep the synthesised run")
+    a = ap.parse_args()
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="hgreport_scale."))
+    if a.run_dir:
+        big = a.run_dir
+    else:
+        (tmp / "s.yaml").write_text(SCENARIO)
+        proc = subprocess.run([a.hgrun, str(tmp / "s.yaml"), "-o", str(tmp / "template"),
+                               "--quiet"], capture_output=True, text=True, timeout=60)
+        if not (tmp / "template" / "result.json").exists():
+            sys.exit(f"hgreport_scale: the template run failed ({a.hgrun}, exit "
+                     f"{proc.returncode}):\n{proc.stderr}")
+        big = tmp / "big"
+        t0 = time.perf_counter()
+        # In a child: a process's peak RSS passes to the children it spawns (Linux counts the
+        # parent's high-water mark at exec), so this one must stay small.
+        subprocess.run([sys.executable, __file__, "--synthesise", str(tmp / "template"), str(big),
+                        str(a.intervals)], check=True)
+        print(f"synthesised {a.intervals} intervals in {time.perf_counter() - t0:.1f} s: {big}")
+    size = sum((big / f).stat().st_size for f in ("trace.bin", "latency.bin") if (big / f).exists())
+    n = ((big / "trace.bin").stat().st_size - HEADER) // RECORD
+    ch = Children(tmp, a.repeat)
+    small = ROOT / "tests" / "analysis" / "golden" / "mix" if a.run_dir else tmp / "template"
+    tiny = ch.cli(small)
+    full = ch.cli(big)
+    mine = ch.stages(big, "without-perfetto")
+    perf = ch.stages(big, "perfetto-only")
+    exported = [f for f in full[2].iterdir() if "perfetto" in f.name]
+    rows = [(f"small run ({len(binfile_records(small))} intervals)", tiny), ("full report", full),
+            ("report without Perfetto", mine), ("Perfetto export alone", perf)]
+    print(f"\nhgreport on {n} intervals; trace.bin + latency.bin {size / 2**20:.0f} MiB; "
+          f"median of {a.repeat} children (peak RSS: their max)")
+    print(f"{'':26} {'wall s':>7} {'CPU s':>7} {'peak RSS MiB':>13} {'growth / binary':>16}")
+    for name, r in rows:
+        growth = "" if r is tiny else f"{(r[1] - tiny[1]) * 2**20 / size:15.2f}x"
+        print(f"{name:26} {r[0]:7.2f} {r[3]:7.2f} {r[1]:13.0f} {growth:>16}")
+    load = os.getloadavg()[0]
+    print(f"load average {load:.1f} on {os.cpu_count()} CPUs (wall > CPU when others compete)")
+    print("stages without Perfetto (s): " + ", ".join(f"{k} {v:.2f}" for k, v in mine[2].items()
+                                                      if k != "perfetto"))
+    for f in exported:
+        print(f"Perfetto export: {f.name}, {f.stat().st_size / 2**20:.0f} MiB")
+    own = __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss / 1024
+    print(f"(this bench's own peak, {own:.0f} MiB, is counted in each child's peak too)")
+    ok = min(full[0], full[3]) <= 5 and full[1] <= 1024 and (full[1] - tiny[1]) * 2**20 <= 2 * size
+    print(f"goal (full report <= 5 s (CPU, or wall on a quiet machine), <= 1 GiB, growth <= 2x "
+          f"binary): {'met' if ok else 'NOT met'}")
+    if a.keep or a.run_dir:
+        print(f"kept: {tmp}")
+    else:
+        shutil.rmtree(tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

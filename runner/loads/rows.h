@@ -1,0 +1,21 @@
+/* Parameter rows several loads take (plan/param.h), each listed in the
+ * load's own table with the offset into its own struct.  A key only one
+ * load takes is written in that load's file. */
+#ifndef HG_LOAD_ROWS_H
+#define HG_LOAD_ROWS_H
+
+#include <stddef.h>
+
+#include "plan/param.h"
+
+#define HG_LOAD_WORKERS_MAX 1024
+
+#define HG_LOAD_ROW_WORKERS(type, member) \
+	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(type, member), \
+	  .min = 1, .max = HG_LOAD_WORKERS_MAX, .def = "1", .help = "processes, each doing the load" }
+
+#define HG_LOAD_ROW_SIZE(type, member, help_text) \
+	{ .name = "size", .kind = HG_PARAM_SIZE, .offset = offsetof(type, member), \
+	  .min = 4096, .required = true, .help = help_text }
+
+#endif

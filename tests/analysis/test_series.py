@@ -1,0 +1,160 @@
+"""series.jsonl read as columns (docs/results.md#seriesjsonl): against result.json's totals on a
+real run, torn and NUL tails, checkpoints, errors, and the bins of a long run."""
+import json
+
+import numpy as np
+import pytest
+
+from hgreport.errors import InputError
+from hgreport.rundir import read_run
+from hgreport.series import read_series
+from hgreport.seriesbins import aggregate, choose_bin, fmt_clock, fmt_span
+
+S = 1_000_000_000
+
+
+def line(t, thread, **kw):
+    return json.dumps({"t_ns": t, "span_ns": S, "thread": thread, "cpu_ns": 500_000_000,
+                       "intervals": 10, "gaps": 5, "gap_max_ns": 1000, "dropped": 0, **kw})
+
+
+def with_series(copy_run, src, lines, edit=None, tail="", name="copy"):
+    """A copy of `src` whose series.jsonl is `lines` (+ `tail` bytes) and whose result.json
+    `edit` may change."""
+    def ed(doc):
+        doc["trace"]["written"]["series"] = len(lines)
+        if edit:
+            edit(doc)
+    dst = copy_run(src, ed, name)
+    (dst / "series.jsonl").write_text("".join(x + "\n" for x in lines) + tail)
+    return read_run(dst)
+
+
+def test_real_run_matches_result_totals(mix_run):
+    run = read_run(mix_run)
+    s = read_series(run)
+    res = run.result
+    assert s.lines == res["trace"]["written"]["series"]
+    assert s.torn == 0 and s.after_checkpoint == 0
+    for i, t in enumerate(run.threads):
+        d, st = s.of_thread(i), t["stats"]
+        # Intervals crossing a series edge are split: the CPU adds up to the total.
+        assert d["cpu_ns"].sum() == pytest.approx(st["cpu_ns"], rel=0.01)
+        if st["releases"]:
+            assert d["misses"].sum() == st["deadlines_missed"]
+            assert d["releases"].sum() == st["releases"]
+        if st["latency"]:
+            assert d["wakeups"].sum() == st["latency"]["count"]
+            assert d["lat_max_ns"].max() == st["latency"]["max_ns"]
+        else:
+            assert (d["wakeups"] == -1).all()
+    assert s.load_names == ["burn"]
+    assert "loops" in s.counters
+    assert s.of_load(0)["ops"].sum() > 0
+
+
+def test_torn_last_line_of_a_killed_run_is_left_out(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0), line(2 * S, 0)],
+                      tail='{"t_ns":3000000000,"span_ns":10')
+    s = read_series(run)
+    assert (s.lines, s.torn) == (2, 1)
+    assert s.threads["t_ns"].tolist() == [S, 2 * S]
+
+
+def test_nul_bytes_after_a_power_cut_are_ignored(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0)], tail="\0" * 4096)
+    assert read_series(run).lines == 1
+
+
+def test_bad_line_inside_a_complete_run_is_an_error(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0), "{not json", line(2 * S, 0)])
+    with pytest.raises(InputError, match=r"series.jsonl: line 2: invalid JSON"):
+        read_series(run)
+
+
+def checkpoint(n):
+    def edit(doc):
+        doc["complete"] = False
+        doc["exit_status"] = None
+        doc["checkpoint"] = {"covers_ns": 2 * S, "written": {"trace": 0, "latency": 0,
+                                                              "series": n}}
+    return edit
+
+
+def test_checkpoint_vouches_for_its_lines_and_later_ones_are_kept(mix_run, copy_run):
+    lines = [line(S, 0), line(2 * S, 0), line(3 * S, 0), "garbage", line(5 * S, 0)]
+    run = with_series(copy_run, mix_run, lines, checkpoint(2))
+    s = read_series(run)
+    # Two vouched for, one more that parses, then the first bad line ends the file.
+    assert (s.lines, s.after_checkpoint, s.torn) == (3, 1, 2)
+
+
+def test_bad_line_before_the_checkpoint_is_an_error(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0), "garbage", line(3 * S, 0)], checkpoint(3))
+    with pytest.raises(InputError, match="line 2: invalid JSON.*first 3 lines"):
+        read_series(run)
+
+
+def test_file_shorter_than_the_checkpoint_is_an_error(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0)], checkpoint(5))
+    with pytest.raises(InputError, match="1 lines, but the checkpoint says 5"):
+        read_series(run)
+
+
+def test_unknown_thread_and_non_integer_values_are_errors(mix_run, copy_run):
+    run = with_series(copy_run, mix_run, [line(S, 0), line(S, 99)])
+    with pytest.raises(InputError, match="thread 99 is not in result.json"):
+        read_series(run)
+    run = with_series(copy_run, mix_run, [line(S, 0, cpu_ns=1.5), line(2 * S, 0)], name="c2")
+    with pytest.raises(InputError, match="line 1: invalid JSON .*1.5 is not an integer"):
+        read_series(run)
+    run = with_series(copy_run, mix_run, [line(S, 0), line(2 * S, 0, cpu_ns="lots")], name="c3")
+    with pytest.raises(InputError, match="lines 1-2: 'cpu_ns' is not an integer"):
+        read_series(run)
+
+
+def test_a_run_without_series_reads_as_none(mix_run, copy_run):
+    dst = copy_run(mix_run, lambda d: d["files"].pop("series"))
+    assert read_series(read_run(dst)) is None
+
+
+@pytest.mark.parametrize("series_ns,covered,expect", [
+    (S, 6 * S, S), (S // 2, 6 * S, S // 2), (S, 86400 * S, 300 * S), (S, 3600 * S, 10 * S),
+    (10 * S, 7 * 86400 * S, 1800 * S), (S, 600 * S, S), (S, 601 * S, 2 * S),
+    (7 * S, 86400 * S, 7 * 21 * S)])
+def test_bins_are_nice_multiples_of_the_series_interval(series_ns, covered, expect):
+    b = choose_bin(series_ns, covered)
+    assert b % series_ns == 0
+    assert covered / b <= 600
+    assert b == expect
+
+
+def test_aggregate_sums_and_maxima_per_bin(mix_run, copy_run):
+    # Two threads, 3600 s at 1 s: bins of 10 s. Thread 0 misses one deadline per 100 s, thread
+    # 2 has latency, with a spike at 1234 s.
+    lines = []
+    for k in range(1, 3601):
+        lines.append(line(k * S, 0, releases=10, hits=10 - (k % 100 == 0), misses=int(k % 100 == 0),
+                          gap_max_ns=k))
+        lat = 5_000_000 if k == 1234 else 20_000
+        lines.append(line(k * S, 2, wakeups=100, lat_min_ns=1000, lat_p99_ns=lat // 2,
+                          lat_max_ns=lat))
+    run = with_series(copy_run, mix_run, lines)
+    s = read_series(run)
+    b = aggregate(s, len(run.threads), covered_ns=3600 * S)
+    assert (b.bin_ns, b.n) == (10 * S, 360)
+    assert b.misses[0].sum() == 36 and b.misses[0][9] == 1 and b.misses[0][8] == 0
+    assert b.releases[0].sum() == 36000
+    assert b.gap_max[0][0] == 10 and b.gap_max[0][-1] == 3600
+    assert b.lat_max[2][123] == 5_000_000 and b.lat_max[2][122] == 20_000
+    assert b.lat_p99[2][123] == 2_500_000
+    assert np.allclose(b.cpu_share()[0], 0.5)
+    assert np.isnan(b.cpu_share()[1]).all()                 # thread 1 has no line
+    assert (b.wakeups[0] == 0).all() and (b.lat_max[0] == -1).all()
+
+
+def test_clock_and_span_formats():
+    assert [fmt_clock(x) for x in (0, 850e6, 12.5e9, 185e9, 5 * 3600e9 + 180e9)] == \
+        ["0 ms", "850 ms", "12.5 s", "3 min 05 s", "5 h 03 min"]
+    assert [fmt_span(x) for x in (10_000_000, S // 2, 2 * S, 300 * S, 3600 * S, 86400 * S)] == \
+        ["10 ms", "500 ms", "2 s", "5 min", "1 h", "1 d"]

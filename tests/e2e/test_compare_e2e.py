@@ -1,0 +1,107 @@
+"""hgreport compare on fresh short runs of the real runner, one scenario with and without a CPU
+load: the table, the figures, the differences and the --fail-if verdicts; repeats grouped by
+--name get a rank test. (tests/analysis/test_compare.py covers the rest on golden runs.)"""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from runhelp import ROOT
+
+sys.path.insert(0, str(ROOT / "analysis"))
+from hgreport.cli import main  # noqa: E402
+
+QUIET = """\
+hgrun: 1
+name: lat
+duration: 600ms
+threads:
+  - name: lat
+    cpus: [0]
+    priority: RTHIGH
+    workload: {type: latency, period: 1ms}
+  - name: rt
+    cpus: [0]
+    priority: RTMED
+    workload: {type: periodic, exec: 1ms, period: 5ms}
+  - name: hog
+    cpus: [0]
+    priority: NORMAL
+    workload: {type: cpu}
+"""
+BUSY = QUIET + """\
+loads:
+  - {name: burn, type: cpu, cpus: [0]}
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(hgrun_bin, tmp_path_factory):
+    base = tmp_path_factory.mktemp("cmp")
+    out = {}
+    for name, text in (("quiet", QUIET), ("quiet2", QUIET), ("busy", BUSY), ("busy2", BUSY)):
+        (base / f"{name}.yaml").write_text(text)
+        proc = subprocess.run([str(hgrun_bin), base / f"{name}.yaml", "-o", base / name, "--quiet"],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        out[name] = base / name
+    return out
+
+
+@pytest.fixture
+def hgreport(capsys):
+    def run(*args):
+        rc = main([str(a) for a in args])
+        got = capsys.readouterr()
+        return rc, got.out, got.err
+    return run
+
+
+def test_compare_with_and_without_load(runs, hgreport, tmp_path):
+    out = tmp_path / "cmp"
+    rc, text, err = hgreport("compare", runs["quiet"], runs["busy"], "-o", out,
+                             "--fail-if", "cpu_received[hog]<-20%", "--fail-if", "cpu[rt]<-50%")
+    assert rc == 1, err
+    assert "fail-if cpu_received[hog]<-20%: true for loads burn: hog:" in text
+    assert "fail-if cpu[rt]<-50%" not in text
+    assert "| **baseline** loads none | 1 | yes | none |" in text
+    assert "## Thread `lat`" in text and "## Load `burn`" in text
+    for f in ("compare.md", "compare.json", "latency_ccdf.png", "gaps.png", "switch_costs.png"):
+        assert (out / f).stat().st_size > 1000, f
+    doc = json.loads((out / "compare.json").read_text())
+    assert doc["labels"] == ["loads none", "loads burn"] and doc["differing"] == ["loads"]
+    lat = doc["subjects"]["lat"]["metrics"]["latency_p99"]
+    d = lat["diff"]["loads burn"]
+    assert d["method"].startswith("bootstrap") and d["low"] <= d["high"]
+    assert d["delta"] == lat["values"]["loads burn"] - lat["values"]["loads none"]
+    res = json.loads((runs["busy"] / "result.json").read_text())
+    assert doc["subjects"]["rt"]["metrics"]["deadline_misses"]["values"]["loads burn"] == \
+        res["threads"][1]["stats"]["deadlines_missed"]
+    verdicts = {(v["condition"], v["subject"]): v["true"] for v in doc["fail_if"]}
+    assert verdicts == {("cpu_received[hog]<-20%", "hog"): True, ("cpu[rt]<-50%", "rt"): False}
+    # the same seed gives the same interval
+    rc, _, _ = hgreport("compare", runs["quiet"], runs["busy"], "-o", tmp_path / "again")
+    again = json.loads((tmp_path / "again" / "compare.json").read_text())
+    assert again["subjects"]["lat"]["metrics"]["latency_p99"]["diff"] == lat["diff"]
+
+
+def test_compare_two_runs_of_one_scenario(runs, hgreport, tmp_path):
+    rc, text, err = hgreport("compare", runs["quiet"], runs["quiet2"], "-o", tmp_path)
+    assert rc == 0, err
+    doc = json.loads((tmp_path / "compare.json").read_text())
+    assert doc["differing"] == [] and doc["labels"] == ["quiet", "quiet2"]
+
+
+def test_repeats_grouped_by_name_get_a_rank_test(runs, hgreport, tmp_path):
+    rc, _, err = hgreport("compare", "--name", f"quiet={runs['quiet']}", "--name", f"quiet={runs['quiet2']}",
+                          "--name", f"busy={runs['busy']}", "--name", f"busy={runs['busy2']}",
+                          "-o", tmp_path)
+    assert rc == 0, err
+    doc = json.loads((tmp_path / "compare.json").read_text())
+    assert doc["labels"] == ["quiet", "busy"] and [len(g["runs"]) for g in doc["groups"]] == [2, 2]
+    cpu = doc["subjects"]["hog"]["metrics"]["cpu"]
+    assert len(cpu["runs"]["busy"]) == 2
+    assert cpu["values"]["busy"] == pytest.approx(sum(cpu["runs"]["busy"]) / 2)
+    d = cpu["diff"]["busy"]
+    assert d["method"] == "Mann-Whitney U (exact), 2 vs 2 runs" and d["p"] >= 1 / 3 - 1e-9
