@@ -81,9 +81,9 @@ void hg_resolve_loads(struct hg_resolver *r)
 		procs += lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "population", 0) : 0;
 	}
 	if (procs > MAX_LOAD_PROCESSES)
-		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all "
-			      "(workers and fork populations): at most %d; use fewer workers, a "
-			      "smaller population or fewer loads", procs, MAX_LOAD_PROCESSES);
+		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all: at "
+			      "most %d, workers and fork populations together; use fewer workers, "
+			      "a smaller population or fewer loads", procs, MAX_LOAD_PROCESSES);
 }
 
 /* ---- expect ------------------------------------------------------------- */

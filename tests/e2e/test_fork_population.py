@@ -111,7 +111,7 @@ def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
      "population 2 is shared among 4 workers"),
     (["{name: c, type: cpu, population: 10}"], "load 'cpu' takes only workers, not 'population' (fork takes it)"),
     (["{name: a, type: fork, population: 3000}", "{name: b, type: fork, population: 3000}"],
-     "the loads ask for about 6002 processes in all (workers and fork populations): at most 4096"),
+     "the loads ask for about 6002 processes in all: at most 4096, workers and fork populations"),
 ])
 def test_population_bounds(hgrun, scenario, loads, message):
     text = scenario_text("pop", [THREAD],
