@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # From a fresh clone to a result: install what is missing, build, check every
 # shipped experiment, run the main one (Hourglass table 2, 30 s) with its
-# summary, then its report (table 2, figures, a Perfetto trace).
+# summary, then its report (table 2, figures, a Perfetto trace) with hgreport,
+# which setup.sh leaves on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,9 +12,15 @@ out="results/rx_deadline/quickstart-$(date -u +%Y%m%dT%H%M%SZ)"
 status=0
 build/hgrun experiments/rx_deadline.yaml -o "$out" || status=$?
 echo
-export PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}"
-python3 -m hgreport table2 "$out"
-python3 -m hgreport "$out" | tail -n 1
+# setup.sh installed hgreport (pip install -e ./analysis); without it on PATH, the module.
+if command -v hgreport > /dev/null; then
+	hgreport=(hgreport)
+else
+	hgreport=(env PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}" python3 -m hgreport)
+fi
+"${hgreport[@]}" table2 "$out"
+"${hgreport[@]}" "$out" | tail -n 1
+echo "next: hgreport $out   (hgreport --help lists the commands)"
 # Exit 1 with a complete result means an expectation failed: the machine
 # missed more deadlines than the scenario allows. That is a finding, not a
 # broken setup; say so and succeed.  Anything else is a failure.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what hgrun needs (Debian packages, Python packages) when missing,
-# then builds it into build/.  Safe to run again: it only does what is missing.
+# builds it into build/, and installs the analysis stage (analysis/, the
+# `hgreport` command) in editable mode so it follows this checkout.  Safe to run
+# again: it only does what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +26,21 @@ if ! python3 -c 'import pytest, jsonschema, yaml, numpy, matplotlib, google.prot
 	echo "setup: installing Python packages (tests/requirements.txt)"
 	python3 -m pip install -q -r tests/requirements.txt 2>/dev/null ||
 		python3 -m pip install -q --break-system-packages -r tests/requirements.txt
+fi
+
+# hgreport: `pip install -e ./analysis` (the ./ matters: a bare name would be
+# looked up in the package index).  Editable: the installed command runs this
+# checkout's code, so a `git pull` needs no reinstall.
+installed_from=$(cd / && python3 -c 'import hgreport, pathlib; print(pathlib.Path(hgreport.__file__).resolve().parent)' 2>/dev/null || true)
+if [ "$installed_from" != "$PWD/analysis/hgreport" ]; then
+	echo "setup: installing hgreport (pip install -e ./analysis)"
+	python3 -m pip install -q -e ./analysis 2>/dev/null ||
+		python3 -m pip install -q --break-system-packages -e ./analysis
+	command -v pyenv > /dev/null && pyenv rehash 2>/dev/null || true
+fi
+if ! command -v hgreport > /dev/null; then
+	bindir=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+	echo "setup: hgreport is installed in $bindir, which is not on PATH: add it (export PATH=\"$bindir:\$PATH\") or run python3 -m hgreport" >&2
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${HG_CMAKE_FLAGS:-} >/dev/null

@@ -3,6 +3,7 @@ own cmd_*.py (name, help, arguments, what it does: command.py)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -67,3 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
+            RecursionError, OSError) as e:   # an input no check foresaw: no bare traceback
+        if os.environ.get("HGREPORT_DEBUG"):
+            raise
+        inputs = " ".join(a for a in argv[1:] if not a.startswith("-"))
+        print(f"hgreport: error: {inputs}: cannot be analysed ({type(e).__name__}: {e}); an input "
+              "hgreport does not check, or a bug: HGREPORT_DEBUG=1 shows where", file=sys.stderr)
+        return EXIT_INPUT

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from . import argtypes
@@ -19,7 +20,21 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="dispatch-latency thresholds of table 1 (default 1ms,5ms,10ms,50ms)")
 
 
+def _sweep(args: argparse.Namespace) -> int:
+    """`hgreport SWEEP_DIR`: a directory with sweep.json and no result.json is a sweep; its
+    report is `hgreport sweep SWEEP_DIR` (with -o, default metrics)."""
+    from . import cmd_sweep
+    print(f"hgreport: {args.run_dir} is a sweep directory (sweep.json): writing the sweep report "
+          f"(hgreport sweep {args.run_dir} --metric ... for other metrics)", file=sys.stderr)
+    p = argparse.ArgumentParser(prog="hgreport sweep")
+    cmd_sweep.COMMAND.add_arguments(p)
+    sweep_args = p.parse_args([str(args.run_dir)] + (["-o", str(args.output)] if args.output else []))
+    return cmd_sweep.COMMAND.run(sweep_args)
+
+
 def _run(args: argparse.Namespace) -> int:
+    if (args.run_dir / "sweep.json").is_file() and not (args.run_dir / "result.json").exists():
+        return _sweep(args)
     from .report import write_report
     from .rundir import read_run
     from .units import fmt_ns

@@ -31,22 +31,34 @@ class Intervals:
     """The gap trace as columns; `thread` indexes Run.threads, `end` indexes END_KINDS.
     Run.intervals gives them sorted by start, read-only and contiguous (start, stop: int64;
     thread: uint16 (uint32 past 65535 threads); cpu: int16; end: uint8); `cause` is the kernel
-    attribution code of the gap that ended the interval (0: none; docs/kernel-trace.md; a
-    zero-stride view when the run has no attribution)."""
+    attribution code of the gap that ended the interval (0: none; docs/kernel-trace.md),
+    `window` the outlier window id (0: none; docs/results.md); each a zero-stride view of
+    zeros when no record has one."""
     thread: np.ndarray
     cpu: np.ndarray
     start: np.ndarray
     stop: np.ndarray
     end: np.ndarray
     cause: np.ndarray | None = None
+    window: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.start)
 
+    def take(self, idx: np.ndarray) -> "Intervals":
+        """The intervals selected by a mask or an index array."""
+        return Intervals(self.thread[idx], self.cpu[idx], self.start[idx], self.stop[idx],
+                         self.end[idx], None if self.cause is None else self.cause[idx],
+                         None if self.window is None else self.window[idx])
+
     def of_thread(self, index: int) -> "Intervals":
-        m = self.thread == index
-        return Intervals(self.thread[m], self.cpu[m], self.start[m], self.stop[m], self.end[m],
-                         None if self.cause is None else self.cause[m])
+        return self.take(self.thread == index)
+
+    @property
+    def windowed(self) -> bool:
+        """Whether records come from outlier windows (trace.mode outliers): two intervals
+        then follow each other only inside one window."""
+        return self.window is not None and len(self.window) > 0 and self.window.strides != (0,)
 
 
 @dataclass(frozen=True)
@@ -178,7 +190,7 @@ class Run:
         if path is not None and not self._binary("trace"):
             return self._intervals_jsonl(path)
         want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u4", "cpu": "<i2", "end": "u1",
-                "cause": "<u4"}
+                "cause": "<u4", "window": "<u4"}
         if path is None:
             c = {k: np.zeros(0, dt) for k, dt in want.items()}
         else:
@@ -192,11 +204,13 @@ class Run:
             for k in c:
                 c[k] = c[k][order]
             del order
-        if not c["cause"].any():        # no kernel attribution: a zero column costing nothing
-            c["cause"] = np.broadcast_to(np.uint32(0), c["cause"].shape)
+        for k in ("cause", "window"):   # none attributed / not windowed: zeros costing nothing
+            if not c[k].any():
+                c[k] = np.broadcast_to(np.uint32(0), c[k].shape)
         for a in c.values():
             a.flags.writeable = False
-        return Intervals(c["thread"], c["cpu"], c["start_ns"], c["end_ns"], c["end"], c["cause"])
+        return Intervals(c["thread"], c["cpu"], c["start_ns"], c["end_ns"], c["end"], c["cause"],
+                         c["window"])
 
     @cached_property
     def samples(self) -> Samples:

@@ -2,12 +2,12 @@
 index, every run below the directory whose result.json has a sweep_point, grouped by its id."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .resultfile import read_json
 from .rundir import Run, read_run
 
 SWEEP_FORMAT = "hgrun-sweep/1"
@@ -46,11 +46,12 @@ def _from_index(path: Path, doc: Any) -> Sweep:
         axes = [(a["path"], list(a["values"])) for a in doc["axes"]]
         points = [Point(int(p["index"]), str(p["id"]), dict(p["overrides"])) for p in doc["points"]]
         runs = [list(p["runs"]) for p in doc["points"]]
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise InputError(index, f"not a sweep index (missing or bad key {e})") from e
     sweep = Sweep(path, axes, points, doc.get("repeat"))
     for p, rel in zip(points, runs):
         for r in rel:
+            _inside(index, path, r)
             if (path / r / "result.json").exists():
                 p.runs.append(read_run(path / r))
             else:
@@ -60,6 +61,15 @@ def _from_index(path: Path, doc: Any) -> Sweep:
     return sweep
 
 
+def _inside(index: Path, path: Path, run: Any) -> None:
+    """A run of sweep.json is a relative path that stays inside the sweep directory."""
+    rel = Path(run) if isinstance(run, str) and run else None
+    if rel is None or rel.is_absolute() or ".." in rel.parts:
+        raise InputError(index, f"run {run!r} is not a path inside the sweep directory")
+    if not (path / rel).resolve().is_relative_to(path.resolve()):
+        raise InputError(index, f"run {run!r} leads outside the sweep directory (a symlink)")
+
+
 def _from_runs(path: Path) -> Sweep:
     groups: dict[str, Point] = {}
     for res in sorted(path.rglob("result.json")):
@@ -67,6 +77,8 @@ def _from_runs(path: Path) -> Sweep:
         sp = run.result.get("sweep_point")
         if not sp:
             continue
+        if not isinstance(sp, dict) or not isinstance(sp.get("id"), str):
+            raise InputError(res, "sweep_point: not an object with a string id")
         p = groups.setdefault(sp["id"], Point(int(sp.get("index", len(groups))), sp["id"],
                                               dict(sp.get("overrides") or {})))
         p.runs.append(run)
@@ -93,11 +105,7 @@ def read_sweep(path: Path | str) -> Sweep:
         raise InputError(path, "no such directory")
     index = path / "sweep.json"
     if index.exists():
-        try:
-            doc = json.loads(index.read_text())
-        except json.JSONDecodeError as e:
-            raise InputError(index, f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
-        sweep = _from_index(path, doc)
+        sweep = _from_index(path, read_json(index))
     else:
         sweep = _from_runs(path)
     if not any(p.runs for p in sweep.points):

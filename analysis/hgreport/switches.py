@@ -7,7 +7,6 @@ held as two int32 index arrays into the trace (8 bytes a switch); their columns 
 when first asked for."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -63,29 +62,67 @@ class Switches:
         return int(len(self.a) - np.count_nonzero(self.voluntary))
 
 
-@dataclass(frozen=True)
 class Gaps:
-    """Every gap of the trace (figure 4's quantity): `thread` had an interval that ended
-    `preempted`, and its next interval ran on the same CPU `length` ns later."""
-    thread: np.ndarray
-    length: np.ndarray
+    """Gaps: interval `a` of a thread ended `preempted` and `b` is the thread's next interval
+    (same CPU, figure 4's quantity, unless gaps(same_cpu=False)); `start` is a's end, `stop`
+    b's start, `cause` the kernel attribution code a carries, `window` its outlier window.
+    Held as two index arrays into the trace; the columns are computed when asked for."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
+        self.iv, self.a, self.b = iv, a, b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def take(self, idx: np.ndarray) -> "Gaps":
+        return Gaps(self.iv, self.a[idx], self.b[idx])
 
     def of_thread(self, index: int) -> np.ndarray:
+        """The lengths of one thread's gaps."""
         return self.length[self.thread == index]
+
+    @cached_property
+    def length(self) -> np.ndarray:
+        return self.iv.start[self.b] - self.iv.stop[self.a]
+
+    @cached_property
+    def thread(self) -> np.ndarray:
+        return self.iv.thread[self.a]
+
+    @property
+    def cpu(self) -> np.ndarray:
+        return self.iv.cpu[self.a]
+
+    @property
+    def start(self) -> np.ndarray:
+        return self.iv.stop[self.a]
+
+    @property
+    def stop(self) -> np.ndarray:
+        return self.iv.start[self.b]
+
+    @property
+    def cause(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.cause is None
+                else np.asarray(self.iv.cause[self.a]))
+
+    @property
+    def window(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.window is None
+                else np.asarray(self.iv.window[self.a]))
 
 
 def by_start(iv: Intervals) -> Intervals:
     """iv sorted by start (stable); Run.intervals already is, and is returned as is."""
     if len(iv) < 2 or bool(np.all(iv.start[1:] >= iv.start[:-1])):
         return iv
-    o = np.argsort(iv.start, kind="stable")
-    return Intervals(iv.thread[o], iv.cpu[o], iv.start[o], iv.stop[o], iv.end[o],
-                     None if iv.cause is None else iv.cause[o])
+    return iv.take(np.argsort(iv.start, kind="stable"))
 
 
-def gaps(iv: Intervals) -> Gaps:
+def gaps(iv: Intervals, same_cpu: bool = True) -> Gaps:
     """The gaps of every thread: consecutive intervals of one thread (in time order), the first
-    ended `preempted`, both on the same CPU. Only preempted intervals are sorted by thread."""
+    ended `preempted`, both in the same outlier window, and on the same CPU (figure 4) unless
+    `same_cpu` is False (docs/kernel-trace.md's gaps: the next interval anywhere)."""
     iv = by_start(iv)
     pre = np.flatnonzero(iv.end[:-1] == PREEMPTED)
     order = np.argsort(iv.thread, kind="stable")           # each thread's intervals in time order
@@ -97,9 +134,12 @@ def gaps(iv: Intervals) -> Gaps:
     pre, nxt_rank = pre[ok], nxt_rank[ok]
     nxt = order[nxt_rank]
     del order
-    same = (iv.thread[nxt] == iv.thread[pre]) & (iv.cpu[nxt] == iv.cpu[pre])
-    pre, nxt = pre[same], nxt[same]
-    return Gaps(iv.thread[pre], iv.start[nxt] - iv.stop[pre])
+    same = iv.thread[nxt] == iv.thread[pre]
+    if same_cpu:
+        same &= iv.cpu[nxt] == iv.cpu[pre]
+    if iv.windowed:                                        # not across two outlier windows
+        same &= iv.window[nxt] == iv.window[pre]
+    return Gaps(iv, pre[same], nxt[same])
 
 
 def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
@@ -110,8 +150,9 @@ def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
 
 def switches(iv: Intervals) -> Switches:
     """Every place where, on one CPU, an interval of one traced thread is followed by an
-    interval of another. Intervals that ended `finished` (the thread stopped) are not switches;
-    overlapping pairs (impossible on one CPU, a clock artefact) are dropped."""
+    interval of another (in the same outlier window). Intervals that ended `finished` (the
+    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
+    artefact) are dropped."""
     iv = by_start(iv)
     n = len(iv)
     itype = np.int32 if n < 2**31 else np.int64
@@ -129,6 +170,8 @@ def switches(iv: Intervals) -> Switches:
             a, b = idx[:-1], idx[1:]
             m = ((iv.thread[a] != iv.thread[b]) & (iv.end[a] != FINISHED)
                  & (iv.start[b] >= iv.stop[a]))
+            if iv.windowed:                                # not across two outlier windows
+                m &= iv.window[a] == iv.window[b]
             k = int(np.count_nonzero(m))
             a_out[filled:filled + k] = a[m]
             b_out[filled:filled + k] = b[m]
@@ -139,11 +182,12 @@ def switches(iv: Intervals) -> Switches:
     return Switches(iv, a[order], b[order])
 
 
-def gaps_of_run(run: "Run") -> Gaps:
-    """gaps(run.intervals), computed once per run."""
-    if "gaps" not in run.cache:
-        run.cache["gaps"] = gaps(run.intervals)
-    return run.cache["gaps"]
+def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
+    """gaps(run.intervals, same_cpu), computed once per run."""
+    key = "gaps" if same_cpu else "gaps.any_cpu"
+    if key not in run.cache:
+        run.cache[key] = gaps(run.intervals, same_cpu)
+    return run.cache[key]
 
 
 def of_run(run: "Run") -> Switches:

@@ -81,3 +81,21 @@ def test_module_runs_without_install(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "hgreport", "--help"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "rta" in proc.stdout
+
+
+def test_sweep_directory_gives_the_sweep_report(golden, hgreport, tmp_path):
+    sw = golden("sweep")
+    rc, out, err = hgreport(sw, "-o", tmp_path / "rep")
+    assert rc == 0, err
+    assert "is a sweep directory (sweep.json)" in err
+    assert (tmp_path / "rep" / "sweep.md").exists() and "| p003 |" in out
+
+
+def test_unforeseen_failure_is_one_line_exit_2(golden, hgreport, monkeypatch):
+    """The last resort: an exception no check foresaw ends with one line naming the input."""
+    import hgreport.report as report
+    run = golden("miss")
+    monkeypatch.setattr(report, "summarize", lambda *a, **k: {}["boom"])
+    rc, _, err = hgreport(run)
+    assert rc == 2 and err.startswith(f"hgreport: error: {run}: cannot be analysed (KeyError")
+    assert "HGREPORT_DEBUG=1" in err and "Traceback" not in err

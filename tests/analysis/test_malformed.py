@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shutil
 
 import pytest
 
@@ -86,6 +87,13 @@ def _deep(run: pathlib.Path) -> None:
     (run / "result.json").write_text("[" * 100_000 + "]" * 100_000)
 
 
+def _deep_inside(run: pathlib.Path) -> None:
+    """Nested just below what the JSON parser refuses, inside a field the schema leaves open."""
+    doc = json.loads((run / "result.json").read_text())
+    text = json.dumps(doc).replace('"host": {', '"host": {"x": ' + "[" * 950 + "]" * 950 + ", ", 1)
+    (run / "result.json").write_text(text)
+
+
 # (id, golden case, damage, file named in the message, what the message says)
 CASES = [
     # result.json: not JSON, not text, not an object
@@ -98,6 +106,7 @@ CASES = [
     ("list", "mix", write("result.json", "[]"), "result.json", "not a JSON object"),
     ("null", "mix", write("result.json", "null"), "result.json", "not a JSON object"),
     ("deep", "mix", _deep, "result.json", "nested too deeply"),
+    ("deep-inside", "mix", _deep_inside, "result.json", "nested too deeply"),
     ("nan", "mix", replace_text("result.json", '"complete": true', '"complete": NaN'),
      "result.json", "NaN is not a number"),
     ("infinity", "mix", replace_text("result.json", '"cpus_online": 2', '"cpus_online": Infinity'),
@@ -307,3 +316,49 @@ def test_legacy_jsonl_lines(golden, hgreport, tmp_path):
     (run / "trace.jsonl").write_text(good)
     rc, _, err = hgreport(run, "-o", tmp_path / "out")
     assert rc == 0, err
+
+
+def _sweep_index(fn):
+    def apply(sw: pathlib.Path) -> None:
+        doc = json.loads((sw / "sweep.json").read_text())
+        fn(doc)
+        (sw / "sweep.json").write_text(json.dumps(doc))
+    return apply
+
+
+def _link_out(run: pathlib.Path) -> None:
+    shutil.rmtree(run)
+    run.symlink_to(run.parents[3])              # a directory outside the sweep
+
+
+SWEEP_CASES = [
+    ("garbage", write("sweep.json", b"\xff\xfe{"), "not UTF-8"),
+    ("not-json", write("sweep.json", "{\"format\": "), "invalid JSON"),
+    ("format", _sweep_index(lambda d: d.update(format="x")), "format is 'x'"),
+    ("points-string", _sweep_index(lambda d: d.update(points="p000")), "not a sweep index"),
+    ("overrides-string", _sweep_index(lambda d: d["points"][0].update(overrides="a=b")),
+     "not a sweep index"),
+    ("run-parent", _sweep_index(lambda d: d["points"][0].update(runs=["../../.."])),
+     "is not a path inside the sweep directory"),
+    ("run-absolute", _sweep_index(lambda d: d["points"][0].update(runs=["/etc"])),
+     "is not a path inside the sweep directory"),
+    ("run-number", _sweep_index(lambda d: d["points"][0].update(runs=[7])),
+     "is not a path inside the sweep directory"),
+    ("run-symlink", lambda sw: _link_out(sw / "p000" / "r0"), "leads outside the sweep directory"),
+    ("sweep-dir", replace_by("sweep.json", "dir"), "is a directory"),
+]
+
+
+@pytest.mark.parametrize("form", ["default", "sweep"])
+@pytest.mark.parametrize("case", SWEEP_CASES, ids=[c[0] for c in SWEEP_CASES])
+def test_malformed_sweep_index(case, form, golden, hgreport, tmp_path):
+    name, damage, says = case
+    sw = golden("sweep")
+    damage(sw)
+    args = [sw] if form == "default" else ["sweep", sw]
+    rc, out, err = hgreport(*args, "-o", tmp_path / "out")
+    if name == "sweep-dir" and form == "default":     # no sweep.json file: not a sweep, not a run
+        assert rc == 2 and "result.json: no such file" in err, err
+        return
+    assert rc == 2 and "Traceback" not in err, (rc, err)
+    assert "sweep.json" in err and says in err, err

@@ -1,0 +1,136 @@
+"""The vectorised trace computations against plain per-record references: switches and gaps
+(switches.py, any block size, outlier windows), jobs rebuilt from the trace (jobs.py), the
+order statistics (stats.describe) and the pixel merge of the timeline."""
+import numpy as np
+import pytest
+
+from hgreport import jobs, switches
+from hgreport.rundir import Intervals
+from hgreport.stats import describe, nearest_rank
+from hgreport.timeline import merge_to_pixels
+
+
+def ref_switches(iv):
+    rows = sorted(range(len(iv)), key=lambda k: (int(iv.cpu[k]), int(iv.start[k])))
+    out = []
+    for a, b in zip(rows, rows[1:]):
+        if (iv.cpu[a] == iv.cpu[b] and iv.thread[a] != iv.thread[b] and iv.end[a] != 3
+                and iv.start[b] >= iv.stop[a]
+                and (iv.window is None or iv.window[a] == iv.window[b])):
+            out.append((int(iv.start[b] - iv.stop[a]), int(iv.thread[a]), int(iv.thread[b]),
+                        int(iv.cpu[b]), bool(iv.end[a] in (1, 2))))
+    return out
+
+
+def ref_gaps(iv):
+    out = []
+    for t in sorted(set(iv.thread.tolist())):
+        rows = sorted((k for k in range(len(iv)) if iv.thread[k] == t), key=lambda k: int(iv.start[k]))
+        for a, b in zip(rows, rows[1:]):
+            if (iv.end[a] == 0 and iv.cpu[a] == iv.cpu[b]
+                    and (iv.window is None or iv.window[a] == iv.window[b])):
+                out.append((t, int(iv.start[b] - iv.stop[a])))
+    return out
+
+
+def random_trace(rng, n, windows=False):
+    start = np.sort(rng.integers(0, 20_000, n))
+    return Intervals(rng.integers(0, 4, n).astype(np.uint16), rng.integers(-1, 3, n).astype(np.int16),
+                     start, start + rng.integers(0, 120, n), rng.integers(0, 4, n).astype(np.uint8),
+                     None, rng.integers(0, 3, n).astype(np.uint32) if windows else None)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_switches_and_gaps_match_the_reference(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 40)))
+    iv = random_trace(rng, int(rng.integers(0, 250)), windows=seed % 2 == 1)
+    sw = switches.switches(iv)
+    got = list(zip(sw.cost.tolist(), sw.from_thread.tolist(), sw.to_thread.tolist(),
+                   sw.cpu.tolist(), sw.voluntary.tolist()))
+    assert got == ref_switches(iv)
+    assert sw.involuntary_count == sum(1 for r in got if not r[4])
+    g = switches.gaps(iv)
+    assert sorted(zip(g.thread.tolist(), g.length.tolist())) == sorted(ref_gaps(iv))
+
+
+def test_nothing_pairs_across_outlier_windows():
+    # thread 0 preempted at the end of window 1, back in window 2; thread 1 runs in window 2
+    iv = Intervals(np.array([0, 0, 1], np.uint16), np.zeros(3, np.int16),
+                   np.array([0, 1000, 1200]), np.array([100, 1100, 1300]),
+                   np.array([0, 1, 1], np.uint8), None, np.array([1, 2, 2], np.uint32))
+    assert iv.windowed
+    assert len(switches.gaps(iv).length) == 0
+    sw = switches.switches(iv)
+    assert sw.cost.tolist() == [100]          # only 0 -> 1 inside window 2
+
+
+def ref_jobs(starts, stops, first, end, period, execs):
+    out, release, used, k, i = [], first, first, 0, 0
+    while release < end:
+        need, deadline, completion = execs[k % len(execs)], release + period, None
+        while i < len(starts):
+            a, b = max(starts[i], used), stops[i]
+            if b > a:
+                if b - a >= need:
+                    completion = a + need
+                    break
+                need -= b - a
+            i += 1
+        if completion is None or completion > end:
+            if deadline <= end:
+                out.append((release, deadline, None))
+            break
+        out.append((release, deadline, completion))
+        used = completion
+        release, used = (deadline, max(used, deadline)) if completion <= deadline else (completion, used)
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_jobs_match_the_per_interval_replay(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 150))
+    lens = rng.integers(0, 5000, n)
+    starts = np.cumsum(rng.integers(0, 3000, n) + np.r_[0, lens[:-1]]).astype(np.int64)
+    stops = starts + lens
+    iv = Intervals(np.zeros(n, np.uint16), np.zeros(n, np.int16), starts, stops, np.zeros(n, np.uint8))
+    period = int(rng.integers(1000, 20000))
+    execs = [int(x) for x in rng.integers(1, 8000, int(rng.integers(1, 4)))]
+    first = int(rng.integers(0, 5000))
+    end = int(stops[-1] + rng.integers(-5000, 5000)) if n else 10_000
+    got = [(j.release, j.deadline, j.completion) for j in jobs.rebuild(iv, first, end, period, execs)]
+    assert got == ref_jobs(starts.tolist(), stops.tolist(), first, end, period, execs)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 99, 100, 101, 1000])
+def test_describe_is_the_sorted_definition(n):
+    v = np.random.default_rng(n).integers(0, 10**9, n)
+    d, s = describe(v), np.sort(v).astype(float)
+    assert (d["count"], d["min_ns"], d["max_ns"]) == (n, s[0], s[-1])
+    assert d["median_ns"] == float(np.median(s)) and d["p99_ns"] == nearest_rank(s, 0.99)
+    assert d["mean_ns"] == pytest.approx(s.mean())
+
+
+def test_pixel_merge_keeps_holes_of_a_pixel_or_more():
+    a = np.array([0, 5, 30, 31, 100])
+    b = np.array([4, 10, 31, 60, 101])
+    ma, mb = merge_to_pixels(a, b, 10)
+    assert ma.tolist() == [0, 30, 100] and mb.tolist() == [10, 60, 101]
+    assert merge_to_pixels(a, b, 1)[0].tolist() == [0, 5, 30, 100]
+
+
+@pytest.mark.parametrize("case", ["mix", "miss", "outliers", "killed"])
+def test_gaps_from_the_columns_equal_those_from_the_raw_records(case, golden_session):
+    """switches.gaps(same_cpu=False) over Run.intervals gives what traceio.gaps gives over the
+    raw records (docs/kernel-trace.md's gaps), field by field, at a fraction of the memory."""
+    traceio = pytest.importorskip("hgreport.traceio")
+    from hgreport.rundir import read_run
+    run = read_run(golden_session(case))
+    fields = ("thread", "cpu", "start", "stop", "cause", "window")
+    want = traceio.gaps(run.records("intervals"))
+    got = switches.gaps_of_run(run, same_cpu=False)
+    assert len(got) == len(want) > 0
+    assert sorted(zip(*(getattr(got, f).tolist() for f in fields))) == \
+        sorted(zip(*(getattr(want, f).tolist() for f in fields)))
