@@ -46,9 +46,31 @@ def build(reg):
     wl_keys = list(union_props(reg["workloads"]))
     load_keys = list(union_props(reg["loads"]))
     defs = value_defs(reg)
-    defs["timer"] = choice(TIMERS, "What a periodic or latency thread sleeps on: " + "; ".join(
-        f"{k}: {v}" for k, v in TIMERS.items()) + ". Default absolute. Setting it in a thread "
-        "whose workload never sleeps is an error.", default="absolute")
+    defs["timer_type"] = choice(TIMERS, "What a periodic or latency thread sleeps on, with its "
+                                "keys ('?' optional): " + type_summary(reg["timers"])
+                                + ". Default absolute.", default="absolute")
+    timer_keys = list(union_props(reg["timers"]))
+    # A mapping without a type is an absolute timer.
+    untyped = {"if": {"not": {"required": ["type"]}},
+               "then": {"properties": per_type_rules(
+                   [t for t in reg["timers"] if t["name"] == "absolute"], timer_keys,
+                   False)[0]["then"]["properties"]}}
+    defs["timer"] = {
+        "description": "What a periodic or latency thread sleeps on: a timer name, or "
+                       "{type, KEY...} with the timer's keys. Setting it in a thread whose "
+                       "workload never sleeps is an error. A thread's timer replaces the "
+                       "default one whole.",
+        "anyOf": [
+            ref("timer_type"),
+            {
+                "type": "object",
+                "properties": {"type": ref("timer_type"), **union_props(reg["timers"])},
+                "additionalProperties": False,
+                "allOf": per_type_rules(reg["timers"], timer_keys, False) + [untyped],
+            },
+        ],
+        "default": "absolute",
+    }
     wl_props = {
         "type": choice(WORKLOADS, "Thread execution model (Hourglass section 3.2), with its "
                        "keys ('?' optional): " + type_summary(reg["workloads"])
@@ -188,9 +210,12 @@ def build(reg):
         "reservation.period": ref("positive_duration"),
         "reservation.deadline": ref("positive_duration"),
         "reservation.mode": ref("reservation/properties/mode"),
-        "timer": ref("timer"), "start": ref("duration"), "finish": ref("duration"),
+        "timer": ref("timer_type"), "timer.type": ref("timer_type"),
+        "start": ref("duration"), "finish": ref("duration"),
         "workload.type": ref("workload/properties/type"),
     }
+    for key in timer_keys:
+        tkeys[f"timer.{key}"] = ref(f"timer/anyOf/1/properties/{key}")
     for key in wl_keys:
         if key == "exec":   # a swept exec is one duration, or one key of a distribution
             tkeys["workload.exec"] = ref("positive_duration")

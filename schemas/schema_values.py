@@ -10,26 +10,18 @@ def value_defs(reg):
     """$defs of the value kinds; priority levels come from `hgrun list --json`."""
     PRIORITY_LEVELS = {p["name"]: p["summary"] for p in reg["priorities"]}
     defs = {}
-    defs["duration"] = {
-        "type": "string",
-        "pattern": DURATION,
-        "description": "A duration: a number with a unit ns, us, ms, s, m, h or d, no space, no sign, "
-                       "no exponent, at most 1 ns precision (87.0us, 1.5s, 3m).",
-        "examples": ["5ms", "87.0us", "1.5s", "3m"],
-    }
-    defs["positive_duration"] = {
-        "type": "string",
-        "pattern": POSITIVE_DURATION,
-        "description": "A duration greater than zero (ns, us, ms, s, m, h, d: 5ms, 1.5s, 24h).",
-        "examples": ["5ms", "1.5s"],
-    }
-    defs["size"] = {
-        "type": "string",
-        "pattern": SIZE,
-        "description": "A size: a number with a unit B, KiB, MiB, GiB (powers of 1024) or KB, MB, "
-                       "GB (powers of 1000), no space (64KiB, 1.5MiB).",
-        "examples": ["4KiB", "64KiB", "1MiB", "128MiB"],
-    }
+    def text(pattern, description, examples):
+        return {"type": "string", "pattern": pattern, "description": description,
+                "examples": examples}
+
+    defs["duration"] = text(DURATION, "A duration: a number with a unit ns, us, ms, s, m, h or "
+                            "d, no space, no sign, no exponent, at most 1 ns precision (87.0us, "
+                            "1.5s, 3m).", ["5ms", "87.0us", "1.5s", "3m"])
+    defs["positive_duration"] = text(POSITIVE_DURATION, "A duration greater than zero (ns, us, "
+                                     "ms, s, m, h, d: 5ms, 1.5s, 24h).", ["5ms", "1.5s"])
+    defs["size"] = text(SIZE, "A size: a number with a unit B, KiB, MiB, GiB (powers of 1024) "
+                        "or KB, MB, GB (powers of 1000), no space (64KiB, 1.5MiB).",
+                        ["4KiB", "64KiB", "1MiB", "128MiB"])
     defs["name"] = {
         "description": "A thread-set or load name: 1 to 15 letters, digits, '_' or '-'. It becomes "
                        "the OS thread name (name.N for numbered instances, 15 characters at most).",

@@ -13,8 +13,8 @@ import numpy as np
 
 from .markdown import pct, table
 from .rundir import Run
-from .seriesbins import fmt_clock
-from .traceio import gaps, interval_records
+from .seriesbins import fmt_at
+from .traceio import run_gaps
 from .units import fmt_ns
 
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
@@ -132,7 +132,7 @@ def culprit(segs: list[dict[str, Any]], lo: int, hi: int, own_tid: int | None) -
 
 def top_gaps(run: Run, n: int = TOP_GAPS) -> list[dict[str, Any]]:
     """The `n` largest gaps of trace.bin, with cause and culprit."""
-    g = gaps(interval_records(run))
+    g = run_gaps(run)
     if not len(g):
         return []
     k = min(n, len(g))
@@ -198,7 +198,7 @@ def write_section(run: Run, out: Path | None = None) -> str:
                   "From trace.bin; the culprit is what the kernel ran on that CPU for longest "
                   "during the gap (kernel.jsonl).", "",
                   table(["at", "length", "thread", "CPU", "cause", "culprit (pid) and its time"],
-                        [[fmt_clock(r["start_ns"]) if r["start_ns"] >= 1e9 else fmt_ns(r["start_ns"]),
+                        [[fmt_at(r["start_ns"]),
                           fmt_ns(r["length_ns"]), r["thread"], r["cpu"], r["cause"],
                           r["culprit"] or "–"] for r in top], "rrlrll"), ""]
     return "\n".join(lines)

@@ -1,8 +1,10 @@
 """The "Over time" section of a run's report, from series.jsonl (issue 8 item 8): what a run of
-hours or days is read by. `write_section(run, out)` writes series.png (and outliers.png in
-`outliers` mode) into `out` and returns the markdown; report.py calls it once."""
+hours or days is read by. `write_section(run, out)` writes series.png, series.json (the bins)
+and, in `outliers` mode, outliers.png into `out` and returns the markdown; report.py calls it
+once."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -61,11 +63,11 @@ def _thread_rows(run: Run, s: Series, b: Bins) -> list[list[Any]]:
         if (b.wakeups[i] > 0).any():
             li = int(np.argmax(b.lat_max[i]))
             p99 = b.lat_p99[i][b.lat_p99[i] > 0]
-            lat = (f"{fmt_ns(b.lat_max[i][li])} at {fmt_clock(b.start_ns[li])}; p99 median "
+            lat = (f"{fmt_ns(b.lat_max[i][li])} (bin at {fmt_clock(b.start_ns[li])}); p99 median "
                    f"{fmt_ns(float(np.median(p99)))}, worst {fmt_ns(float(p99.max()))}"
                    if len(p99) else f"{fmt_ns(b.lat_max[i][li])}")
         rows.append([run.label(i), f"{sh.min():.1f}–{sh.max():.1f}% (median {np.median(sh):.1f}%)",
-                     f"{fmt_ns(g[gi])} at {fmt_clock(b.start_ns[gi])}" if g[gi] > 0 else "–",
+                     f"{fmt_ns(g[gi])} (bin at {fmt_clock(b.start_ns[gi])})" if g[gi] > 0 else "–",
                      (f"{misses} in {int((b.misses[i] > 0).sum())} bins, worst "
                       f"{int(b.misses[i].max())}" if misses else "0")
                      if (b.releases[i] > 0).any() else "–",
@@ -88,15 +90,18 @@ def _worst(run: Run, s: Series, windows: list[dict[str, Any]]) -> list[str]:
         for j in top:
             end, span = int(t["t_ns"][j]), int(t["span_ns"][j])
             inside = [w["id"] for w in windows if w["from_ns"] <= end and w["to_ns"] >= end - span]
-            rows.append([what, run.label(int(t["thread"][j])), fmt_ns(int(v[j])),
-                         f"{fmt_clock(end - span)} – {fmt_clock(end)}",
-                         ", ".join(f"#{w}" for w in inside[:3]) or "–"])
+            row = [what, run.label(int(t["thread"][j])), fmt_ns(int(v[j])),
+                   f"{fmt_clock(end - span)} – {fmt_clock(end)}"]
+            rows.append(row + ([", ".join(f"#{w}" for w in inside[:3]) or "–"] if windows else []))
     if not rows:
         return []
-    return [f"### Worst series intervals", "",
-            f"The {WORST} series intervals with the latest wake-up and the longest gap, and the "
-            "outlier windows (trace.bin / latency.bin) that cover them.", "",
-            table(["what", "thread", "worst", "interval", "outlier windows"], rows, "llrll"), ""]
+    head = ["what", "thread", "worst", "series interval"]
+    return ["### Worst series intervals", "",
+            f"At most {WORST} series intervals each with the latest wake-up and with the longest "
+            "gap" + (", and the outlier windows (trace.bin / latency.bin) that cover them"
+                     if windows else "") + ".", "",
+            table(head + (["outlier windows"] if windows else []), rows,
+                  "llrl" + ("l" if windows else "")), ""]
 
 
 def _loads(run: Run, s: Series, b: Bins) -> list[str]:
@@ -141,7 +146,38 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     lines += _worst(run, s, windows) + _loads(run, s, b)
     lines += ["![series.png](series.png)", ""]
     lines += outlier_windows.write_section(run, out)
+    (out / "series.json").write_text(json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
     return "\n".join(lines), _summary(run, s, b, covered, windows)
+
+
+def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:
+    """series.json: the bins of the figure, machine-readable (null where a bin has no data)."""
+    def col(a: np.ndarray, present: np.ndarray) -> list[Any]:
+        return [int(v) if ok else None for v, ok in zip(a.tolist(), present.tolist())]
+    share = b.cpu_share()
+    threads = []
+    for i in range(len(run.threads)):
+        live = b.span[i] > 0
+        if not live.any():
+            continue
+        row: dict[str, Any] = {"thread": run.label(i), "index": i,
+                               "cpu_share": [None if np.isnan(x) else round(float(x), 6)
+                                             for x in share[i]],
+                               "gap_max_ns": col(b.gap_max[i], b.gap_max[i] > 0),
+                               "dropped": col(b.dropped[i], live)}
+        if (b.releases[i] > 0).any():
+            row.update(releases=col(b.releases[i], live), misses=col(b.misses[i], live))
+        if (b.wakeups[i] > 0).any():
+            row.update(wakeups=col(b.wakeups[i], live),
+                       lat_max_ns=col(b.lat_max[i], b.lat_max[i] > 0),
+                       lat_p99_max_ns=col(b.lat_p99[i], b.lat_p99[i] > 0))
+        threads.append(row)
+    loads = [{"load": name, "ops_per_s": [None if np.isnan(x) else round(float(x), 3)
+                                          for x in b.load_rate()[k]]}
+             for k, name in enumerate(s.load_names)]
+    return {"bin_ns": b.bin_ns, "bins": b.n, "covered_ns": covered, "complete": run.complete,
+            "series_ns": s.series_ns, "lines": s.lines, "torn": s.torn,
+            "after_checkpoint": s.after_checkpoint, "threads": threads, "loads": loads}
 
 
 def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str, Any]]) -> list[str]:

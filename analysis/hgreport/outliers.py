@@ -12,8 +12,8 @@ from .causes import cause_color, cause_names
 from .markdown import table
 from .plotting import legend_outside, plt, save
 from .rundir import Run
-from .seriesbins import fmt_clock
-from .traceio import Gaps, gaps, interval_records, wakeup_records
+from .seriesbins import fmt_at
+from .traceio import Gaps, interval_records, run_gaps, wakeup_records
 from .units import fmt_ns
 
 MAX_TABLE = 20
@@ -40,8 +40,9 @@ def write_section(run: Run, out: Path) -> list[str]:
     iv = _counts(interval_records(run)["window"], nid)
     wk = _counts(wakeup_records(run)["window"], nid)
     rows = [[f"#{w['id']}", run.label(int(w["thread"])) if int(w["thread"]) < len(run.threads)
-             else w["thread"], w["kind"], fmt_ns(w["value_ns"]), fmt_clock(w["trigger_ns"]),
-             f"{fmt_clock(w['from_ns'])} – {fmt_clock(w['to_ns'])}",
+             else w["thread"], "wake-up" if w["kind"] == "wakeup" else w["kind"],
+             fmt_ns(w["value_ns"]), fmt_at(w["trigger_ns"]),
+             f"{fmt_at(w['from_ns'])} – {fmt_at(w['to_ns'])}",
              int(iv[w["id"]]) if w["id"] <= nid else 0, int(wk[w["id"]]) if w["id"] <= nid else 0]
             for w in top[:MAX_TABLE]]
     tr = run.scenario.get("trace") or {}
@@ -86,7 +87,7 @@ def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     if not ws:
         return None
     rec, wk = interval_records(run), wakeup_records(run)
-    g = gaps(rec)
+    g = run_gaps(run)
     names = cause_names(run)
     tr = run.scenario.get("trace") or {}
     before, after = int(tr.get("before_ns") or 5e6), int(tr.get("after_ns") or 5e6)
@@ -147,8 +148,11 @@ def _panel(ax: Any, run: Run, w: dict[str, Any], rec: np.ndarray, g: Gaps, wk: n
     ax.set_ylim(-0.6, len(threads) - 0.2)
     ax.set_xlim(0, (hi - lo) / scale)
     ax.tick_params(axis="x", labelsize=7)
-    ax.set_xlabel(f"{unit} from {fmt_clock(lo)}", fontsize=7)
-    ax.set_title(f"#{w['id']} {run.label(int(w['thread']))}: {w['kind']} {fmt_ns(w['value_ns'])}",
+    ax.set_xlabel(f"{unit} from {fmt_at(lo)}", fontsize=7)
+    kind = "wake-up" if w["kind"] == "wakeup" else w["kind"]
+    ax.set_title(f"#{w['id']} {run.label(int(w['thread']))}: {kind} {fmt_ns(w['value_ns'])} late"
+                 if kind == "wake-up" else
+                 f"#{w['id']} {run.label(int(w['thread']))}: {kind} {fmt_ns(w['value_ns'])}",
                  fontsize=8)
     ax.grid(axis="x", color="0.9", lw=0.5)
     ax.set_axisbelow(True)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Callable, Iterator, Union
 
 import numpy as np
 
@@ -28,8 +29,10 @@ from .perfetto_tracks import Counter, Marks, Slices, Track, sorted_order, tracks
 from .rundir import Run
 
 FILE_NAME = "trace.perfetto-trace"
-CHUNK_EVENTS = 1 << 18          # events encoded per numpy pass
+CHUNK_EVENTS = 1 << 16          # events encoded per numpy pass (measured: faster than 1 << 18)
 BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (limit: 512 KB)
+ENCODERS = 2                    # threads encoding chunks of events
+DEFLATERS = 2                   # threads deflating blocks
 
 
 class _Out:
@@ -40,7 +43,7 @@ class _Out:
         self.f, self.compress = f, compress
         self.pending: list[bytes] = []
         self.size = 0
-        self.pool = ThreadPoolExecutor(1, "hgreport-deflate") if compress else None
+        self.pool = ThreadPoolExecutor(DEFLATERS, "hgreport-deflate") if compress else None
         self.blocks: deque[Future[bytes]] = deque()
 
     def add(self, data: bytes | np.ndarray, sizes: np.ndarray | None = None) -> None:
@@ -141,24 +144,40 @@ def _unnest(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _slices(d: Slices) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """(begin, end, name iid) in time order, nesting, and the interned names (iids from 1)."""
+    """(begin, end, name iid) in time order and nesting, and the interned names (iids from
+    1, the names used only)."""
     start, end, name = d.start, d.end, d.name
     order = sorted_order(start)
     if order is not None:
         start, end, name = start[order], end[order], name[order]
-    s, e = _unnest(start, end)
+    del order
+    start, end = _unnest(start, end)
     used = np.bincount(name, minlength=len(d.names)) > 0
-    iids = np.cumsum(used)                      # the used names, numbered from 1
-    return s, e, iids[name], [d.names[u] for u in np.nonzero(used)[0]]
+    iid = np.cumsum(used)[name].astype(np.uint32)
+    return start, end, iid, [d.names[u] for u in np.nonzero(used)[0]]
 
 
-def _marks(seq: int, d: Marks, offset: int, last: int, arg_iids: dict[str, int]) -> bytes:
-    out = []
-    for name_iid, (a, b, _, args) in enumerate(d.items, 1):
+def _slice_chunk(seq: int, start: np.ndarray, end: np.ndarray, iid: np.ndarray,
+                 lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Slices lo..hi of a track's (time-ordered) slices as packets."""
+    hi = min(hi, len(start))
+    gap = np.empty(hi - lo, np.int64)
+    gap[0] = start[lo] - end[lo - 1] if lo else 0
+    np.subtract(start[lo + 1:hi], end[lo:hi - 1], out=gap[1:])
+    return pb.slices(seq, gap, end[lo:hi] - start[lo:hi], iid[lo:hi])
+
+
+def _marks(seq: int, d: Marks, offset: int, first: int, names: dict[str, int],
+           arg_iids: dict[str, int]) -> bytes:
+    """A few slices with args, one packet at a time, clipped to nest like _unnest()."""
+    out, last, done = [], first, None
+    for a, b, name, args in sorted(d.items, key=lambda item: item[0]):
+        a = a if done is None else max(a, done)
+        done = max(a, b)
         ann = b"".join(pb.annotation(arg_iids[k], v) for k, v in args.items() if v is not None)
         for t, body in ((a, pb.f_varint(pb.E_TYPE, pb.SLICE_BEGIN)
-                         + pb.f_varint(pb.E_NAME_IID, name_iid) + ann),
-                        (max(a, b), pb.f_varint(pb.E_TYPE, pb.SLICE_END))):
+                         + pb.f_varint(pb.E_NAME_IID, names[name]) + ann),
+                        (done, pb.f_varint(pb.E_TYPE, pb.SLICE_END))):
             out.append(pb.packet(pb.f_varint(pb.P_TIMESTAMP, t + offset - last),
                                  pb.f_bytes(pb.P_TRACK_EVENT, body),
                                  pb.f_varint(pb.P_SEQ_ID, seq)))
@@ -166,66 +185,88 @@ def _marks(seq: int, d: Marks, offset: int, last: int, arg_iids: dict[str, int])
     return b"".join(out)
 
 
-def _track_packets(seq: int, t: Track, offset: int, out: _Out) -> None:
-    d = t.data
+Part = Union[bytes, Callable[[], "tuple[np.ndarray, np.ndarray]"]]
+
+
+def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
+    """The packets of track `t` on sequence `seq`, in order: bytes, or the encoding of a
+    chunk of events to run (it returns the packets and their sizes). The track's arrays are
+    made here and dropped after its last chunk."""
+    d = t.load()
     if isinstance(d, Marks):
         if not d.items:
             return
         arg_names = sorted({k for item in d.items for k in item[3]})
         arg_iids = {k: i for i, k in enumerate(arg_names, 1)}
+        names = {n: i for i, n in enumerate(dict.fromkeys(it[2] for it in d.items), 1)}
         first = min(a for a, *_ in d.items) + offset
-        out.add(_sequence_start(seq, t, first, [it[2] for it in d.items], arg_names))
-        out.add(_marks(seq, d, offset, first, arg_iids))
+        yield _sequence_start(seq, t, first, list(names), arg_names)
+        yield _marks(seq, d, offset, first, names, arg_iids)
         return
     if isinstance(d, Slices):
-        begin, end, iid, names = _slices(d)
-        if not len(begin):
+        start, end, iid, names = _slices(d)
+        del d
+        if not len(start):
             return
-        out.add(_sequence_start(seq, t, int(begin[0]) + offset, names, []))
-        gap = np.empty_like(begin)
-        gap[0] = 0
-        np.subtract(begin[1:], end[:-1], out=gap[1:])
-        dur = end - begin
-        for lo in range(0, len(begin), CHUNK_EVENTS):
-            sl = slice(lo, lo + CHUNK_EVENTS)
-            out.add(*pb.slices(seq, gap[sl], dur[sl], iid[sl]))
+        yield _sequence_start(seq, t, int(start[0]) + offset, names, [])
+        for lo in range(0, len(start), CHUNK_EVENTS):
+            yield partial(_slice_chunk, seq, start, end, iid, lo, lo + CHUNK_EVENTS)
         return
     order = sorted_order(d.t)
     times = d.t if order is None else d.t[order]
     if not len(times):
         return
-    is_counter = isinstance(d, Counter)
-    names = [] if is_counter else [d.name]
-    args = {} if is_counter else {k: (v if order is None else v[order])
-                                  for k, v in d.args.items()}
-    arg_iids = {k: i for i, k in enumerate(args, 1)}
-    out.add(_sequence_start(seq, t, int(times[0]) + offset, names, list(args)))
     delta = np.diff(times, prepend=times[0])
+    if isinstance(d, Counter):
+        yield _sequence_start(seq, t, int(times[0]) + offset, [], [])
+        value = d.value if order is None else d.value[order]
+        for lo in range(0, len(times), CHUNK_EVENTS):
+            sl = slice(lo, lo + CHUNK_EVENTS)
+            yield partial(pb.events, seq, delta[sl], pb.COUNTER, counter=value[sl])
+        return
+    args = {k: (v if order is None else v[order]) for k, v in d.args.items()}
+    yield _sequence_start(seq, t, int(times[0]) + offset, [d.name], list(args))
     for lo in range(0, len(times), CHUNK_EVENTS):
         sl = slice(lo, lo + CHUNK_EVENTS)
-        if is_counter:
-            value = d.value if order is None else d.value[order]
-            out.add(*pb.events(seq, delta[sl], pb.COUNTER, counter=value[sl]))
-        else:
-            out.add(*pb.events(seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
-                               args=[(arg_iids[k], v[sl]) for k, v in args.items()]))
+        yield partial(pb.events, seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
+                      args=[(i, v[sl]) for i, v in enumerate(args.values(), 1)])
 
 
-def _offset(run: Run, all_tracks: list[Track]) -> int:
+def _encode(parts: Iterator[Part], out: _Out) -> None:
+    """The parts to `out` in order, chunks encoded by ENCODERS threads (numpy lets go of the
+    GIL in its loops) a few ahead of the one written."""
+    ahead: deque[bytes | Future] = deque()
+    with ThreadPoolExecutor(ENCODERS, "hgreport-encode") as pool:
+        for part in parts:
+            ahead.append(part if isinstance(part, bytes) else pool.submit(part))
+            while len(ahead) > 2 * ENCODERS or (ahead and not isinstance(ahead[0], Future)):
+                _emit(ahead.popleft(), out)
+        while ahead:
+            _emit(ahead.popleft(), out)
+
+
+def _emit(part: bytes | Future, out: _Out) -> None:
+    if isinstance(part, bytes):
+        out.add(part)
+    else:
+        out.add(*part.result())
+
+
+def _offset(run: Run) -> int:
     """Absolute CLOCK_MONOTONIC of time zero; without it, a shift that keeps times positive."""
     zero = (run.result.get("tsc") or {}).get("start_monotonic_ns")
     if isinstance(zero, int) and zero > 0:
         return zero
-    lows = [int(d.start.min()) for d in (t.data for t in all_tracks)
-            if isinstance(d, Slices) and len(d.start)]
-    return 1_000_000_000 + max(0, -min(lows, default=0))
+    iv = run.intervals
+    low = min(int(iv.start.min()) if len(iv) else 0, 0)
+    return 10_000_000_000 - low      # kernel segments start at most a few seconds earlier
 
 
 def write(run: Run, path: Path, compress: bool = True) -> Path:
     """The trace of `run` into `path` (FILE_NAME), packets deflated unless `compress` is
     false."""
     all_tracks = tracks(run)
-    offset = _offset(run, all_tracks)
+    offset = _offset(run)
     with path.open("wb") as f:
         out = _Out(f, compress)
         try:
@@ -235,11 +276,9 @@ def write(run: Run, path: Path, compress: bool = True) -> Path:
                 + pb.f_varint(pb.PRIMARY_TRACE_CLOCK, pb.CLOCK_MONOTONIC)))))
             for t in all_tracks:
                 out.add(_descriptor(t))
-            seq = 1
-            for t in all_tracks:
-                if t.data is not None:
-                    seq += 1
-                    _track_packets(seq, t, offset, out)
+            parts = (part for seq, t in enumerate((t for t in all_tracks if t.data is not None), 2)
+                     for part in _track_parts(seq, t, offset))
+            _encode(parts, out)
             out.close()
         finally:
             if out.pool is not None:

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, Callable, Union
 
 import numpy as np
 
 from .errors import InputError
 from .causes import cause_names, traced
-from .rundir import END_KINDS, Run
+from .rundir import END_KINDS, Intervals, Run
 from .summary import periodic_jobs
 
 
@@ -55,6 +56,9 @@ class Marks:
     items: list[tuple[int, int, str, dict[str, Any]]]
 
 
+Data = Union[Slices, Counter, Instants, Marks]
+
+
 @dataclass
 class Track:
     uuid: int
@@ -65,7 +69,10 @@ class Track:
     counter_unit: int | None = None                  # CounterDescriptor.Unit
     rank: int | None = None                          # order among its siblings
     description: str | None = None
-    data: Slices | Counter | Instants | Marks | None = None
+    data: Data | Callable[[], Data] | None = None    # a callable: made when written
+
+    def load(self) -> Data | None:
+        return self.data() if callable(self.data) else self.data
 
 
 def sorted_order(t: np.ndarray) -> np.ndarray | None:
@@ -85,6 +92,14 @@ def groups(key: np.ndarray) -> dict[int, np.ndarray]:
     order = np.argsort(k, kind="stable")
     cuts = np.flatnonzero(k[order][1:] != k[order][:-1]) + 1
     return {int(k[part[0]]): part for part in np.split(order, cuts)}
+
+
+def distinct(key: np.ndarray) -> list[int]:
+    """The distinct values of a small-integer key (CPU numbers), sorted."""
+    if not len(key):
+        return []
+    low = int(key.min())
+    return (np.flatnonzero(np.bincount(key - low)) + low).tolist()
 
 
 class _Uuids:
@@ -122,42 +137,50 @@ def gap_causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
 
 
 def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
-                   by_cpu: dict[int, np.ndarray]) -> list[Track]:
+                   cpu_list: list[int]) -> list[Track]:
     iv = run.intervals
     attributed = gap_causes(run)
     out: list[Track] = []
-    cpus = np.array(sorted(by_cpu), np.int64)
+    cpus = np.array(cpu_list, np.int64)
     names = [f"{e} (CPU {c if c >= 0 else '?'})" for e in END_KINDS for c in cpus]
-    name_of = np.searchsorted(cpus, iv.cpu) + iv.end.astype(np.int64) * len(cpus)
     samples = run.samples
-    by_thread, wakeups = groups(iv.thread), groups(samples.thread)
+    wakeups = groups(samples.thread)
     empty = np.zeros(0, np.int64)
-    for i in range(len(run.threads)):
-        m = by_thread.get(i, empty)
+
+    def by_start(i: int) -> np.ndarray:
+        m = np.flatnonzero(iv.thread == i)
         order = sorted_order(iv.start[m])
-        if order is not None:
-            m = m[order]
-        name = name_of[m]
+        return m if order is None else m[order]
+
+    def intervals(i: int) -> Slices:
+        m = by_start(i)
+        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m].astype(np.int64) * len(cpus)
+        return Slices(iv.start[m], iv.stop[m], name, names)
+
+    def gaps(i: int, code: np.ndarray, cause_names: list[str]) -> Slices:
+        m = by_start(i)
+        c = code[m][:-1]
+        g = np.nonzero(c > 0)[0]
+        return Slices(iv.stop[m][g], iv.start[m][g + 1], c[g],
+                      [f"gap: {n}" for n in cause_names])
+
+    for i in range(len(run.threads)):
         t = Track(uuid(), run.label(i), parent, thread=(pid, _tid(run, i), run.label(i)),
                   rank=i, description="intervals of execution from the gap trace, named by "
                   "how each ended (preempted, yielded, blocked, finished) and its CPU",
-                  data=Slices(iv.start[m], iv.stop[m], name, names))
+                  data=partial(intervals, i))
         out.append(t)
         if attributed is not None:
-            code, cause_names = attributed
-            c = code[m][:-1]
-            g = np.nonzero(c > 0)[0]
             out.append(Track(uuid(), "gaps", t.uuid, rank=0, description="each gap the "
                              "kernel trace attributed (docs/kernel-trace.md), named by its "
-                             "dominant cause",
-                             data=Slices(iv.stop[m][g], iv.start[m][g + 1], c[g],
-                                         [f"gap: {n}" for n in cause_names])))
+                             "dominant cause", data=partial(gaps, i, *attributed)))
         sm = wakeups.get(i, empty)
         if len(sm):
             out.append(Track(uuid(), "latency", t.uuid, counter_unit=1, rank=1,
                              description="timer wake-up lateness (actual - intended, ns), "
                              "at each wake-up's actual time",
-                             data=Counter(samples.actual[sm], samples.late[sm])))
+                             data=partial(lambda sm: Counter(samples.actual[sm],
+                                                             samples.late[sm]), sm)))
         jobs = periodic_jobs(run, i) or []
         missed = [j for j in jobs if j.missed]
         if missed:
@@ -206,30 +229,36 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
         start = np.array([s["start_ns"] for s in segs], np.int64)
         end = np.array([s["end_ns"] for s in segs], np.int64)
         label = [(f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
-                 for s in segs]
+                 + (" unconfirmed" if s.get("unconfirmed") else "") for s in segs]
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
         raise _bad_segment(path, lines) from e
-    names, index = np.unique(np.array(label, dtype=object), return_inverse=True)
+    ids: dict[str, int] = {}                    # interned in order of appearance
+    index = np.array([ids.setdefault(x, len(ids)) for x in label], np.int64)
+    names = list(ids)
     out = {}
     for c, m in groups(cpu).items():
-        out[c] = Slices(start[m], end[m], index[m], [str(n) for n in names])
+        out[c] = Slices(start[m], end[m], index[m], names)
     return out
 
 
-def _cpu_tracks(run: Run, uuid: _Uuids, by_cpu: dict[int, np.ndarray]) -> list[Track]:
+def _on_cpu(iv: Intervals, cpu: int, labels: list[str]) -> Slices:
+    m = np.flatnonzero(iv.cpu == cpu)
+    return Slices(iv.start[m], iv.stop[m], iv.thread[m], labels)
+
+
+def _cpu_tracks(run: Run, uuid: _Uuids, cpu_list: list[int]) -> list[Track]:
     iv = run.intervals
     kernel = _kernel_segments(run)
     labels = [run.label(i) for i in range(len(run.threads))]
     out: list[Track] = []
-    for rank, c in enumerate(sorted(set(by_cpu) | set(kernel))):
+    for rank, c in enumerate(sorted(set(cpu_list) | set(kernel))):
         group = Track(uuid(), f"CPU {c}" if c >= 0 else "CPU unknown", rank=100 + rank)
         out.append(group)
-        m = by_cpu.get(c)
-        if m is not None:
+        if c in cpu_list:
             out.append(Track(uuid(), "hgrun threads", group.uuid, rank=0,
                              description="which measuring thread ran on this CPU when "
                              "(its intervals from the gap trace)",
-                             data=Slices(iv.start[m], iv.stop[m], iv.thread[m], labels)))
+                             data=partial(_on_cpu, iv, c, labels)))
         if c in kernel:
             out.append(Track(uuid(), "kernel", group.uuid, rank=1,
                              description="what the kernel ran on this CPU (kernel.jsonl "
@@ -257,6 +286,20 @@ def _scenario_tracks(run: Run, uuid: _Uuids) -> list[Track]:
                          rank=1 + k, description="the load's window (its stats as args)",
                          data=Marks([(int(a), int(b if b is not None else a),
                                       f"load {load['name']}", args)])))
+    windows = (run.result.get("trace") or {}).get("outliers") or []
+    if windows:
+        out.append(Track(uuid(), "outlier windows", group.uuid, rank=len(run.loads) + 1,
+                         description="the windows of trace.mode outliers (docs/results.md): "
+                         "only the records inside them are in trace.bin and latency.bin",
+                         data=Marks([(int(w["from_ns"]), int(w["to_ns"]),
+                                      f"outlier: {w.get('kind')}",
+                                      {"id": w.get("id"),
+                                       "thread": run.label(w["thread"])
+                                       if isinstance(w.get("thread"), int)
+                                       and w["thread"] < len(run.threads) else None,
+                                       "trigger_ns": w.get("trigger_ns"),
+                                       "value_ns": w.get("value_ns")})
+                                     for w in windows])))
     return out
 
 
@@ -266,6 +309,6 @@ def tracks(run: Run) -> list[Track]:
     name = run.scenario.get("name") or "run"
     pid = _pid(run)
     proc = Track(uuid(), f"hgrun {name}", process=(pid, f"hgrun {name}"), rank=0)
-    by_cpu = groups(run.intervals.cpu)
-    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, by_cpu)
-            + _cpu_tracks(run, uuid, by_cpu) + _scenario_tracks(run, uuid))
+    cpus = distinct(run.intervals.cpu)
+    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, cpus)
+            + _cpu_tracks(run, uuid, cpus) + _scenario_tracks(run, uuid))

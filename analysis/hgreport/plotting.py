@@ -157,6 +157,13 @@ class _LogTicks(Locator):
                 return ticks
             if not fallback and len(ticks) == 1:
                 fallback = ticks           # one label fits always; better than none
+        # Less than a decade or two: evenly spaced round values read the scale better.
+        from matplotlib.ticker import MaxNLocator
+        for nbins in (5, 3, 2):
+            ticks = [t for t in MaxNLocator(nbins=nbins).tick_values(vmin, vmax)
+                     if t > 0 and vmin * (1 - 1e-9) <= t <= vmax * (1 + 1e-9)]
+            if len(ticks) >= 2 and self._fits(ticks, vmin, vmax, length, font):
+                return ticks
         return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 

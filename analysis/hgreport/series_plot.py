@@ -12,7 +12,6 @@ from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, sav
 from .rundir import Run
 from .series import Series
 from .seriesbins import Bins, fmt_span
-from .units import fmt_ns
 
 MAX_LINES = 10       # threads drawn per panel; the others are named in the legend's title
 THREAD_COLORS = plt.get_cmap("tab10").colors
@@ -164,8 +163,9 @@ def _stairs(ax: Any, values: np.ndarray, edges: np.ndarray, **kw: Any) -> None:
 
 
 def _top(ax: Any) -> None:
-    """A linear axis from 0 to 15% above its largest value."""
-    ax.set_ylim(0, max(getattr(ax, "_hg_top", 0.0), 1e-9) * 1.15 or 1)
+    """A linear axis from 0 to 15% above its largest value (0 to 1 when all are 0)."""
+    top = getattr(ax, "_hg_top", 0.0)
+    ax.set_ylim(0, top * 1.15 if top > 0 else 1)
 
 
 def _load_index(run: Run, name: str, default: int) -> int:

@@ -131,3 +131,12 @@ def fmt_span(ns: int) -> str:
             v = ns / scale
             return f"{v:g} {unit}"
     return f"{ns} ns"
+
+
+def fmt_at(ns: float) -> str:
+    """A point in time, precise to the microsecond below an hour: 598.283 ms, 12.003417 s."""
+    if ns < 1e9:
+        return f"{ns / 1e6:.3f} ms"
+    if ns < 3600e9:
+        return f"{ns / 1e9:.6f} s"
+    return fmt_clock(ns) + f" {ns / 1e9 % 60:06.3f} s"

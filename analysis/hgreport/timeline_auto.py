@@ -1,7 +1,7 @@
-"""The default timeline: where things happen instead of the first 500 ms. Up to three panels,
-each a window of the execution trace chosen from the run: the first phase change (a load or a
-thread starting or stopping), the longest gap, the worst deadline miss (or, without periodic
-threads, the latest wake-up). Gaps are coloured by their cause when the kernel was traced
+"""The default timeline: where things happen instead of the first 500 ms. Up to five panels,
+each a window of the execution trace chosen from the run: the first three phase changes (a load
+or a thread starting or stopping), the longest gap, the worst deadline miss (or, without
+periodic threads, the latest wake-up). Gaps are coloured by their cause when the kernel was traced
 (docs/kernel-trace.md). `hgreport RUN --window START:LEN` still draws one chosen window."""
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from .plotting import clock_unit, legend_outside, plt, save, shade_loads
 from .rundir import Run
 from .summary import periodic_jobs
 from .timeline import WIDTH_PX, merge_to_pixels
-from .traceio import gaps, interval_records
+from .traceio import run_gaps, thread_order
 from .units import fmt_ns
 
 MS = 1_000_000
+MAX_PHASES = 3           # phase changes drawn, first ones first
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,17 @@ def phase_changes(run: Run) -> list[tuple[int, str]]:
     return sorted(out)
 
 
+def _grouped(changes: list[tuple[int, str]], within: int = 25 * MS) -> list[tuple[int, list[str]]]:
+    """Changes less than `within` apart as one (a thread finishing as a load starts)."""
+    out: list[tuple[int, list[str]]] = []
+    for t, what in changes:
+        if out and t - out[-1][0] <= within:
+            out[-1][1].append(what)
+        else:
+            out.append((t, [what]))
+    return out
+
+
 def _worst_miss(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
     worst = None
     for i in range(len(run.threads)):
@@ -97,15 +109,14 @@ def _worst_wakeup(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
 def choose_windows(run: Run) -> list[Window]:
     end = run.duration_ns or int(max(run.intervals.stop, default=0))
     out: list[Window] = []
-    changes = phase_changes(run)
-    if changes:
-        t, what = changes[0]
+    groups = _grouped(phase_changes(run))
+    for t, whats in groups[:MAX_PHASES]:
         start, length = _around(t, t, end, least=min(500 * MS, 2 * t))
-        same = [w for tt, w in changes if tt == t]
-        out.append(Window(f"first phase change: {', '.join(same)}", start, length, (t, t)))
-    else:
+        which = "first phase change" if t == groups[0][0] else "phase change"
+        out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t)))
+    if not groups:
         out.append(Window("the start of the run", 0, min(500 * MS, end or 500 * MS)))
-    g = gaps(interval_records(run))
+    g = run_gaps(run)
     if len(g):
         k = int(np.argmax(g.length))
         lo, hi = int(g.start[k]), int(g.stop[k])
@@ -120,20 +131,41 @@ def choose_windows(run: Run) -> list[Window]:
     return out
 
 
+def _by_thread(run: Run) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each thread's (start, stop) sorted by start, computed once per run: a window is then two
+    binary searches instead of masks over the whole trace."""
+    cache = run.__dict__.setdefault("_timeline", {})
+    if "rows" not in cache:
+        iv = run.intervals
+        order = thread_order(iv.thread)
+        th = iv.thread[order]
+        edges = np.searchsorted(th, np.arange(len(run.threads) + 1))
+        rows, cpus = [], []
+        for i in range(len(run.threads)):
+            mine = order[edges[i]:edges[i + 1]]
+            a, b = iv.start[mine], iv.stop[mine]
+            cpus.append(np.unique(iv.cpu[mine]).tolist())
+            if len(a) > 1 and (np.diff(a) < 0).any():       # outliers mode: windows may interleave
+                k = np.argsort(a, kind="stable")
+                a, b = a[k], b[k]
+            rows.append((a, np.maximum.accumulate(b) if len(b) else b))
+        cache["rows"], cache["cpus"] = rows, cpus
+    return cache["rows"]
+
+
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
               used_causes: dict[str, bool]) -> None:
     """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
-    iv = run.intervals
     n = len(run.threads)
     pixel = (end - start) / WIDTH_PX
-    g = gaps(interval_records(run)) if traced(run) else None
+    g = run_gaps(run) if traced(run) else None
     names = cause_names(run)
-    for i in range(n):
+    for i, (a_all, reach) in enumerate(_by_thread(run)):
         y = n - 1 - i
-        m = (iv.thread == i) & (iv.stop > start) & (iv.start < end)
-        a, b = np.clip(iv.start[m], start, end), np.clip(iv.stop[m], start, end)
-        order = np.argsort(a, kind="stable")
-        a, b = merge_to_pixels(a[order], b[order], pixel)
+        lo = int(np.searchsorted(reach, start, side="right"))  # first that may end after start
+        hi = int(np.searchsorted(a_all, end, side="left"))     # those starting before end
+        a, b = a_all[lo:hi], reach[lo:hi]
+        a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
         ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
                        (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
         if g is None:
@@ -150,10 +182,10 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
 
 
 def row_labels(run: Run) -> list[str]:
-    iv = run.intervals
+    _by_thread(run)
     labels = []
     for i, t in enumerate(run.threads):
-        cpus = np.unique(iv.cpu[iv.thread == i]).tolist()
+        cpus = run.__dict__["_timeline"]["cpus"][i]
         where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
             if cpus else ""
         pol = (t.get("granted") or {}).get("policy") or ""
@@ -173,7 +205,7 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     used: dict[str, bool] = {}
     labels = list(reversed(row_labels(run)))
     for ax, w in zip(axes[:, 0], ws):
-        unit, scale = clock_unit(w.length_ns * 10)   # ms up to 500 ms windows
+        unit, scale = clock_unit(w.length_ns)        # ms up to 5 s windows
         lo, hi = w.start_ns, w.start_ns + w.length_ns
         shade_loads(ax, run.loads, scale, lo / scale, hi / scale)
         draw_rows(ax, run, lo, hi, scale, used)
@@ -192,6 +224,11 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
                      fontsize=9, loc="left")
         ax.grid(axis="x", color="0.85", lw=0.5)
         ax.set_axisbelow(True)
+        if not len(run.intervals):
+            mode = (run.result.get("trace") or {}).get("mode")
+            ax.text(0.5, 0.5, f"no intervals recorded (trace.mode {mode}): the series in the "
+                    "Over time section has the run's numbers", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9, color="0.3")
     handles = [plt.Rectangle((0, 0), 1, 1, color="0.40", label="interval of CPU")]
     handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(c), label=f"gap: {c}") for c in used]
     loads = {h.get_label(): h for ax in axes[:, 0] for h in getattr(ax, "_hg_load_handles", [])}

@@ -61,12 +61,26 @@ class Gaps:
                       ("thread", "cpu", "start", "stop", "cause", "window")))
 
 
+def run_gaps(run: Run) -> Gaps:
+    """gaps() of the run's trace.bin, computed once per run."""
+    cache = run.__dict__.setdefault("_traceio", {})
+    if "gaps" not in cache:
+        cache["gaps"] = gaps(interval_records(run))
+    return cache["gaps"]
+
+
+def thread_order(thread: np.ndarray) -> np.ndarray:
+    """Indices grouping records by thread, each thread's in file order (a stable sort: radix
+    on 16-bit keys, 3x faster than on the file's 32-bit ones)."""
+    key = thread.astype(np.uint16) if len(thread) and int(thread.max()) < 65536 else thread
+    return np.argsort(key, kind="stable")
+
+
 def gaps(records: np.ndarray) -> Gaps:
-    order = np.argsort(records["thread"], kind="stable")      # each thread's file order
-    r = records[order]
-    a, b = r[:-1], r[1:]
-    m = (a["thread"] == b["thread"]) & (a["window"] == b["window"]) & (a["end"] == PREEMPTED)
-    a, b = a[m], b[m]
-    return Gaps(a["thread"].astype(np.int64), a["cpu"].astype(np.int64),
-                a["end_ns"].astype(np.int64), b["start_ns"].astype(np.int64),
-                a["cause"].astype(np.int64), a["window"].astype(np.int64))
+    order = thread_order(records["thread"])                  # each thread's file order
+    th, win, end = (records[k][order] for k in ("thread", "window", "end"))
+    m = (th[:-1] == th[1:]) & (win[:-1] == win[1:]) & (end[:-1] == PREEMPTED)
+    ia, ib = order[:-1][m], order[1:][m]                     # gather only the gaps' records
+    return Gaps(records["thread"][ia].astype(np.int64), records["cpu"][ia].astype(np.int64),
+                records["end_ns"][ia].astype(np.int64), records["start_ns"][ib].astype(np.int64),
+                records["cause"][ia].astype(np.int64), records["window"][ia].astype(np.int64))

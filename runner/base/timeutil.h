@@ -33,6 +33,19 @@ static inline int64_t hg_clock_ns(clockid_t clk)
 	return hg_ts_to_ns(ts);
 }
 
+/* The first multiple of `step` at or after t (t itself when step is 0):
+ * a wake-up of a tick-based kernel, whose timers fire only on the ticks
+ * k * step (docs/scenario.md#timers). */
+static inline int64_t hg_round_up_ns(int64_t t, uint64_t step)
+{
+	if (step == 0)
+		return t;
+	int64_t s = (int64_t)step, rem = t % s;
+	if (rem == 0)
+		return t;
+	return rem > 0 ? t - rem + s : t - rem;
+}
+
 /* CLOCK_MONOTONIC: the timeline of every run. */
 static inline int64_t hg_now_ns(void)
 {

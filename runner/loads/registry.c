@@ -15,11 +15,3 @@ const struct hg_load_ops *hg_load_find(const char *name)
 			return hg_loads[i];
 	return NULL;
 }
-
-const struct hg_load_ops *hg_load_param_owner(const char *key)
-{
-	for (size_t i = 0; i < hg_n_loads; i++)
-		if (hg_param_find(&hg_loads[i]->params, key))
-			return hg_loads[i];
-	return NULL;
-}

@@ -97,7 +97,5 @@ extern const struct hg_load_ops *const hg_loads[];
 extern const size_t hg_n_loads;
 
 const struct hg_load_ops *hg_load_find(const char *name);
-/* The first load that takes parameter `key`, or NULL. */
-const struct hg_load_ops *hg_load_param_owner(const char *key);
 
 #endif

@@ -18,7 +18,7 @@ const struct hg_metric hg_metrics[] = {
 	{ "gaps", HG_METRIC_ANY, false, false, "gaps seen in the thread's execution" },
 	{ "intervals", HG_METRIC_ANY, false, false, "intervals of continuous CPU" },
 	{ "records_dropped", HG_METRIC_ANY, false, false, "intervals lost to a full trace buffer" },
-	{ "work_units", HG_METRIC_ANY, false, false, "passes over the working set (cpu_scan)" },
+	{ "work_units", HG_METRIC_ANY, false, false, "cache lines touched (cpu_scan)" },
 };
 const size_t hg_n_metrics = sizeof(hg_metrics) / sizeof(hg_metrics[0]);
 

@@ -6,6 +6,7 @@
 
 #include "plan/load.h"
 #include "plan/plan.h"
+#include "plan/timer.h"
 #include "plan/workload.h"
 
 void hg_plan_free(struct hg_plan *plan)
@@ -15,6 +16,8 @@ void hg_plan_free(struct hg_plan *plan)
 	for (size_t i = 0; i < plan->n_threads; i++) {
 		const struct hg_workload_spec *w = &plan->threads[i].workload;
 		free(plan->threads[i].name);
+		if (plan->threads[i].timer)
+			hg_params_free(&plan->threads[i].timer->params, plan->threads[i].timer_params);
 		if (w->ops)
 			hg_params_free(&w->ops->params, w->params);
 	}

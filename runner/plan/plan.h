@@ -72,6 +72,7 @@ struct hg_thread_plan {
 	struct hg_reservation reservation;
 	const struct hg_timer_ops *timer;
 	bool timer_explicit;    /* the thread itself names its timer (not defaults) */
+	void *timer_params;     /* timer->params.size bytes: tick, slack (timers/common.h) */
 	uint64_t start_ns, finish_ns;
 	struct hg_workload_spec workload;
 };

@@ -97,14 +97,17 @@ static json_t *param_to_json(const struct hg_param *p, const void *values)
 	return json_null();
 }
 
-/* Adds each parameter of ps to o, named with its unit: period_ns. */
-static void params_to_json(json_t *o, const struct hg_params *ps, const void *values)
+/* Adds each parameter of ps to o, named with its unit after prefix:
+ * period_ns, timer_tick_ns. */
+static void params_to_json(json_t *o, const char *prefix, const struct hg_params *ps,
+			   const void *values)
 {
 	for (size_t i = 0; values && i < hg_params_count(ps); i++) {
 		const struct hg_param *p = &ps->table[i];
 		const char *unit = p->kind == HG_PARAM_EXEC ? NULL : hg_param_unit(p->kind);
 		char key[96];
-		snprintf(key, sizeof(key), "%s%s%s", p->name, unit ? "_" : "", unit ? unit : "");
+		snprintf(key, sizeof(key), "%s%s%s%s", prefix, p->name, unit ? "_" : "",
+			 unit ? unit : "");
 		json_object_set_new(o, key, param_to_json(p, values));
 	}
 }
@@ -112,13 +115,13 @@ static void params_to_json(json_t *o, const struct hg_params *ps, const void *va
 static json_t *workload_to_json(const struct hg_workload_spec *w)
 {
 	json_t *o = json_pack("{s:s}", "type", w->ops->name);
-	params_to_json(o, &w->ops->params, w->params);
+	params_to_json(o, "", &w->ops->params, w->params);
 	return o;
 }
 
 static json_t *thread_to_json(const struct hg_thread_plan *t)
 {
-	return json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:o}",
+	json_t *o = json_pack("{s:s, s:i, s:s, s:i, s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:o}",
 			 "name", t->name, "instance", (int)t->instance, "os_name", t->os_name,
 			 "set_index", (int)t->set_index,
 			 "cpus", hg_cpus_to_json(t->cpus_all, &t->cpus),
@@ -128,6 +131,8 @@ static json_t *thread_to_json(const struct hg_thread_plan *t)
 			 "timer", t->timer->name,
 			 "start_ns", (json_int_t)t->start_ns, "finish_ns", (json_int_t)t->finish_ns,
 			 "workload", workload_to_json(&t->workload));
+	params_to_json(o, "timer_", &t->timer->params, t->timer_params);
+	return o;
 }
 
 static json_t *opt_string(const char *s)
@@ -143,7 +148,7 @@ static json_t *load_to_json(const struct hg_load_plan *l)
 			      "priority", l->priority_given ? hg_priority_to_json(&l->priority)
 							    : json_null(),
 			      "cpus", hg_cpus_to_json(l->cpus_all, &l->cpus));
-	params_to_json(o, &l->ops->params, l->params);
+	params_to_json(o, "", &l->ops->params, l->params);
 	return o;
 }
 

@@ -16,7 +16,11 @@ struct hg_timer;        /* per-thread timer state, owned by the timer */
 struct hg_timer_ops {
 	const char *name;       /* as written in scenarios, lower case */
 	const char *summary;    /* one line for `hgrun list` */
-	struct hg_params params;        /* its keys (plan/param.h); none yet */
+	/* Its keys besides type (plan/param.h), resolved into
+	 * plan->threads[i].timer_params; timers/common.h has the shared ones. */
+	struct hg_params params;
+	/* Rules across its own keys.  May be NULL. */
+	void (*check)(const void *params, struct hg_param_errors *e);
 	/* Waits by spinning through the measuring loop: never leaves the CPU,
 	 * so it needs neither state nor sleep_until. */
 	bool spins;

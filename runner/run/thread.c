@@ -58,11 +58,14 @@ static void close_interval(struct hg_worker *w, enum hg_gap_end why)
 
 int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns)
 {
-	if (mono_ns >= w->finish_abs_ns || hg_worker_stopping(w))
+	/* A tick timer wakes on the first tick at or after the release; the
+	 * caller still measures against mono_ns, so the tick is lateness. */
+	int64_t wake = hg_round_up_ns(mono_ns, w->tick_ns);
+	if (wake >= w->finish_abs_ns || hg_worker_stopping(w))
 		return 1;
 	if (w->spin_timer) {
 		enum hg_gap_result r = hg_gap_run_until(&w->gt, UINT64_MAX,
-							hg_worker_tick_at(w, mono_ns), w->stop);
+							hg_worker_tick_at(w, wake), w->stop);
 		if (woke_ns)
 			*woke_ns = hg_now_ns();
 		return r == HG_GAP_STOPPED;
@@ -70,7 +73,7 @@ int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns
 	close_interval(w, HG_END_BLOCKED);
 	int rc;
 	do
-		rc = w->plan->timer->sleep_until(w->timer, mono_ns);
+		rc = w->plan->timer->sleep_until(w->timer, wake);
 	while (rc == -EINTR && !hg_worker_stopping(w));
 	if (woke_ns)
 		*woke_ns = hg_now_ns();
@@ -113,7 +116,12 @@ static int setup(struct hg_worker *w)
 {
 	const struct hg_thread_plan *tp = w->plan;
 	pthread_setname_np(pthread_self(), tp->os_name);
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* 1 ns unless timer.slack asks for more (0 would mean the default, 50us);
+	 * the kernel gives real-time threads none whatever is set here. */
+	const struct hg_params *timer_keys = &tp->timer->params;
+	unsigned long slack = (unsigned long)hg_params_u64(timer_keys, tp->timer_params, "slack", 0);
+	prctl(PR_SET_TIMERSLACK, slack ? slack : 1UL, 0, 0, 0);
+	w->tick_ns = hg_params_u64(timer_keys, tp->timer_params, "tick", 0);
 	w->tid = gettid();
 	hg_sched_pin(tp, &w->sched);
 	/* buffers after pinning, so first touch places them near the CPU */

@@ -38,7 +38,7 @@ struct hg_sync {
 struct hg_worker_stats {
 	uint64_t releases, deadlines_hit, deadlines_missed;
 	uint64_t jobs;             /* jobs completed (periodic, cpu_periodic) */
-	uint64_t work_units;       /* passes over the working set (cpu_scan*) */
+	uint64_t work_units;       /* cache lines touched (cpu_scan*) */
 	uint64_t yields;
 	uint64_t overrun_max_ns;   /* periodic: worst completion past a deadline */
 	uint64_t grid_skipped;     /* latency, align absolute: wake-ups skipped */
@@ -69,6 +69,7 @@ struct hg_worker {
 	uint64_t ref_tick;
 	struct hg_timer *timer;
 	bool spin_timer;                      /* waits spin through the gap loop */
+	uint64_t tick_ns;                     /* timer.tick: wake-ups rounded up to it */
 	void *priv;                           /* the workload's own state (prepare..cleanup) */
 	/* Wake-ups the thread records for the streaming writer and the results
 	 * (a ring and a histogram), like gt for intervals: a channel of the
@@ -104,8 +105,10 @@ static inline bool hg_worker_stopping(const struct hg_worker *w)
  * finish or the run's stop. */
 enum hg_gap_result hg_worker_run_cpu(struct hg_worker *w, uint64_t cpu_ns);
 /* Closes the interval as blocked, sleeps on the timer until mono_ns (the
- * spin timer keeps polling in the gap loop instead), reopens.  Returns 0,
- * or 1 when the thread must end (stop, or mono_ns at/after its finish).
+ * spin timer keeps polling in the gap loop instead), reopens.  A tick
+ * timer (timer.tick) wakes at the first tick at or after mono_ns instead.
+ * Returns 0, or 1 when the thread must end (stop, or the wake-up at/after
+ * its finish).
  * *woke_ns (may be NULL): CLOCK_MONOTONIC read first thing after waking. */
 int hg_worker_sleep_until(struct hg_worker *w, int64_t mono_ns, int64_t *woke_ns);
 /* Closes the interval as yielded, sched_yield(), reopens. */

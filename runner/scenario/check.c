@@ -5,6 +5,7 @@
 #include "base/units.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
+#include "plan/timer.h"
 #include "plan/workload.h"
 #include "scenario/check.h"
 
@@ -41,7 +42,7 @@ static const char *where(struct checker *c, unsigned set, const char *key, char 
 struct plugin_errors {
 	struct hg_param_errors base;
 	struct checker *c;
-	const char *prefix;     /* "workload." for a thread, "loads[2]." */
+	const char *prefix;     /* "workload." or "timer." for a thread, "loads[2]." */
 	unsigned set;
 };
 
@@ -50,7 +51,7 @@ static void plugin_report(struct hg_param_errors *e, const char *key, const char
 	struct plugin_errors *pe = (struct plugin_errors *)e;
 	char path[160], rel[96];
 	snprintf(rel, sizeof(rel), "%s%s", pe->prefix, key);
-	if (pe->prefix[0] == 'w')
+	if (strncmp(pe->prefix, "loads[", 6) != 0)
 		where(pe->c, pe->set, rel, path, sizeof(path));
 	else
 		snprintf(path, sizeof(path), "%s", rel);
@@ -71,6 +72,27 @@ static void check_workload(struct checker *c, const struct hg_thread_plan *t)
 		ERR(c, s, "timer",
 		    "workload '%s' never sleeps, so a timer has no effect: remove 'timer' or use periodic/latency",
 		    w->ops->name);
+}
+
+/* Timer slack is a kernel knob of clock_nanosleep sleepers under
+ * SCHED_OTHER, BATCH and IDLE: anywhere else it would be silently ignored. */
+static void check_timer(struct checker *c, const struct hg_thread_plan *t)
+{
+	unsigned s = t->set_index;
+	enum hg_policy pol = t->priority.policy;
+	if (t->timer->check && t->timer_params) {
+		struct plugin_errors e = { { plugin_report }, c, "timer.", s };
+		t->timer->check(t->timer_params, &e.base);
+	}
+	if (!hg_params_u64(&t->timer->params, t->timer_params, "slack", 0) || !t->workload.ops ||
+	    !t->workload.ops->blocks)
+		return;
+	if (pol == HG_POLICY_FIFO || pol == HG_POLICY_RR || pol == HG_POLICY_DEADLINE)
+		ERR(c, s, "timer.slack",
+		    "the kernel gives real-time threads (SCHED_%s here) no timer slack, so 'slack' "
+		    "would have no effect: remove it, or give the thread a SCHED_OTHER priority "
+		    "(NORMAL, HIGH, ...); to emulate a coarse timer use 'tick'",
+		    pol == HG_POLICY_DEADLINE ? "DEADLINE" : pol == HG_POLICY_RR ? "RR" : "FIFO");
 }
 
 static void check_reservation(struct checker *c, const struct hg_thread_plan *t)
@@ -107,6 +129,7 @@ static void check_thread(struct checker *c, const struct hg_thread_plan *t)
 		ERR(c, s, "start", "start %s must come before finish %s",
 		    hg_format_duration(t->start_ns, a), hg_format_duration(t->finish_ns, b));
 	check_workload(c, t);
+	check_timer(c, t);
 	check_reservation(c, t);
 }
 

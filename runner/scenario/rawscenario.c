@@ -48,7 +48,7 @@ static const cyaml_schema_field_t thread_fields[] = {
 	CYAML_FIELD_IGNORE("priority", OPT),
 	CYAML_FIELD_MAPPING_PTR("reservation", OPT, struct hg_raw_thread, reservation,
 				reservation_fields),
-	STR("timer", OPT, struct hg_raw_thread, timer),
+	CYAML_FIELD_IGNORE("timer", OPT),
 	STR("start", OPT, struct hg_raw_thread, start),
 	STR("finish", OPT, struct hg_raw_thread, finish),
 	CYAML_FIELD_MAPPING_PTR("workload", OPT, struct hg_raw_thread, workload,

@@ -25,10 +25,10 @@ struct hg_raw_workload {
 };
 
 struct hg_raw_thread {
-	char *name, *count, *timer, *start, *finish;
+	char *name, *count, *start, *finish;
 	struct hg_raw_reservation *reservation;
 	struct hg_raw_workload *workload;
-	/* cpus, priority: decoded from the YAML nodes */
+	/* cpus, priority, timer: decoded from the YAML nodes */
 };
 
 struct hg_raw_load {

@@ -54,10 +54,12 @@ static bool pick_node(struct hg_resolver *r, struct pick *p, size_t index, const
 
 /* ---- workload ----------------------------------------------------------- */
 
-/* Whether any workload takes key (else the shape check judged it). */
-static bool workload_takes(const char *key)
+static const struct hg_params *workload_member(size_t i, const char **name)
 {
-	return hg_workload_param_owner(key) != NULL;
+	if (i >= hg_n_workloads)
+		return NULL;
+	*name = hg_workloads[i]->name;
+	return &hg_workloads[i]->params;
 }
 
 static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workload_spec *spec)
@@ -81,7 +83,7 @@ static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workloa
 	snprintf(prefix, sizeof(prefix), "threads[%zu].workload", ti);
 	const struct hg_param_site site = {
 		.prefix = prefix, .fallback = "defaults.workload", .what = "workload",
-		.name = spec->ops->name, .missing_at_key = true, .family_takes = workload_takes,
+		.name = spec->ops->name, .missing_at_key = true, .member = workload_member,
 	};
 	spec->params = hg_r_params(r, &spec->ops->params, &site);
 }
@@ -152,15 +154,15 @@ static void resolve_timing(struct hg_resolver *r, size_t ti, struct hg_thread_pl
 	const struct hg_raw_thread *t = &r->raw->threads[ti];
 	const struct hg_raw_thread *def = r->raw->defaults;
 	struct pick p;
-	tp->timer = &hg_timer_absolute;
-	if (pick_text(&p, t->timer, def ? def->timer : NULL, ti, "timer")) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_timers; i++)
-			names[i] = hg_timers[i]->name;
-		int i = hg_r_choice(r, p.text, p.path, "timer", names, hg_n_timers);
-		if (i >= 0)
-			tp->timer = hg_timers[i];
+	if (pick_node(r, &p, ti, "timer")) {
+		hg_r_timer(r, p.node, p.path, tp);
 		tp->timer_explicit = p.from_thread;
+	} else {
+		/* no timer anywhere: absolute, with its defaults */
+		const struct hg_param_site site = { .prefix = p.path, .what = "timer",
+						    .name = hg_timer_absolute.name };
+		tp->timer = &hg_timer_absolute;
+		tp->timer_params = hg_r_params(r, &tp->timer->params, &site);
 	}
 	tp->start_ns = 0;
 	if (pick_text(&p, t->start, def ? def->start : NULL, ti, "start"))
@@ -214,6 +216,7 @@ static void expand(struct hg_resolver *r, const struct hg_thread_plan *tmpl, siz
 		tp->name = strdup(tmpl->name);
 		tp->workload.params = hg_params_copy(&tmpl->workload.ops->params,
 						     tmpl->workload.params);
+		tp->timer_params = hg_params_copy(&tmpl->timer->params, tmpl->timer_params);
 		char full[64];
 		if (numbered)
 			snprintf(full, sizeof(full), "%s.%zu", tmpl->name, i);
@@ -279,11 +282,9 @@ static void resolve_defaults(struct hg_resolver *r)
 		hg_r_cpus(r, n, "defaults.cpus", &scratch.cpus);
 	if (def->reservation)
 		resolve_reservation(r, def->reservation, "defaults.reservation", &scratch.reservation);
-	if (def->timer) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_timers; i++)
-			names[i] = hg_timers[i]->name;
-		hg_r_choice(r, def->timer, "defaults.timer", "timer", names, hg_n_timers);
+	if ((n = hg_yaml_find(r->y, "defaults.timer"))) {
+		hg_r_timer(r, n, "defaults.timer", &scratch);
+		hg_params_free(&scratch.timer->params, scratch.timer_params);
 	}
 	if (def->start)
 		hg_r_duration(r, def->start, "defaults.start", &v);
@@ -337,6 +338,8 @@ static void resolve_thread(struct hg_resolver *r, size_t ti)
 	if (count)
 		expand(r, &tmpl, count, per_cpu, numbered, path);
 	hg_params_free(&tmpl.workload.ops->params, tmpl.workload.params);
+	if (tmpl.timer)
+		hg_params_free(&tmpl.timer->params, tmpl.timer_params);
 }
 
 /* ---- top level ---------------------------------------------------------- */

@@ -28,10 +28,14 @@ bool hg_r_uint(struct hg_resolver *r, const char *text, const char *path,
 bool hg_r_bool(struct hg_resolver *r, const char *text, const char *path, bool *out);
 bool hg_r_name(struct hg_resolver *r, const char *text, const char *path, size_t max_len);
 
-/* Shared value shapes: cpus (list or "0-3") and priority (level or mapping). */
+/* Shared value shapes: cpus (list or "0-3"), priority (level or mapping). */
 bool hg_r_cpus(struct hg_resolver *r, yaml_node_t *n, const char *path, cpu_set_t *out);
 bool hg_r_priority(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		   struct hg_priority *out);
+/* timer: a name or {type, KEY...}; sets tp->timer and tp->timer_params
+ * (resolve_timer.c). */
+bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
+		struct hg_thread_plan *tp);
 
 /* A scalar that must name one of `names` (case-insensitive); returns the
  * index or -1 after adding "unknown X 'y'; did you mean ...". */
@@ -55,9 +59,10 @@ struct hg_param_site {
 	const char *what;       /* "workload", "load" */
 	const char *name;       /* the plugin: "periodic" */
 	bool missing_at_key;    /* a missing required key is reported at prefix.key */
-	/* Whether any plugin of the family takes key (else the shape check
-	 * already judged it). */
-	bool (*family_takes)(const char *key);
+	/* The family's plugins, i = 0, 1, ...: the params of the i-th (its
+	 * name in *name), NULL past the last.  A key no plugin of the family
+	 * takes was judged by the shape check. */
+	const struct hg_params *(*member)(size_t i, const char **name);
 };
 
 /* The plugin's parameters, resolved (NULL when out of memory): every key

@@ -8,10 +8,12 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
-/* Whether any load takes key (else the shape check judged it). */
-static bool load_takes(const char *key)
+static const struct hg_params *load_member(size_t i, const char **name)
 {
-	return hg_load_param_owner(key) != NULL;
+	if (i >= hg_n_loads)
+		return NULL;
+	*name = hg_loads[i]->name;
+	return &hg_loads[i]->params;
 }
 
 static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *lp)
@@ -52,7 +54,7 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	snprintf(prefix, sizeof(prefix), "loads[%zu]", li);
 	const struct hg_param_site site = {
 		.prefix = prefix, .what = "load", .name = lp->ops->name,
-		.family_takes = load_takes,
+		.member = load_member,
 	};
 	lp->params = hg_r_params(r, &lp->ops->params, &site);
 }

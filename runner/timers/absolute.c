@@ -3,6 +3,7 @@
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 
 static int absolute_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 {
@@ -15,5 +16,7 @@ static int absolute_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 const struct hg_timer_ops hg_timer_absolute = {
 	.name = "absolute",
 	.summary = "clock_nanosleep on CLOCK_MONOTONIC with TIMER_ABSTIME (the paper's HR)",
+	.params = HG_TIMER_TICK_SLACK,
+	.check = hg_timer_check,
 	.sleep_until = absolute_sleep_until,
 };

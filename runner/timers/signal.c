@@ -9,6 +9,7 @@
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 #include "run/wake.h"
 
 /* One POSIX timer per thread, created in the thread (SIGEV_THREAD_ID) and
@@ -97,6 +98,8 @@ static void signal_close(struct hg_timer *t)
 const struct hg_timer_ops hg_timer_signal = {
 	.name = "signal",
 	.summary = "a POSIX timer delivering a signal to the thread (Abeni's itimer)",
+	.params = HG_TIMER_TICK,
+	.check = hg_timer_check,
 	.supported = signal_supported,
 	.open = signal_open,
 	.sleep_until = signal_sleep_until,

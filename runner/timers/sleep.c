@@ -3,6 +3,7 @@
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 
 /* Like usleep(): the remaining time is computed once, then slept relative
  * to whenever the call really starts (so preemption in between shows up as
@@ -23,5 +24,7 @@ static int sleep_sleep_until(struct hg_timer *t, int64_t deadline_ns)
 const struct hg_timer_ops hg_timer_sleep = {
 	.name = "sleep",
 	.summary = "relative clock_nanosleep on CLOCK_MONOTONIC (the paper's NATIVE usleep)",
+	.params = HG_TIMER_TICK_SLACK,
+	.check = hg_timer_check,
 	.sleep_until = sleep_sleep_until,
 };

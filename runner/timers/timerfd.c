@@ -8,6 +8,7 @@
 
 #include "base/timeutil.h"
 #include "plan/timer.h"
+#include "timers/common.h"
 
 struct hg_timer { int fd; };
 
@@ -65,6 +66,8 @@ static void timerfd_close(struct hg_timer *t)
 const struct hg_timer_ops hg_timer_timerfd = {
 	.name = "timerfd",
 	.summary = "a timerfd on CLOCK_MONOTONIC, armed at each absolute release",
+	.params = HG_TIMER_TICK,
+	.check = hg_timer_check,
 	.supported = timerfd_supported,
 	.open = timerfd_open,
 	.sleep_until = timerfd_sleep_until,

@@ -1,4 +1,4 @@
-/* Workload 'cpu_scan': as cpu, sequentially touching a working_set array; counts passes */
+/* Workload 'cpu_scan': as cpu, touching a working_set array line by line (pattern); counts lines */
 #include "plan/workload.h"
 #include "workloads/scan.h"
 
@@ -11,7 +11,7 @@ static const struct hg_param params[] = { HG_SCAN_ROWS, HG_PARAMS_END };
 
 const struct hg_workload_ops hg_workload_cpu_scan = {
 	.name = "cpu_scan",
-	.summary = "as cpu, sequentially touching a working_set array; counts passes",
+	.summary = "as cpu, touching a working_set array line by line (pattern); counts lines",
 	.params = { params, sizeof(struct hg_scan_params) },
 	.periodic = false,
 	.blocks = false,

@@ -28,7 +28,8 @@ class Track:
     pid: int | None = None
     tid: int | None = None
     rank: int | None = None
-    slices: list[tuple[int, int, str, int, dict]] = field(default_factory=list)  # ts dur name depth args
+    # (ts, dur, name, depth, args), (ts, value), (ts, name, args)
+    slices: list[tuple[int, int, str, int, dict]] = field(default_factory=list)
     counters: list[tuple[int, int]] = field(default_factory=list)
     instants: list[tuple[int, str, dict]] = field(default_factory=list)
     open: list[tuple[int, str, dict]] = field(default_factory=list)

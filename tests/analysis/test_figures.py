@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hgreport import plotting
-from hgreport.figcheck import legend_over_data, overlapping_labels
+from hgreport.figcheck import legend_over_data, overlapping_labels, text_collisions
 from hgreport.plotting import load_style, log_axis, plt, shade_loads
 from hgreport.rundir import read_run
 from hgreport.timeline_auto import choose_windows, phase_changes
@@ -20,8 +20,11 @@ def drawn(monkeypatch):
     seen = {}
 
     def hook(fig, path):
+        fig.set_dpi(plotting.DPI)          # the saved size, every artist laid out once more
+        fig.canvas.draw()
         seen[path.name] = {
-            "labels": overlapping_labels(fig), "legends": legend_over_data(fig),
+            "labels": overlapping_labels(fig) + text_collisions(fig),
+            "legends": legend_over_data(fig),
             "axes": [(ax.get_title() + ax.get_title(loc="left"), ax.get_xscale(), ax.get_yscale())
                      for ax in fig.get_axes()],
             "suptitle": fig._suptitle.get_text() if fig._suptitle else "",
@@ -38,6 +41,18 @@ def assert_clean(seen):
     assert not problems, problems
 
 
+def test_the_checker_fails_on_a_title_over_an_offset_text():
+    # What an all-zero panel did: its y axis' '1e-10' offset text pushed its title up into the
+    # panel above.
+    fig, (up, ax) = plt.subplots(2, 1, figsize=(6, 3), gridspec_kw={"hspace": 0.12})
+    ax.set_ylim(0, 1.15e-9)
+    ax.set_title("deadline misses per 100 ms", loc="left")
+    up.tick_params(axis="x", labelbottom=False)
+    fig.canvas.draw()
+    assert any("lies over the data" in p for p in text_collisions(fig))
+    plt.close(fig)
+
+
 def test_the_checker_fails_on_labels_that_run_together():
     # What issue 10 saw: 1-2-5 ticks labelled as plain numbers on a narrow log axis.
     fig, ax = plt.subplots(figsize=(2.5, 2))
@@ -51,7 +66,8 @@ def test_the_checker_fails_on_labels_that_run_together():
 
 
 @pytest.mark.parametrize("width", [2.0, 3.0, 5.0, 11.0])
-@pytest.mark.parametrize("lo,hi", [(1, 1e3), (1, 1e9), (3, 40), (2e4, 3e7), (1e-3, 1)])
+@pytest.mark.parametrize("lo,hi", [(1, 1e3), (1, 1e9), (3, 40), (2e4, 3e7), (1e-3, 1),
+                                   (16e3, 21e3), (45, 70)])
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_log_axis_labels_never_overlap(width, lo, hi, axis):
     fig, ax = plt.subplots(figsize=(width, width * 0.6))
@@ -79,6 +95,9 @@ def test_sweep_figure_is_titled_by_scenario(drawn, golden, hgreport):
     rc, out, err = hgreport("sweep", sw, "-o", sw / "report")
     assert rc == 0, err
     assert drawn["sweep.png"]["suptitle"].startswith("cp: 4 sweep points")
+    rc, out, err = hgreport("cache-penalty", sw, "-o", sw / "cp")
+    assert rc == 0, err
+    assert "cache_penalty.png" in drawn
     assert_clean(drawn)
 
 
@@ -136,14 +155,24 @@ def test_latency_tail_is_log_log(drawn, golden, hgreport):
 def test_default_timeline_shows_phase_change_longest_gap_and_worst_miss(golden):
     run = read_run(golden("mix"))
     ws = choose_windows(run)
-    assert [w.what.split(":")[0] for w in ws] == ["first phase change", "longest gap",
-                                                  "worst deadline miss"]
+    assert [w.what.split(":")[0] for w in ws] == ["first phase change", "phase change",
+                                                  "longest gap", "worst deadline miss"]
     t, what = phase_changes(run)[0]
     assert what == "load burn starts" and ws[0].start_ns < t < ws[0].start_ns + ws[0].length_ns
     g = gaps(interval_records(run))
     k = int(np.argmax(g.length))
-    assert ws[1].mark == (int(g.start[k]), int(g.stop[k]))
-    assert ws[1].start_ns <= g.start[k] and g.stop[k] <= ws[1].start_ns + ws[1].length_ns
+    assert ws[2].mark == (int(g.start[k]), int(g.stop[k]))
+    assert ws[2].start_ns <= g.start[k] and g.stop[k] <= ws[2].start_ns + ws[2].length_ns
+
+
+def test_each_phase_change_gets_a_panel(golden):
+    run = read_run(golden("rx"))
+    ws = choose_windows(run)
+    phases = [w for w in ws if "phase change" in w.what]
+    # alone finishes as rx_alone starts (200 ms), rt starts with rx as rx_alone stops (400 ms).
+    assert len(phases) == 2
+    assert "alone finishes" in phases[0].what and "load rx_alone starts" in phases[0].what
+    assert all(x in phases[1].what for x in ("rt starts", "load rx starts", "rx_alone stops"))
 
 
 def test_without_phases_or_misses_the_timeline_starts_at_zero(golden):

@@ -206,6 +206,8 @@ KERNEL = [  # kernel.jsonl segments (docs/kernel-trace.md) of CPU 0, from time z
      "name": "irq 24 virtio0", "preempted": False},
     {"cpu": 0, "start_ns": 2000, "end_ns": 9000, "kind": "task", "id": 4321, "name": "kworker/0:1",
      "preempted": True},
+    {"cpu": 0, "start_ns": 9000, "end_ns": 9000, "kind": "task", "id": 77, "name": "agent",
+     "preempted": False, "unconfirmed": True},
     {"cpu": 0, "start_ns": 9000, "end_ns": 9500, "kind": "softirq", "id": 1, "name": "TIMER",
      "preempted": False},
     {"cpu": 1, "start_ns": 0, "end_ns": 100, "kind": "local_timer", "id": 236,
@@ -238,7 +240,8 @@ def test_gaps_named_by_cause_and_the_kernel_beside(mix_run, copy_run, tmp_path):
         (kernel,) = tr.named("kernel", tr.named(f"CPU {cpu}")[0])
         assert kernel.slices == [
             (s["start_ns"] + zero, s["end_ns"] - s["start_ns"],
-             f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"], 0, {})
+             (f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
+             + (" unconfirmed" if s.get("unconfirmed") else ""), 0, {})
             for s in KERNEL if s["cpu"] == cpu]
 
 
@@ -251,3 +254,45 @@ def test_a_bad_kernel_file_is_named(mix_run, copy_run, tmp_path):
     with pytest.raises(InputError, match="kernel.jsonl: line 1: not a kernel segment .*: "
                                          "missing end_ns, kind, id, name"):
         perfetto.write(read_run(run), tmp_path / "t")
+
+
+def test_chunks_and_blocks_join_seamlessly(mix_run, tmp_path, monkeypatch):
+    _, whole, _ = export(mix_run, tmp_path, "whole")
+    monkeypatch.setattr(perfetto, "CHUNK_EVENTS", 7)      # events encoded 7 at a time
+    monkeypatch.setattr(perfetto, "BLOCK_BYTES", 3000)    # and deflated 3 kB at a time
+    path, pieces, _ = export(mix_run, tmp_path, "pieces")
+    assert path.stat().st_size > (tmp_path / "whole").stat().st_size
+    assert {u: (t.slices, t.counters, t.instants) for u, t in whole.tracks.items()} == \
+           {u: (t.slices, t.counters, t.instants) for u, t in pieces.tracks.items()}
+
+
+@pytest.mark.parametrize("case", ["mix", "miss", "rx", "outliers", "none", "killed", "windows"])
+def test_every_golden_case(case, golden, tmp_path):
+    """Each case's export against what hgreport reads of the run: a slice per interval on
+    its thread and on its CPU, a counter value per wake-up, the outlier windows, the kernel's
+    segments and the attributed gaps."""
+    src = golden(case)
+    run = read_run(src)
+    _, tr, res = export(src, tmp_path)
+    iv, w = run.intervals, run.samples
+    threads = {t.name: t for t in tr.tracks.values() if t.kind == "thread"}
+    assert list(threads) == [run.label(i) for i in range(len(run.threads))]
+    for i, name in enumerate(threads):
+        assert len(threads[name].slices) == int((iv.thread == i).sum())
+        lat = tr.named("latency", threads[name])
+        assert sum(len(t.counters) for t in lat) == int((w.thread == i).sum())
+    on_cpus = [t for t in tr.named("hgrun threads")]
+    assert sum(len(t.slices) for t in on_cpus) == len(iv)
+    windows = tr.named("outlier windows")
+    outliers = (res["trace"].get("outliers") or [])
+    assert sum(len(t.slices) for t in windows) == len(outliers)
+    if outliers:
+        assert {s[4]["id"] for s in windows[0].slices} == {o["id"] for o in outliers}
+    kernel = tr.named("kernel")
+    lines = (src / "kernel.jsonl").read_text().splitlines() if "kernel" in res["files"] else []
+    assert sum(len(t.slices) for t in kernel) == len([x for x in lines if x.strip()])
+    gaps = tr.named("gaps")
+    attributed = iv.cause is not None and bool(iv.cause.any())
+    assert bool(gaps) == (attributed and res["kernel_trace"]["enabled"])
+    for t in tr.tracks.values():
+        assert all(depth == 0 for *_, depth, _ in t.slices), t.name

@@ -6,7 +6,7 @@ import zlib
 
 import numpy as np
 
-from perfetto_reader import pb2, read  # noqa: F401  (skips without the perfetto package)
+from perfetto_reader import pb2   # (skips without the perfetto package)
 from hgreport import perfetto, perfetto_proto as pp
 
 EDGES = [0, 1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28, 2**32 - 1, 2**32,
@@ -81,7 +81,8 @@ def test_scalar_messages():
     a = p.track_event.debug_annotations
     assert [(x.name_iid, x.WhichOneof("value")) for x in a] == [
         (1, "int_value"), (2, "double_value"), (3, "string_value"), (4, "int_value")]
-    assert (a[0].int_value, a[1].double_value, a[2].string_value, a[3].int_value) == (5, 2.5, "é", 1)
+    got = (a[0].int_value, a[1].double_value, a[2].string_value, a[3].int_value)
+    assert got == (5, 2.5, "é", 1)
     interned = pb2.InternedData()
     interned.ParseFromString(pp.interned(["a", "bb"], pp.I_EVENT_NAMES))
     assert [(e.iid, e.name) for e in interned.event_names] == [(1, "a"), (2, "bb")]

@@ -84,3 +84,16 @@ def test_killed_run_with_a_torn_line(killed_run, copy_run, hgreport, tmp_path):
     rc, out, err = hgreport("series", dst, "-o", tmp_path)
     assert rc == 0, err
     assert "1 torn line(s) at the end of the file" in (tmp_path / "series.md").read_text()
+
+
+def test_series_json_holds_the_bins_of_the_figure(mix_run, tmp_path):
+    run = read_run(mix_run)
+    section(run, tmp_path)
+    doc = json.loads((tmp_path / "series.json").read_text())
+    assert doc["complete"] is True and doc["bins"] == len(doc["threads"][0]["cpu_share"])
+    by = {t["thread"]: t for t in doc["threads"]}
+    res = {run.label(i): t["stats"] for i, t in enumerate(run.threads)}
+    assert sum(x or 0 for x in by["rt"]["misses"]) == res["rt"]["deadlines_missed"]
+    assert max(x or 0 for x in by["lat"]["lat_max_ns"]) == res["lat"]["latency"]["max_ns"]
+    assert "misses" not in by["hog.0"] and "lat_max_ns" not in by["rt"]
+    assert doc["loads"][0]["load"] == "burn"

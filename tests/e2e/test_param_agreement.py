@@ -101,9 +101,10 @@ def parsed(p, text):
     return text
 
 
-def echo_key(p):
-    return p["name"] + ({"ns": "_ns", "bytes": "_bytes"}.get(p["unit"], "")
-                        if p["kind"] != "exec" else "")
+def echo_key(family, p):
+    prefix = "timer_" if family == "timers" else ""
+    return prefix + p["name"] + ({"ns": "_ns", "bytes": "_bytes"}.get(p["unit"], "")
+                                 if p["kind"] != "exec" else "")
 
 
 def one_plugin_scenario(family, plugin, given):
@@ -124,7 +125,7 @@ def resolved_part(doc, family):
     if family == "loads":
         return doc["loads"][0]
     if family == "timers":
-        return doc["threads"][0]["timer_params"]
+        return doc["threads"][0]
     return doc["threads"][0]["workload"]
 
 
@@ -137,11 +138,13 @@ def test_resolved_echoes_every_key(registry, hgrun, scenario, with_optional):
                  if p["required"] or with_optional}
         if plugin["name"] == "tcp_stream":
             given.pop("listen", None)   # connect or listen, not both
+        if family == "timers" and "tick" in given:
+            given["tick"] = "1ms"       # 0 or at least 1us
         r = hgrun("validate", "--resolved", scenario(one_plugin_scenario(family, plugin, given)))
         assert r.rc == 0, r.err
         part = resolved_part(r.json(), family)
         for p in plugin["params"]:
-            key = echo_key(p)
+            key = echo_key(family, p)
             assert key in part, f"{plugin['name']}: {key} missing from --resolved"
             if p["name"] in given:
                 assert part[key] == parsed(p, given[p["name"]]), f"{plugin['name']}.{key}"

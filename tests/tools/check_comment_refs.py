@@ -15,7 +15,7 @@ PY_COMMENT = re.compile(r"#[^\n]*|\"\"\".*?\"\"\"", re.S)
 # the machine, written in comments for what they are.
 EXTERNAL = {"cyaml.h", "yaml.h", "jansson.h", "sched.h", "trace.proto", "perfetto_trace.proto",
             "result.json", "sweep.json", "trace.jsonl", "latency.jsonl", "series.jsonl",
-            "report.md", "summary.json", "compare.md", "compare.json", "scenario.yaml", "s.yaml", "my.yaml", "t.yaml", "x.yaml"}
+            "report.md", "summary.json", "compare.md", "compare.json", "series.json", "scenario.yaml", "s.yaml", "my.yaml", "t.yaml", "x.yaml"}
 
 
 def known_files():
