@@ -333,4 +333,7 @@ def read_run(directory: Path | str) -> Run:
     if not directory.is_dir():
         raise InputError(directory, "not a directory (give a run directory or its result.json)")
     result = inside(directory, "result.json", "result.json")
-    return Run(directory, read_result(result))
+    run = Run(directory, read_result(result))
+    for key in run.result.get("files") or {}:   # every file named, read here or elsewhere
+        run.file(key)
+    return run
