@@ -189,24 +189,25 @@ class Run:
         path = self._trace_source("trace")
         if path is not None and not self._binary("trace"):
             return self._intervals_jsonl(path)
-        want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u4", "cpu": "<i2", "end": "u1",
-                "cause": "<u4", "window": "<u4"}
+        narrow = len(self.threads) < 2**16
+        want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u2" if narrow else "<u4",
+                "cpu": "<i2", "end": "u1", "cause": "<u4", "window": "<u4"}
         if path is None:
             c = {k: np.zeros(0, dt) for k, dt in want.items()}
         else:
-            c = binfile.columns(path, "intervals", self.written("trace"), want)
+            # cause and window: zeros costing nothing unless the run has them
+            c = binfile.columns(path, "intervals", self.written("trace"), want,
+                                sparse=("cause", "window"), threads=len(self.threads))
             binfile.check_records(path, c, len(self.threads), "intervals")
-        if len(self.threads) < 2**16:
-            c["thread"] = c["thread"].astype(np.uint16)
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
             order = np.argsort(start, kind="stable")
+            if len(order) < 2**31:              # half the memory while the columns are permuted
+                order = order.astype(np.int32)
             for k in c:
-                c[k] = c[k][order]
+                if c[k].strides != (0,):        # a zero-stride column of zeros stays as it is
+                    c[k] = c[k][order]
             del order
-        for k in ("cause", "window"):   # none attributed / not windowed: zeros costing nothing
-            if not c[k].any():
-                c[k] = np.broadcast_to(np.uint32(0), c[k].shape)
         for a in c.values():
             a.flags.writeable = False
         return Intervals(c["thread"], c["cpu"], c["start_ns"], c["end_ns"], c["end"], c["cause"],
@@ -332,4 +333,7 @@ def read_run(directory: Path | str) -> Run:
     if not directory.is_dir():
         raise InputError(directory, "not a directory (give a run directory or its result.json)")
     result = inside(directory, "result.json", "result.json")
-    return Run(directory, read_result(result))
+    run = Run(directory, read_result(result))
+    for key in run.result.get("files") or {}:   # every file named, read here or elsewhere
+        run.file(key)
+    return run

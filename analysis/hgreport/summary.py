@@ -68,7 +68,7 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
         "deadlines_missed": st["deadlines_missed"], "deadline_miss_ratio": miss_ratio(st),
         "overrun_max_ns": st.get("overrun_max_ns"), "work_units": st["work_units"],
         "latency": {k: v for k, v in (st.get("latency") or {}).items() if k != "histogram"} or None,
-        "gap_lengths": describe(switches.gaps_of_run(run).of_thread(index)),
+        "gap_lengths": describe(switches.gaps_of_run(run).of_thread(index), scratch=True),
     }
     js = periodic_jobs(run, index) if st["releases"] else None
     if js is not None:
@@ -92,8 +92,8 @@ def _trace_counts(run: Run) -> np.ndarray:
 
 def _switch_stats(run: Run) -> dict[str, Any]:
     sw = switches.of_run(run)
-    return {"all": describe(sw.cost), "voluntary": describe(sw.cost[sw.voluntary]),
-            "involuntary": describe(sw.cost[~sw.voluntary])}
+    return {"all": describe(sw.cost), "voluntary": describe(sw.cost[sw.voluntary], scratch=True),
+            "involuntary": describe(sw.cost[~sw.voluntary], scratch=True)}
 
 
 def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:

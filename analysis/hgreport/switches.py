@@ -122,24 +122,34 @@ def by_start(iv: Intervals) -> Intervals:
 def gaps(iv: Intervals, same_cpu: bool = True) -> Gaps:
     """The gaps of every thread: consecutive intervals of one thread (in time order), the first
     ended `preempted`, both in the same outlier window, and on the same CPU (figure 4) unless
-    `same_cpu` is False (docs/kernel-trace.md's gaps: the next interval anywhere)."""
+    `same_cpu` is False (docs/kernel-trace.md's gaps: the next interval anywhere). A block of
+    records at a time, keeping each thread's latest interval across blocks."""
     iv = by_start(iv)
-    pre = np.flatnonzero(iv.end[:-1] == PREEMPTED)
-    order = np.argsort(iv.thread, kind="stable")           # each thread's intervals in time order
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    nxt_rank = rank[pre] + 1
-    del rank
-    ok = nxt_rank < len(order)
-    pre, nxt_rank = pre[ok], nxt_rank[ok]
-    nxt = order[nxt_rank]
-    del order
-    same = iv.thread[nxt] == iv.thread[pre]
-    if same_cpu:
-        same &= iv.cpu[nxt] == iv.cpu[pre]
-    if iv.windowed:                                        # not across two outlier windows
-        same &= iv.window[nxt] == iv.window[pre]
-    return Gaps(iv, pre[same], nxt[same])
+    n = len(iv)
+    itype = np.int32 if n < 2**31 else np.int64
+    last = np.full(int(iv.thread.max()) + 1 if n else 0, -1, dtype=np.int64)
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    for lo in range(0, n, BLOCK):
+        hi = min(n, lo + BLOCK)
+        o = np.argsort(iv.thread[lo:hi], kind="stable") + lo      # by thread, in time order
+        th = iv.thread[o]
+        new = np.flatnonzero(np.r_[True, th[1:] != th[:-1]])      # each thread's first here
+        a = np.r_[last[th[new]], o[:-1]]
+        b = np.r_[o[new], o[1:]]
+        keep = np.r_[last[th[new]] >= 0, th[1:] == th[:-1]]
+        last[th[np.r_[new[1:] - 1, len(o) - 1]]] = o[np.r_[new[1:] - 1, len(o) - 1]]
+        a, b = a[keep], b[keep]
+        m = iv.end[a] == PREEMPTED
+        if same_cpu:
+            m &= iv.cpu[a] == iv.cpu[b]
+        if iv.windowed:                                    # not across two outlier windows
+            m &= iv.window[a] == iv.window[b]
+        parts.append((a[m].astype(itype), b[m].astype(itype)))
+    if not parts:
+        return Gaps(iv, np.zeros(0, itype), np.zeros(0, itype))
+    a, b = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    order = np.argsort(a, kind="stable")                   # in the order of the gaps' start
+    return Gaps(iv, a[order], b[order])
 
 
 def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
@@ -156,8 +166,7 @@ def switches(iv: Intervals) -> Switches:
     iv = by_start(iv)
     n = len(iv)
     itype = np.int32 if n < 2**31 else np.int64
-    a_out, b_out = np.empty(n, itype), np.empty(n, itype)
-    filled = 0
+    parts: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
     last: dict[int, int] = {}                              # CPU -> its latest interval so far
     for lo in range(0, n, BLOCK):
         hi = min(n, lo + BLOCK)
@@ -172,14 +181,12 @@ def switches(iv: Intervals) -> Switches:
                  & (iv.start[b] >= iv.stop[a]))
             if iv.windowed:                                # not across two outlier windows
                 m &= iv.window[a] == iv.window[b]
-            k = int(np.count_nonzero(m))
-            a_out[filled:filled + k] = a[m]
-            b_out[filled:filled + k] = b[m]
-            filled += k
-    # Switches in CPU-then-time order, like the pairs they come from.
-    a, b = a_out[:filled], b_out[:filled]
-    order = np.argsort(iv.cpu[b], kind="stable")
-    return Switches(iv, a[order], b[order])
+            parts.setdefault(c, []).append((a[m].astype(itype), b[m].astype(itype)))
+    # CPU by CPU, each in time order: the order of the pairs they come from
+    pairs = [p for c in sorted(parts) for p in parts[c]]
+    if not pairs:
+        return Switches(iv, np.zeros(0, itype), np.zeros(0, itype))
+    return Switches(iv, np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs]))
 
 
 def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:

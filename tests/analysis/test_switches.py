@@ -134,3 +134,10 @@ def test_gaps_from_the_columns_equal_those_from_the_raw_records(case, golden_ses
     assert len(got) == len(want) > 0
     assert sorted(zip(*(getattr(got, f).tolist() for f in fields))) == \
         sorted(zip(*(getattr(want, f).tolist() for f in fields)))
+
+
+def test_describe_in_place_gives_the_same():
+    v = np.random.default_rng(5).integers(0, 10**6, 1001)
+    keep = v.copy()
+    assert describe(v.copy(), scratch=True) == describe(v)
+    assert (v == keep).all()                     # without scratch the input is untouched
