@@ -1,7 +1,7 @@
 """series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread and per load every
 `trace.series`, written while the run lasts.
 
-Read in chunks: each chunk is parsed by one `json.loads` of the chunk's lines joined into a JSON
+Read in 8 MiB blocks: each is parsed by one `json.loads` of its lines joined into a JSON
 array, then turned into numpy columns, so memory stays bounded by the chunk and the columns.
 Measured on this 2-CPU machine for a day of series (432 000 lines, 70 MB): about 3 s, against
 about 1.5 s with polars `read_ndjson` in the same run; half the time of a report that takes a few
@@ -30,7 +30,7 @@ THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_
                "releases", "hits", "misses", "wakeups", "lat_min_ns", "lat_p99_ns", "lat_max_ns",
                "dropped")
 LOAD_KEYS = ("t_ns", "span_ns", "ops")
-CHUNK_LINES = 50_000
+CHUNK_BYTES = 8 << 20      # ~55 000 lines per json.loads
 MISSING = -1
 
 
@@ -167,6 +167,37 @@ def _check(path: Path, s: Series, n_threads: int) -> None:
                                f"({n_threads} threads)")
 
 
+def _chunks(path: Path, block: int | None = None):
+    """(non-empty lines, is the file's last chunk) in blocks of about `block` bytes: memory
+    is one block, not the file. NUL bytes at the end (a power cut) are dropped."""
+    block = block or CHUNK_BYTES
+    with path.open("rb") as f:
+        rest, pending = b"", None
+        while True:
+            data = f.read(block)
+            if not data:
+                break
+            data = rest + data
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            rest = data[cut + 1:]
+            lines = [ln for ln in data[:cut].split(b"\n") if ln.strip()]
+            if lines:
+                if pending is not None:
+                    yield pending, False
+                pending = lines
+        rest = rest.rstrip(b"\0")
+        tail = [ln for ln in rest.split(b"\n") if ln.strip(b" \t\r\0")]
+        if tail:
+            if pending is not None:
+                yield pending, False
+            pending = tail
+        if pending is not None:
+            yield pending, True
+
+
 def read_series(run: Run) -> Series | None:
     """The run's series.jsonl as columns; None when the run has none (older runs)."""
     path = run.file("series")      # rundir.py: inside the run directory, or an InputError
@@ -178,26 +209,25 @@ def read_series(run: Run) -> Series | None:
         return None
     checkpoint = run.result.get("checkpoint") or {}
     written = (checkpoint.get("written") or {}).get("series")
-    # A complete run's file is whole but for a torn last line; a checkpoint vouches for
-    # `written` lines; without either (an old or foreign file) only the last line may be torn.
-    trusted = int(written) if written is not None else -1
-    data = path.read_bytes().rstrip(b"\0")
-    lines = [ln for ln in data.split(b"\n") if ln.strip()]
-    if trusted < 0:
-        trusted = len(lines) - 1
+    # A checkpoint vouches for `written` lines; without one (a complete run, an old or foreign
+    # file) every line but the file's last must parse.
+    trusted = int(written) if written is not None else None
     cols = _Columns()
-    torn = 0
-    for lo in range(0, len(lines), CHUNK_LINES):
-        chunk = lines[lo:lo + CHUNK_LINES]
-        objs, torn = _parse_chunk(path, chunk, lo + 1, trusted, lo + CHUNK_LINES >= len(lines))
+    torn = read = good = 0
+    for chunk, last in _chunks(path):
+        if torn:                               # after the first bad line of the tail
+            torn += len(chunk)
+            continue
+        limit = trusted if trusted is not None else read + len(chunk) - (1 if last else 0)
+        objs, torn = _parse_chunk(path, chunk, read + 1, limit, last)
         try:
             cols.add(objs)
         except ValueError as e:
-            raise InputError(path, f"lines {lo + 1}-{lo + len(chunk)}: {e}") from e
-        if torn:
-            break
+            raise InputError(path, f"lines {read + 1}-{read + len(chunk)}: {e}") from e
+        read += len(chunk)
+        good += len(objs)
     s = cols.series(path)
-    s.lines = len(lines) - torn
+    s.lines = good
     s.torn = torn
     s.after_checkpoint = max(0, s.lines - int(written)) if written is not None else 0
     s.series_ns = int((run.scenario.get("trace") or {}).get("series_ns") or 1_000_000_000)

@@ -29,5 +29,5 @@ def plot_timeline(run: Run, path: Path, start_ns: int = 0, length_ns: int = 500_
     """One chosen window (`--window START:LEN`), drawn like the default's panels
     (timeline_auto.py: gaps by kernel cause, legend outside)."""
     from .timeline_auto import Window, plot_windows
-    return plot_windows(run, path, [Window("chosen window", start_ns, length_ns)],
+    return plot_windows(run, path, [Window("the window asked (--window)", start_ns, length_ns)],
                         "execution trace")

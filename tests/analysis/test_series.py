@@ -158,3 +158,29 @@ def test_clock_and_span_formats():
         ["0 ms", "850 ms", "12.5 s", "3 min 05 s", "5 h 03 min"]
     assert [fmt_span(x) for x in (10_000_000, S // 2, 2 * S, 300 * S, 3600 * S, 86400 * S)] == \
         ["10 ms", "500 ms", "2 s", "5 min", "1 h", "1 d"]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Read series.jsonl 300 bytes at a time: every rule must hold across chunk edges."""
+    import hgreport.series
+    monkeypatch.setattr(hgreport.series, "CHUNK_BYTES", 300)
+
+
+def test_chunk_edges_change_nothing(mix_run, copy_run, small_blocks):
+    lines = [line(k * S, k % 2) for k in range(1, 41)]
+    run = with_series(copy_run, mix_run, lines, tail='{"t_ns":41000000000,"spa')
+    s = read_series(run)
+    assert (s.lines, s.torn) == (40, 1)
+    assert s.threads["t_ns"].tolist() == [k * S for k in range(1, 41)]
+    run = with_series(copy_run, mix_run, lines[:20] + ["{oops"] + lines[20:], name="c2")
+    with pytest.raises(InputError, match="line 21: invalid JSON"):
+        read_series(run)
+
+
+def test_after_a_bad_tail_line_every_later_line_is_torn(mix_run, copy_run, small_blocks):
+    lines = [line(k * S, 0) for k in range(1, 11)] + ["garbage"] + \
+        [line(k * S, 0) for k in range(12, 40)]
+    run = with_series(copy_run, mix_run, lines, checkpoint(5))
+    s = read_series(run)
+    assert (s.lines, s.after_checkpoint, s.torn) == (10, 5, 29)
