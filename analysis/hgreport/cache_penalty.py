@@ -2,11 +2,20 @@
 
     C = ((W1 - W10) / W1) * (T / N10)
 
-W1, W10: work units (passes over the working set) of the one-thread and the ten-thread run,
+W1, W10: work units (cache lines touched) of the one-thread and the ten-thread run,
 T: the run's duration, N10: context switches of the ten-thread run, counted from its trace as
 involuntary switches between its threads (an interval that ended `preempted` followed on the
 same CPU by another thread's). Repeat r of the one-thread point is paired with repeat r of
-the many-thread point; the estimate is the mean of the paired C with a 95% t interval."""
+the many-thread point; the estimate is the mean of the paired C with a 95% t interval.
+
+The paper's formula assumes the threads own their CPU for T. On a shared machine they do
+not, and ten threads win a larger share against other processes than one, so W10 > W1 and C
+comes out negative. The per-CPU estimate compares rates of work per second of CPU received
+(r = W / CPU) and charges the lost fraction to the CPU the ten threads received:
+
+    C_cpu = ((r1 - r10) / r1) * (CPU10 / N10)
+
+which is the paper's C when CPU1 = CPU10 = T."""
 from __future__ import annotations
 
 import json
@@ -31,8 +40,20 @@ def penalty_ns(w1: float, w10: float, duration_ns: float, n10: int) -> float:
     return (w1 - w10) / w1 * duration_ns / n10
 
 
+def penalty_per_cpu_ns(w1: float, cpu1: float, w10: float, cpu10: float, n10: int) -> float:
+    """C from rates of work per CPU-second, in ns per switch (see the module's doc)."""
+    if w1 <= 0 or cpu1 <= 0 or cpu10 <= 0 or n10 <= 0:
+        raise ValueError("need W1 > 0, CPU received in both runs and N10 > 0")
+    r1, r10 = w1 / cpu1, w10 / cpu10
+    return (r1 - r10) / r1 * cpu10 / n10
+
+
 def work(run: Run) -> int:
     return sum(t["stats"]["work_units"] for t in run.threads)
+
+
+def cpu_ns(run: Run) -> int:
+    return sum(t["stats"]["cpu_ns"] for t in run.threads)
 
 
 def involuntary_switches(run: Run) -> int:
@@ -51,6 +72,8 @@ class Row:
     w1: list[int]
     w10: list[int]
     n10: list[int]
+    cpu_penalties: list[float]
+    cpu_est: Estimate
 
 
 def compare(label: str, ws: float | None, one: Point, many: Point) -> Row:
@@ -65,7 +88,15 @@ def compare(label: str, ws: float | None, one: Point, many: Point) -> Row:
         base = [sum(w1) / len(w1)] * len(w10)
     pen = [penalty_ns(a, b, r.duration_ns, n)
            for a, b, r, n in zip(base, w10, many.runs, n10) if n and a]
-    return Row(label, ws, one, many, pen, mean_ci(pen), w1, w10, n10)
+    c1 = [cpu_ns(r) for r in one.runs]
+    c10 = [cpu_ns(r) for r in many.runs]
+    if len(w1) == len(w10):
+        pairs = list(zip(w1, c1))
+    else:
+        pairs = [(sum(w1) / len(w1), sum(c1) / len(c1))] * len(w10)
+    cpen = [penalty_per_cpu_ns(a, ca, b, cb, n)
+            for (a, ca), b, cb, n in zip(pairs, w10, c10, n10) if n and a and ca and cb]
+    return Row(label, ws, one, many, pen, mean_ci(pen), w1, w10, n10, cpen, mean_ci(cpen))
 
 
 def _count_axis(sweep: Sweep) -> str:
@@ -102,27 +133,38 @@ def automatic(sweep: Sweep) -> list[Row]:
 def render(rows: list[Row]) -> str:
     body = []
     for r in rows:
-        e = r.est
+        e, c = r.est, r.cpu_est
         body.append([r.label, r.one.id, r.many.id, e.n,
                      f"{sum(r.w1) / len(r.w1):.0f}", f"{sum(r.w10) / len(r.w10):.0f}",
                      f"{sum(r.n10) / len(r.n10):.0f}", fmt_ns(e.mean),
                      fmt_ns(e.half_width) if e.half_width is not None else "–",
-                     f"[{fmt_ns(e.low)}, {fmt_ns(e.high)}]" if e.half_width is not None else "–"])
+                     f"[{fmt_ns(e.low)}, {fmt_ns(e.high)}]" if e.half_width is not None else "–",
+                     fmt_ns(c.mean), fmt_ns(c.half_width) if c.half_width is not None else "–"])
     return ("# Cache penalty per context switch (Hourglass section 5.2)\n\n"
             "C = ((W1 − W10) / W1) · (T / N10); W: work units, T: run duration, N10: involuntary "
             "switches of the many-thread run (from its trace). Mean over paired repeats, 95% t "
-            "interval.\n\n"
+            "interval. C per CPU compares work per second of CPU received, "
+            "((r1 − r10) / r1) · (CPU10 / N10) with r = W / CPU: the paper's C when the threads "
+            "own their CPU, and the one to read on a shared machine.\n\n"
             + table(["point", "1 thread", "N threads", "pairs", "W1", "W10", "N10", "C (mean)",
-                     "± 95%", "95% CI"], body, "lllrrrrrrl") + "\n")
+                     "± 95%", "95% CI", "C per CPU (mean)", "± 95%"], body,
+                    "lllrrrrrrlrr") + "\n")
 
 
 def plot(rows: list[Row], path: Path) -> Path:
     pts = [r for r in rows if r.est.mean is not None]
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(9.5, 4.2), layout="constrained")
     numeric = all(r.working_set for r in pts)
     x = [r.working_set if numeric else k for k, r in enumerate(pts)]
     ax.errorbar(x, [r.est.mean / 1e3 for r in pts],
-                yerr=[(r.est.half_width or 0) / 1e3 for r in pts], marker="o", capsize=4, lw=1)
+                yerr=[(r.est.half_width or 0) / 1e3 for r in pts], marker="o", capsize=4, lw=1,
+                label="C (work per run, the paper's)")
+    cpts = [(xi, r) for xi, r in zip(x, pts) if r.cpu_est.mean is not None]
+    if cpts:
+        ax.errorbar([xi for xi, _ in cpts], [r.cpu_est.mean / 1e3 for _, r in cpts],
+                    yerr=[(r.cpu_est.half_width or 0) / 1e3 for _, r in cpts], marker="s",
+                    capsize=4, lw=1, label="C per CPU (work per CPU-second)")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
     if numeric:
         ax.set_xscale("log", base=2)
     ax.set_xticks(x)
@@ -145,6 +187,9 @@ def write(rows: list[Row], out: Path) -> str:
     doc: list[dict[str, Any]] = [{"label": r.label, "working_set_bytes": r.working_set,
                                   "one": r.one.id, "many": r.many.id, "w1": r.w1, "w10": r.w10,
                                   "n10": r.n10, "penalty_ns": r.penalties, "mean_ns": r.est.mean,
-                                  "half_width_ns": r.est.half_width} for r in rows]
+                                  "half_width_ns": r.est.half_width,
+                                  "penalty_cpu_ns": r.cpu_penalties,
+                                  "mean_cpu_ns": r.cpu_est.mean,
+                                  "half_width_cpu_ns": r.cpu_est.half_width} for r in rows]
     (out / "cache_penalty.json").write_text(json.dumps(doc, indent=2) + "\n")
     return text

@@ -59,8 +59,9 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	lp->params = hg_r_params(r, &lp->ops->params, &site);
 }
 
-/* Load processes in all, checked before anything is forked (the numbers of
- * loads and expectations are bounded before libcyaml: scenario/scenario.c). */
+/* Load processes in all (workers and the children a fork population keeps),
+ * checked before anything is forked (the numbers of loads and expectations
+ * are bounded before libcyaml: scenario/scenario.c). */
 #define MAX_LOAD_PROCESSES 4096
 
 void hg_resolve_loads(struct hg_resolver *r)
@@ -77,10 +78,12 @@ void hg_resolve_loads(struct hg_resolver *r)
 		resolve_load(r, i, &r->plan->loads[i]);
 		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
+		procs += lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "population", 0) : 0;
 	}
 	if (procs > MAX_LOAD_PROCESSES)
 		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all: at "
-			      "most %d; use fewer workers or loads", procs, MAX_LOAD_PROCESSES);
+			      "most %d, workers and fork populations together; use fewer workers, "
+			      "a smaller population or fewer loads", procs, MAX_LOAD_PROCESSES);
 }
 
 /* ---- expect ------------------------------------------------------------- */

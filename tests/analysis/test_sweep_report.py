@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from hgreport.cache_penalty import penalty_ns
+from hgreport.cache_penalty import penalty_ns, penalty_per_cpu_ns
 
 
 def test_real_sweep(sweep_dir, hgreport):
@@ -32,6 +32,7 @@ def test_cache_penalty_of_a_real_sweep(sweep_dir, hgreport):
     assert [r["working_set_bytes"] for r in rows] == [16384, 262144]
     for r in rows:
         assert len(r["penalty_ns"]) == 2 and all(n > 0 for n in r["n10"])
+        assert len(r["penalty_cpu_ns"]) == 2 and r["mean_cpu_ns"] is not None
     assert (sweep_dir / "report" / "cache_penalty.png").exists()
     rc, out, _ = hgreport("cache-penalty", sweep_dir, "--one", "p000", "--many", "p002",
                           "-o", sweep_dir / "cp2")
@@ -45,6 +46,17 @@ def test_penalty_formula():
     assert penalty_ns(1000, 900, 45e9, 4500) == pytest.approx(1e6)
     with pytest.raises(ValueError):
         penalty_ns(0, 0, 1, 1)
+
+
+def test_penalty_per_cpu_formula():
+    # CPU owned for 45 s by both runs: the paper's C
+    assert penalty_per_cpu_ns(1000, 45e9, 900, 45e9, 4500) == pytest.approx(1e6)
+    # shared CPU: the ten threads got twice the CPU and did twice the work at 90% of the
+    # rate: the per-run formula sees a gain, the per-CPU one the same 10% loss
+    assert penalty_ns(1000, 1800, 45e9, 4500) < 0
+    assert penalty_per_cpu_ns(1000, 20e9, 1800, 40e9, 4000) == pytest.approx(1e6)
+    with pytest.raises(ValueError):
+        penalty_per_cpu_ns(1000, 0, 900, 1, 1)
 
 
 def _constructed(root, template, values, index=True):

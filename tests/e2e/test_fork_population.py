@@ -1,0 +1,120 @@
+"""The fork load's `population` (docs/loads.md): N children alive mid-run,
+none after the load's window, none after hgrun is SIGKILLed; the bounds
+and the cap on load processes refused with a message."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+from runhelp import scenario_text
+
+THREAD = "{name: lat, workload: {type: latency, period: 10ms}}"
+
+
+def stat(pid):
+    """(comm, state, ppid) of a process, or None once it is gone."""
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    state, ppid = text[text.rindex(")") + 2:].split()[:2]
+    return comm, state, int(ppid)
+
+
+def children(ppid, comm=None):
+    """Live (not zombie) children of ppid, optionally only those named comm."""
+    out = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        s = stat(proc.name)
+        if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
+            out.append(int(proc.name))
+    return out
+
+
+def start(hgrun_bin, scenario, tmp_path, loads, duration):
+    text = scenario_text("pop", [THREAD], duration=duration,
+                         extra="loads:\n" + "".join(f"  - {l}\n" for l in loads))
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", str(scenario(text)), "-o", str(out),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    return proc, out
+
+
+def wait_for(pred, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.05)
+    return pred()
+
+
+def test_population_alive_mid_run_and_gone_after(hgrun_bin, scenario, tmp_path):
+    proc, out = start(hgrun_bin, scenario, tmp_path,
+                      ["{name: pop, type: fork, population: 50, stop: 2s}"], "3s")
+    seen, counts = set(), []
+    try:
+        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5)
+        time.sleep(0.5)
+        for _ in range(10):                  # 0.5 s .. ~1.5 s into the window
+            kids = children(load)
+            counts.append(len(kids))
+            seen.update(kids)
+            time.sleep(0.1)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, proc.stderr.read()
+    # about 50 at any moment (a few may be between their exit and their replacement)
+    counts.sort()
+    assert counts[-1] <= 50 and counts[len(counts) // 2] >= 40, counts
+    assert len(seen) > 50                    # they die and are replaced
+    assert not any(stat(p) for p in seen) and stat(load) is None
+    result = json.loads((out / "result.json").read_text())
+    (l,) = result["loads"]
+    assert l["stats"]["ops"] >= 100          # forks: the first 50 and the replacements
+    assert result["scenario"]["loads"][0]["population"] == 50
+
+
+def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
+    proc, _ = start(hgrun_bin, scenario, tmp_path,
+                    ["{name: pop, type: fork, population: 50}"], "10s")
+    try:
+        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5)
+        kids = wait_for(lambda: (k := children(load)) and len(k) >= 40 and k, 5)
+        assert kids, "the population did not come up"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    gone = wait_for(lambda: not any(stat(p) and stat(p)[1] != "Z" for p in kids + [load]), 5)
+    assert gone, [stat(p) for p in kids + [load] if stat(p)]
+
+
+@pytest.mark.parametrize("loads,message", [
+    (["{name: f, type: fork, population: 0}"], "loads[0].population"),
+    (["{name: f, type: fork, population: 5000}"], "loads[0].population"),
+    (["{name: f, type: fork, workers: 4, population: 2}"],
+     "population 2 is shared among 4 workers"),
+    (["{name: c, type: cpu, population: 10}"], "load 'cpu' takes only workers, not 'population' (fork takes it)"),
+    (["{name: a, type: fork, population: 3000}", "{name: b, type: fork, population: 3000}"],
+     "the loads ask for about 6002 processes in all: at most 4096, workers and fork populations"),
+])
+def test_population_bounds(hgrun, scenario, loads, message):
+    text = scenario_text("pop", [THREAD],
+                         extra="loads:\n" + "".join(f"  - {l}\n" for l in loads))
+    r = hgrun("validate", scenario(text))
+    assert r.rc == 2 and message in r.err, r.err
