@@ -6,7 +6,7 @@ Each reader runs in a fresh process (time and peak RSS from os.wait4) on the sam
 hgreport's own reader (binfile.columns, and Run.intervals: result.json checked, records
 checked, sorted by start), a copy out of an np.memmap, polars from the binary records, and
 the JSON-lines export of the same trace (hgreport export) read by polars.read_ndjson,
-pyarrow.json.read_json and hgreport's per-line parser (on the first 1M lines).
+pyarrow's JSON reader and hgreport's per-line parser (on the first 1M lines).
 polars and pyarrow are not dependencies of hgreport: readers whose module is missing are
 skipped (pip install --target DIR polars pyarrow, then --site DIR).
 
@@ -47,8 +47,8 @@ n = pl.DataFrame({k: r[k] for k in ("start_ns", "end_ns", "thread", "cpu", "end"
     "polars.read_ndjson": """
 import polars as pl
 n = pl.read_ndjson(JSONL).height""",
-    "pyarrow.json.read_json": """
-import pyarrow.json as pj
+    "pyarrow read_json": """
+from pyarrow import json as pj
 n = pj.read_json(JSONL).num_rows""",
     "hgreport per line (1M lines)": """
 from hgreport.rundir import read_run
