@@ -9,7 +9,7 @@ from typing import Sequence
 
 from . import __version__
 from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_series, cmd_sweep, cmd_table2
-from . import cmd_compare, cmd_dispatch, cmd_table1
+from . import cmd_compare, cmd_dispatch, cmd_export, cmd_table1
 from .command import Command, UsageError
 from .errors import InputError
 
@@ -23,6 +23,7 @@ COMMANDS: tuple[Command, ...] = (
     cmd_table1.COMMAND,
     cmd_dispatch.COMMAND,
     cmd_series.COMMAND,
+    cmd_export.COMMAND,
 )
 DEFAULT = "report"
 EXIT_INPUT = 2

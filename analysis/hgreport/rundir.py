@@ -228,7 +228,7 @@ class Run:
                        c["actual_ns"] - c["intended_ns"])
 
     def _intervals_jsonl(self, path: Path) -> Intervals:
-        cols: tuple[list[int], ...] = ([], [], [], [], [])
+        cols: tuple[list[int], ...] = ([], [], [], [], [], [], [])
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
@@ -236,12 +236,16 @@ class Run:
                 cols[2].append(int(rec["start_ns"]))
                 cols[3].append(int(rec["end_ns"]))
                 cols[4].append(END_KINDS.index(rec["end"]))
-            except (KeyError, ValueError, TypeError, OverflowError) as e:
+                cols[5].append(int(rec.get("cause", 0)))       # hgreport export writes them
+                cols[6].append(int(rec.get("window", 0)))
+            except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not an interval record ({_why(e)})") from e
         try:
-            return Intervals(*(np.asarray(c, dtype=np.int64) for c in cols))
+            c = [np.asarray(x, dtype=np.int64) for x in cols]
         except OverflowError as e:
             raise InputError(path, "a number does not fit 64 bits") from e
+        order = np.argsort(c[2], kind="stable")
+        return Intervals(*(x[order] for x in c))
 
     def _samples_jsonl(self, path: Path) -> Samples:
         cols: tuple[list[int], ...] = ([], [], [], [])
@@ -251,7 +255,7 @@ class Run:
                 cols[1].append(int(rec["intended_ns"]))
                 cols[2].append(int(rec["actual_ns"]))
                 cols[3].append(int(rec["late_ns"]))
-            except (KeyError, ValueError, TypeError, OverflowError) as e:
+            except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not a latency sample ({_why(e)})") from e
         try:
             return Samples(*(np.asarray(c, dtype=np.int64) for c in cols))
