@@ -62,9 +62,16 @@ def test_compare_with_and_without_load(runs, hgreport, tmp_path):
     out = tmp_path / "cmp"
     rc, text, err = hgreport("compare", runs["quiet"], runs["busy"], "-o", out,
                              "--fail-if", "cpu_received[hog]<-20%", "--fail-if", "cpu[rt]<-50%")
-    assert rc == 1, err
-    assert "fail-if cpu_received[hog]<-20%: true for loads burn: hog:" in text
-    assert "fail-if cpu[rt]<-50%" not in text
+    # The verdicts follow the runs' own numbers (the load usually halves hog's CPU, but a
+    # machine busy with other work can starve the quiet run too): derive what they must be.
+    def cpu(run, name):
+        doc = json.loads((run / "result.json").read_text())
+        return next(t["stats"]["cpu_ns"] for t in doc["threads"] if t["name"] == name)
+    hog_down = cpu(runs["busy"], "hog") / cpu(runs["quiet"], "hog") - 1 < -0.20
+    rt_down = cpu(runs["busy"], "rt") / cpu(runs["quiet"], "rt") - 1 < -0.50
+    assert rc == (1 if hog_down or rt_down else 0), err
+    assert ("fail-if cpu_received[hog]<-20%: true for loads burn: hog:" in text) == hog_down
+    assert ("fail-if cpu[rt]<-50%" in text) == rt_down
     assert "| **baseline** loads none | 1 | yes | none |" in text
     assert "## Thread `lat`" in text and "## Load `burn`" in text
     for f in ("compare.md", "compare.json", "latency_ccdf.png", "gaps.png", "switch_costs.png"):
@@ -79,7 +86,7 @@ def test_compare_with_and_without_load(runs, hgreport, tmp_path):
     assert doc["subjects"]["rt"]["metrics"]["deadline_misses"]["values"]["loads burn"] == \
         res["threads"][1]["stats"]["deadlines_missed"]
     verdicts = {(v["condition"], v["subject"]): v["true"] for v in doc["fail_if"]}
-    assert verdicts == {("cpu_received[hog]<-20%", "hog"): True, ("cpu[rt]<-50%", "rt"): False}
+    assert verdicts == {("cpu_received[hog]<-20%", "hog"): hog_down, ("cpu[rt]<-50%", "rt"): rt_down}
     # the same seed gives the same interval
     rc, _, _ = hgreport("compare", runs["quiet"], runs["busy"], "-o", tmp_path / "again")
     again = json.loads((tmp_path / "again" / "compare.json").read_text())

@@ -82,7 +82,7 @@ def test_two_namespaces_receive_and_the_thread_runs(tmp_path):
 
     # The summary printed by the script is the receiver's table 2.
     assert "rt + rx" in proc.stdout and "rx_alone" in proc.stdout
-    assert _our_namespaces() == before
+    assert not (_our_namespaces() - before), "namespaces left behind"   # others may come and go
 
 
 def test_sigterm_removes_the_namespaces(tmp_path):
@@ -102,7 +102,7 @@ def test_sigterm_removes_the_namespaces(tmp_path):
             proc.kill()
             proc.wait()
     assert proc.returncode == 143
-    assert _our_namespaces() == before
+    assert not (_our_namespaces() - before), "namespaces left behind"   # others may come and go
     receiver = json.loads((tmp_path / "receiver" / "result.json").read_text())
     assert receiver["complete"] is False and receiver["interrupted_by"] == "SIGTERM"
 
@@ -117,4 +117,4 @@ def test_bad_arguments_are_refused_before_any_namespace(tmp_path, args, message)
     proc = _run(tmp_path, *args)
     assert proc.returncode == 2
     assert message in proc.stderr
-    assert _our_namespaces() == before
+    assert not (_our_namespaces() - before), "namespaces left behind"   # others may come and go
