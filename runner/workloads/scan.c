@@ -110,7 +110,7 @@ static int scan_sequential(struct hg_worker *w, struct scan *s, uint64_t target,
 {
 	unsigned char *p = s->buf;
 	size_t i = s->pos, n = s->bytes;
-	uint64_t sink = s->sink, count = 0;
+	uint64_t sink = s->sink, passes = 0;
 	int r;
 	do {
 		uint64_t now = hg_counter_read();
@@ -118,14 +118,16 @@ static int scan_sequential(struct hg_worker *w, struct scan *s, uint64_t target,
 		sink += p[i];
 		p[i] = (unsigned char)sink;
 		i += HG_SCAN_STRIDE;
-		if (i >= n)
+		if (i >= n) {
 			i = 0;
-		count++;
+			passes++;
+		}
 		r = scan_exit(w, now, target);
 	} while (r < 0);
+	/* lines from the passes and the two positions: no counter in the loop */
+	*lines = passes * hg_scan_lines(n) + i / HG_SCAN_STRIDE - s->pos / HG_SCAN_STRIDE;
 	s->pos = i;
 	s->sink = sink;
-	*lines = count;
 	return r;
 }
 
