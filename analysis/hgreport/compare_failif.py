@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .command import UsageError
-from .compare_metrics import FIGURES
-from .units import fmt_ns, parse_duration
+from .compare_metrics import FIGURES, fmt_value
+from .units import parse_duration
 
 ALIASES = {"p50_latency": "latency_p50", "p99_latency": "latency_p99", "max_latency": "latency_max",
            "p99_gap": "gap_p99", "max_gap": "gap_max", "misses": "deadline_misses",
@@ -123,17 +123,6 @@ def _subjects(cond: Condition, rows: dict[str, dict[str, Any]]) -> list[str]:
     return hit
 
 
-def _show(metric: str, x: float | None) -> str:
-    if x is None:
-        return "–"
-    kind = FIGURES[metric].kind
-    if kind == "ns":
-        return fmt_ns(x)
-    if kind == "ratio":
-        return f"{100 * x:.2f}%"
-    return f"{x:.6g}"
-
-
 def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str],
              significant_only: bool = False) -> list[dict[str, Any]]:
     """Every (condition, row but the baseline, subject) checked. A value the row lacks counts as
@@ -155,11 +144,11 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                 if c.mode == "relative" and x is not None:
                     shown = f"{x:+.1f}%" if math.isfinite(x) else f"{'+' if x > 0 else '-'}∞ (baseline 0)"
                 elif c.mode == "change" and x is not None:
-                    shown = ("+" if x >= 0 else "") + _show(c.metric, x)
+                    shown = ("+" if x >= 0 else "") + fmt_value(c.metric, x)
                 else:
-                    shown = _show(c.metric, v)
+                    shown = fmt_value(c.metric, v)
                 if true is not None:
-                    why = f"{s}: {_show(c.metric, b)} -> {_show(c.metric, v)} ({shown})"
+                    why = f"{s}: {fmt_value(c.metric, b)} -> {fmt_value(c.metric, v)} ({shown})"
                     d = rows[s]["metrics"][c.metric].get("diff", {}).get(label) or {}
                     if significant_only and c.mode != "value" and d.get("significant") is False:
                         why += (" but not significant" + (f" (p = {d['p']:.3g})" if d.get("p") is not None

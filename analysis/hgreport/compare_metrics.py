@@ -11,6 +11,7 @@ from . import switches
 from .compare_stats import quantile_nr
 from .rundir import Run
 from .summary import miss_ratio, thread_window
+from .units import fmt_ns
 
 
 @dataclass(frozen=True)
@@ -126,3 +127,16 @@ def run_data(run: Run) -> RunData:
         td = _thread(run, i, sw, notes)
         threads[td.label] = td
     return RunData(threads, {ld["name"]: _load(ld) for ld in run.loads}, notes)
+
+
+def fmt_value(key: str, v: float | None, unit: str | None = None) -> str:
+    if v is None:
+        return "–"
+    kind = FIGURES[key].kind
+    if kind == "ns":
+        return fmt_ns(v)
+    if kind == "ratio":
+        return f"{100 * v:.2f}%"
+    if kind == "rate":
+        return f"{v:.1f}" + (f" {unit}" if unit else "")
+    return f"{v:.0f}" if v == int(v) else f"{v:.1f}"

@@ -8,22 +8,8 @@ from typing import Any, Sequence
 
 from .compare import Table
 from .compare_groups import Group, group_facts
-from .compare_metrics import FIGURES
+from .compare_metrics import FIGURES, fmt_value
 from .markdown import table
-from .units import fmt_ns
-
-
-def fmt_value(key: str, v: float | None, unit: str | None = None) -> str:
-    if v is None:
-        return "–"
-    kind = FIGURES[key].kind
-    if kind == "ns":
-        return fmt_ns(v)
-    if kind == "ratio":
-        return f"{100 * v:.2f}%"
-    if kind == "rate":
-        return f"{v:.1f}" + (f" {unit}" if unit else "")
-    return f"{v:.0f}" if v == int(v) else f"{v:.1f}"
 
 
 def fmt_delta(key: str, d: float | None, unit: str | None = None) -> str:

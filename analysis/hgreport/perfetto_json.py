@@ -16,30 +16,19 @@ from typing import Any
 import numpy as np
 
 from .rundir import END_KINDS, Run
+from .perfetto_tracks import pid_of, tid_of
 from .summary import periodic_jobs
 
 
-def _pid(run: Run) -> int:
-    if isinstance(run.result.get("pid"), int):
-        return run.result["pid"]
-    tids = [t["tid"] for t in run.threads if isinstance(t.get("tid"), int)]
-    return min(tids) if tids else 1
-
-
-def _tid(run: Run, index: int) -> int:
-    tid = run.threads[index].get("tid")
-    return tid if isinstance(tid, int) else 1_000_000 + index
-
-
 def events(run: Run) -> list[dict[str, Any]]:
-    pid = _pid(run)
+    pid = pid_of(run)
     name = run.scenario.get("name") or "run"
     ev: list[dict[str, Any]] = [
         {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": f"hgrun {name}"}},
     ]
     iv = run.intervals
     for i in range(len(run.threads)):
-        tid = _tid(run, i)
+        tid = tid_of(run, i)
         ev.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid,
                    "args": {"name": run.label(i)}})
         ev.append({"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": tid,

@@ -111,14 +111,14 @@ class _Uuids:
         return self.last
 
 
-def _pid(run: Run) -> int:
+def pid_of(run: Run) -> int:
     if isinstance(run.result.get("pid"), int):
         return run.result["pid"]
     tids = [t["tid"] for t in run.threads if isinstance(t.get("tid"), int)]
     return min(tids) if tids else 1
 
 
-def _tid(run: Run, index: int) -> int:
+def tid_of(run: Run, index: int) -> int:
     tid = run.threads[index].get("tid")
     return tid if isinstance(tid, int) else 1_000_000 + index
 
@@ -165,7 +165,7 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
                       [f"gap: {n}" for n in cause_names])
 
     for i in range(len(run.threads)):
-        t = Track(uuid(), run.label(i), parent, thread=(pid, _tid(run, i), run.label(i)),
+        t = Track(uuid(), run.label(i), parent, thread=(pid, tid_of(run, i), run.label(i)),
                   rank=i, description="intervals of execution from the gap trace, named by "
                   "how each ended (preempted, yielded, blocked, finished) and its CPU",
                   data=partial(intervals, i))
@@ -307,7 +307,7 @@ def tracks(run: Run) -> list[Track]:
     """Every track of the export, parents before children."""
     uuid = _Uuids()
     name = run.scenario.get("name") or "run"
-    pid = _pid(run)
+    pid = pid_of(run)
     proc = Track(uuid(), f"hgrun {name}", process=(pid, f"hgrun {name}"), rank=0)
     cpus = distinct(run.intervals.cpu)
     return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, cpus)

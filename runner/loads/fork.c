@@ -120,6 +120,11 @@ static int fork_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *s
 	return population(total / procs + (proc < total % procs), slot);
 }
 
+static uint64_t fork_extra_processes(const struct hg_load_plan *lp)
+{
+	return ((const struct params *)lp->params)->population;
+}
+
 static void fork_check(const void *values, struct hg_param_errors *e)
 {
 	const struct params *p = values;
@@ -135,6 +140,7 @@ const struct hg_load_ops hg_load_fork = {
 	.summary = "a fork/exit storm, or `population` children kept alive",
 	.params = { params, sizeof(struct params) },
 	.check = fork_check,
+	.extra_processes = fork_extra_processes,
 	.counters = { "forks" },
 	.run = fork_run,
 };

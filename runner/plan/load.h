@@ -62,6 +62,9 @@ struct hg_load_ops {
 	/* Bytes of memory its processes take, for the run's footprint check.
 	 * May be NULL (small). */
 	uint64_t (*footprint)(const struct hg_load_plan *p);
+	/* Processes it may run at once beyond its workers (a fork population),
+	 * for the scenario's cap on load processes.  May be NULL: none. */
+	uint64_t (*extra_processes)(const struct hg_load_plan *p);
 	/* Names of the slot counters ([0] is the load's "op"; NULL = unused). */
 	const char *counters[HG_LOAD_NCOUNTERS];
 	/* In hgrun, before the run and before any fork: create what the

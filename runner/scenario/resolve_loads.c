@@ -78,7 +78,8 @@ void hg_resolve_loads(struct hg_resolver *r)
 		resolve_load(r, i, &r->plan->loads[i]);
 		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
-		procs += lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "population", 0) : 0;
+		if (lp->ops && lp->ops->extra_processes && lp->params)
+			procs += lp->ops->extra_processes(lp);
 	}
 	if (procs > MAX_LOAD_PROCESSES)
 		hg_yaml_error(r->y, r->d, "loads", "the loads ask for about %zu processes in all: at "
