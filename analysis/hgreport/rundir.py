@@ -269,13 +269,6 @@ class Run:
         return self._index[key]
 
 
-_BIN_DTYPES = binfile.DTYPES             # older names, for modules written against them
-
-
-def _records(path: Path, kind: str) -> np.ndarray:
-    return binfile.read(path, kind, None)
-
-
 def _why(e: Exception) -> str:
     return f"missing key {e}" if isinstance(e, KeyError) else str(e)
 
