@@ -14,7 +14,7 @@ import numpy as np
 from .markdown import pct, table
 from .rundir import Run
 from .seriesbins import fmt_at
-from .traceio import run_gaps
+from .switches import gaps_of_run
 from .units import fmt_ns
 
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
@@ -132,7 +132,7 @@ def culprit(segs: list[dict[str, Any]], lo: int, hi: int, own_tid: int | None) -
 
 def top_gaps(run: Run, n: int = TOP_GAPS) -> list[dict[str, Any]]:
     """The `n` largest gaps of trace.bin, with cause and culprit."""
-    g = run_gaps(run)
+    g = gaps_of_run(run, same_cpu=False)      # docs/kernel-trace.md's gaps, from the columns
     if not len(g):
         return []
     k = min(n, len(g))
@@ -140,8 +140,8 @@ def top_gaps(run: Run, n: int = TOP_GAPS) -> list[dict[str, Any]]:
     idx = idx[np.argsort(-g.length[idx], kind="stable")]
     top = g.take(idx)
     names = cause_names(run)
-    kfile = (run.result.get("files") or {}).get("kernel")
-    segs = KernelSegments(run.path / kfile) if kfile and (run.path / kfile).exists() else None
+    kfile = run.file("kernel")
+    segs = KernelSegments(kfile) if kfile is not None and kfile.exists() else None
     out = []
     try:
         for j in range(len(top)):

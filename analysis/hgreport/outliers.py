@@ -13,7 +13,8 @@ from .markdown import table
 from .plotting import legend_outside, plt, save
 from .rundir import Run
 from .seriesbins import fmt_at
-from .traceio import Gaps, interval_records, run_gaps, wakeup_records
+from .switches import Gaps, gaps_of_run
+from .traceio import interval_records, wakeup_records
 from .units import fmt_ns
 
 MAX_TABLE = 20
@@ -87,7 +88,7 @@ def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     if not ws:
         return None
     rec, wk = interval_records(run), wakeup_records(run)
-    g = run_gaps(run)
+    g = gaps_of_run(run, same_cpu=False)      # docs/kernel-trace.md's gaps, from the columns
     names = cause_names(run)
     tr = run.scenario.get("trace") or {}
     before, after = int(tr.get("before_ns") or 5e6), int(tr.get("after_ns") or 5e6)

@@ -218,10 +218,9 @@ def _bad_segment(path, lines: list[str]) -> InputError:
 
 def _kernel_segments(run: Run) -> dict[int, Slices]:
     """kernel.jsonl (docs/kernel-trace.md) as slices per CPU; {} when the run has none."""
-    name = (run.result.get("files") or {}).get("kernel")
-    if not name or not (run.path / name).exists():
+    path = run.file("kernel")
+    if path is None or not path.exists():
         return {}
-    path = run.path / name
     lines = [line for line in path.read_text().splitlines() if line.strip()]
     try:
         segs = json.loads("[" + ",".join(lines) + "]")

@@ -16,7 +16,7 @@ from .plotting import clock_unit, legend_outside, plt, save, shade_loads
 from .rundir import Run
 from .summary import periodic_jobs
 from .timeline import WIDTH_PX, merge_to_pixels
-from .traceio import run_gaps, thread_order
+from .switches import BLOCK, gaps_of_run
 from .units import fmt_ns
 
 MS = 1_000_000
@@ -116,7 +116,7 @@ def choose_windows(run: Run) -> list[Window]:
         out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t)))
     if not groups:
         out.append(Window("the start of the run", 0, min(500 * MS, end or 500 * MS)))
-    g = run_gaps(run)
+    g = gaps_of_run(run, same_cpu=False)
     if len(g):
         k = int(np.argmax(g.length))
         lo, hi = int(g.start[k]), int(g.stop[k])
@@ -131,26 +131,46 @@ def choose_windows(run: Run) -> list[Window]:
     return out
 
 
-def _by_thread(run: Run) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each thread's (start, stop) sorted by start, computed once per run: a window is then two
-    binary searches instead of masks over the whole trace."""
+COARSE = 1024           # records per step of the coarse reach (_index)
+
+
+def _index(run: Run) -> dict[str, Any]:
+    """What a window needs beyond Run.intervals (sorted by start), computed once per run and
+    small: `reach`, the furthest stop of the records before each multiple of COARSE (a window
+    then starts at a block boundary: one binary search, no per-thread copy of the columns), and
+    each thread's CPUs (a count per thread and CPU, a block of records at a time)."""
     cache = run.__dict__.setdefault("_timeline", {})
-    if "rows" not in cache:
-        iv = run.intervals
-        order = thread_order(iv.thread)
-        th = iv.thread[order]
-        edges = np.searchsorted(th, np.arange(len(run.threads) + 1))
-        rows, cpus = [], []
-        for i in range(len(run.threads)):
-            mine = order[edges[i]:edges[i + 1]]
-            a, b = iv.start[mine], iv.stop[mine]
-            cpus.append(np.unique(iv.cpu[mine]).tolist())
-            if len(a) > 1 and (np.diff(a) < 0).any():       # outliers mode: windows may interleave
-                k = np.argsort(a, kind="stable")
-                a, b = a[k], b[k]
-            rows.append((a, np.maximum.accumulate(b) if len(b) else b))
-        cache["rows"], cache["cpus"] = rows, cpus
-    return cache["rows"]
+    if "reach" not in cache:
+        iv, n = run.intervals, len(run.threads)
+        reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
+                 if len(iv) else np.zeros(0, np.int64))
+        lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
+        width = hi - lo + 1
+        counts = np.zeros(n * width, np.int64)
+        for k in range(0, len(iv), BLOCK):
+            key = iv.thread[k:k + BLOCK].astype(np.int64) * width + (iv.cpu[k:k + BLOCK] - lo)
+            counts += np.bincount(key, minlength=n * width)
+        cache["reach"] = reach
+        cache["cpus"] = [(np.flatnonzero(row) + lo).tolist() for row in counts.reshape(n, width)]
+    return cache
+
+
+def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each thread's records that reach past `start` and start before `end`: (start, the
+    furthest stop so far), in time order."""
+    iv, reach = run.intervals, _index(run)["reach"]
+    # the records before `lo` all stop by `start`; those from `hi` on start at `end` or later
+    lo = min(len(iv), int(np.searchsorted(reach, start, side="right")) * COARSE)
+    hi = max(lo, int(np.searchsorted(iv.start, end, side="left")))
+    th, a_all, b_all = iv.thread[lo:hi], iv.start[lo:hi], iv.stop[lo:hi]
+    rows = []
+    for i in range(len(run.threads)):
+        m = th == i
+        a, b = a_all[m], b_all[m]
+        b = np.maximum.accumulate(b) if len(b) else b
+        k = int(np.searchsorted(b, start, side="right"))
+        rows.append((a[k:], b[k:]))
+    return rows
 
 
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
@@ -158,23 +178,24 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
     """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
     n = len(run.threads)
     pixel = (end - start) / WIDTH_PX
-    g = run_gaps(run) if traced(run) else None
     names = cause_names(run)
-    for i, (a_all, reach) in enumerate(_by_thread(run)):
+    g = None
+    if traced(run):                               # the gaps in the window, their columns once
+        gg = gaps_of_run(run, same_cpu=False)
+        g = gg.take(np.flatnonzero((gg.stop > start) & (gg.start < end) & (gg.length >= pixel / 2)))
+        gth, gstart, gstop, gcause = g.thread, g.start, g.stop, g.cause
+    for i, (a, b) in enumerate(_rows(run, start, end)):
         y = n - 1 - i
-        lo = int(np.searchsorted(reach, start, side="right"))  # first that may end after start
-        hi = int(np.searchsorted(a_all, end, side="left"))     # those starting before end
-        a, b = a_all[lo:hi], reach[lo:hi]
         a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
         ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
                        (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
         if g is None:
             continue
-        sel = (g.thread == i) & (g.stop > start) & (g.start < end) & (g.length >= pixel / 2)
-        for code in np.unique(g.cause[sel]).tolist():
+        sel = gth == i
+        for code in np.unique(gcause[sel]).tolist():
             name = names[code] if code < len(names) else str(code)
-            c = sel & (g.cause == code)
-            ga, gb = np.clip(g.start[c], start, end), np.clip(g.stop[c], start, end)
+            c = sel & (gcause == code)
+            ga, gb = np.clip(gstart[c], start, end), np.clip(gstop[c], start, end)
             ax.broken_barh(list(zip((ga / scale).tolist(), (np.maximum(gb - ga, pixel) / scale)
                                     .tolist())), (y - 0.2, 0.4), facecolors=cause_color(name),
                            edgecolors="none", linewidth=0)
@@ -182,10 +203,9 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
 
 
 def row_labels(run: Run) -> list[str]:
-    _by_thread(run)
     labels = []
     for i, t in enumerate(run.threads):
-        cpus = run.__dict__["_timeline"]["cpus"][i]
+        cpus = _index(run)["cpus"][i]
         where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
             if cpus else ""
         pol = (t.get("granted") or {}).get("policy") or ""
