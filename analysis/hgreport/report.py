@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import causes, figures, longrun, perfetto, timeline, timeline_auto
+from . import causes, figures, forked, longrun, perfetto, timeline, timeline_auto
 from .markdown import pct, table
 from .rundir import Run
 from .summary import DEFAULT_THRESHOLDS_NS, summarize
@@ -185,22 +185,31 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     out.mkdir(parents=True, exist_ok=True)
     run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
     lap("read")
-    s = summarize(run, thresholds_ns)
-    lap("summary")
-    tl = out / "timeline.png"   # by default where things happen (timeline_auto.py)
-    written = [(timeline.plot_timeline(run, tl, *window) if window else
-                timeline_auto.plot_default(run, tl)).name]
-    lap("timeline")
-    written.append(figures.plot_gaps(run, out / "gaps.png").name)
-    lap("gaps")
-    lat = figures.plot_latency(run, out / "latency.png")
-    if lat is not None:
-        written.append(lat.name)
-    lap("latency")
-    written.append(perfetto.write(run, out / perfetto.FILE_NAME).name)
-    lap("perfetto")
-    extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
-    lap("longrun")
+    # The Perfetto export needs none of the rest: a child process writes it while this one
+    # draws the figures (the machine's second CPU; forked.py, in-process if it cannot fork).
+    pf = out / perfetto.FILE_NAME
+    job = forked.Job(f"{pf}: the Perfetto export", lambda: perfetto.write(run, pf))
+    try:
+        s = summarize(run, thresholds_ns)
+        lap("summary")
+        tl = out / "timeline.png"   # by default where things happen (timeline_auto.py)
+        written = [(timeline.plot_timeline(run, tl, *window) if window else
+                    timeline_auto.plot_default(run, tl)).name]
+        lap("timeline")
+        written.append(figures.plot_gaps(run, out / "gaps.png").name)
+        lap("gaps")
+        lat = figures.plot_latency(run, out / "latency.png")
+        if lat is not None:
+            written.append(lat.name)
+        lap("latency")
+        extra = [longrun.write_section(run, out), causes.write_section(run, out)]  # longrun.py, causes.py
+        lap("longrun")
+    except BaseException:
+        job.cancel()
+        raise
+    job.wait()
+    written.append(pf.name)
+    lap("perfetto")          # the time left waiting for it
     s["files"] = written + ["summary.json", "report.md"]
     (out / "summary.json").write_text(json.dumps(s, indent=2) + "\n")
     (out / "report.md").write_text(render(s, written, extra))

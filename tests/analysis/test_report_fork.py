@@ -1,0 +1,114 @@
+"""The report's Perfetto export in a forked child (hgreport/forked.py, report.py): failures come
+back as the same errors, and the report is the same as written in one process; the default
+timeline's windows (timeline_auto._rows) select what a per-thread scan selects."""
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from hgreport import forked, perfetto, timeline_auto
+from hgreport.errors import InputError
+from hgreport.rundir import read_run
+
+needs_fork = pytest.mark.skipif(not forked.can_fork(), reason="no fork here (or other threads, "
+                                "or HGREPORT_SERIAL=1): the child cannot be tested")
+
+
+@needs_fork
+def test_a_failing_perfetto_child_exits_2_with_its_message(mix_run, hgreport, tmp_path,
+                                                           monkeypatch):
+    parent = os.getpid()
+
+    def broken(run, path):
+        assert os.getpid() != parent            # it runs in the child
+        raise InputError(path, "cannot write here: the disk is full (test)")
+
+    monkeypatch.setattr(perfetto, "write", broken)
+    rc, out, err = hgreport(mix_run, "-o", tmp_path / "out")
+    assert rc == 2
+    assert f"{tmp_path / 'out' / perfetto.FILE_NAME}: cannot write here: the disk is full (test)" \
+        in err
+    assert "report:" not in out
+    assert not (tmp_path / "out" / "report.md").exists()
+
+
+@needs_fork
+def test_other_errors_of_the_child_keep_their_type(mix_run, hgreport, tmp_path, monkeypatch):
+    def broken(run, path):
+        raise ValueError("a value the export did not expect (test)")
+
+    monkeypatch.setattr(perfetto, "write", broken)
+    rc, _, err = hgreport(mix_run, "-o", tmp_path / "out")
+    assert rc == 2                               # cli.py: an unforeseen input, no traceback
+    assert "ValueError: a value the export did not expect (test)" in err
+
+
+@needs_fork
+def test_a_child_killed_by_a_signal_is_reported(mix_run, tmp_path, monkeypatch):
+    from hgreport.report import write_report
+    monkeypatch.setattr(perfetto, "write", lambda run, path: os.kill(os.getpid(), signal.SIGKILL))
+    with pytest.raises(RuntimeError, match="killed by signal SIGKILL.*HGREPORT_SERIAL=1"):
+        write_report(read_run(mix_run), tmp_path / "out")
+
+
+def test_the_child_is_reaped_when_the_parent_fails(mix_run, tmp_path, monkeypatch):
+    from hgreport import report
+    started = []
+    real = forked.Job
+
+    def job(what, fn):
+        started.append(real(what, fn))
+        return started[-1]
+
+    def boom(*a, **k):
+        raise InputError("x", "figure failed (test)")
+
+    monkeypatch.setattr(forked, "Job", job)
+    monkeypatch.setattr(report.figures, "plot_gaps", boom)
+    with pytest.raises(InputError, match="figure failed"):
+        report.write_report(read_run(mix_run), tmp_path / "out")
+    assert started and started[0].pid is None    # killed and waited for: no zombie left
+
+
+@pytest.mark.parametrize("case", ["mix", "outliers"])
+def test_the_report_is_the_same_forked_or_serial(case, golden_session, hgreport, tmp_path,
+                                                 monkeypatch):
+    run = golden_session(case)
+    monkeypatch.setenv(forked.SERIAL_ENV, "1")
+    assert not forked.can_fork()
+    rc1, out1, _ = hgreport(run, "-o", tmp_path / "serial")
+    monkeypatch.delenv(forked.SERIAL_ENV)
+    rc2, out2, _ = hgreport(run, "-o", tmp_path / "forked")
+    assert rc1 == rc2 == 0
+    assert out1.replace("serial", "forked") == out2
+    names = sorted(p.name for p in (tmp_path / "serial").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "forked").iterdir())
+    assert perfetto.FILE_NAME in names and "summary.json" in names
+    for name in names:
+        if name.endswith(".png"):
+            continue                             # drawn by the same code in the same process
+        assert (tmp_path / "serial" / name).read_bytes() == \
+            (tmp_path / "forked" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("coarse", [7, 1024])
+@pytest.mark.parametrize("case", ["mix", "miss", "outliers", "killed", "windows"])
+def test_timeline_windows_select_what_a_scan_per_thread_selects(case, coarse, golden_session,
+                                                                 monkeypatch):
+    monkeypatch.setattr(timeline_auto, "COARSE", coarse)     # blocks smaller than the runs
+    run = read_run(golden_session(case))
+    iv = run.intervals
+    end = int(iv.stop.max())
+    rng = np.random.default_rng(7)
+    spans = [tuple(sorted(rng.integers(-10, end + 10, 2).tolist())) for _ in range(100)]
+    spans += [(w.start_ns, w.start_ns + w.length_ns) for w in timeline_auto.choose_windows(run)]
+    spans += [(0, end + 1), (end, end + 100), (-5, 0)]
+    for lo, hi in spans:
+        rows = timeline_auto._rows(run, lo, hi)
+        for i in range(len(run.threads)):
+            mine = iv.of_thread(i)
+            reach = np.maximum.accumulate(mine.stop) if len(mine) else mine.stop
+            m = (reach > lo) & (mine.start < hi)
+            assert np.array_equal(rows[i][0], mine.start[m]), (lo, hi, i)
+            assert np.array_equal(rows[i][1], reach[m]), (lo, hi, i)
