@@ -12,8 +12,11 @@ load window) made to agree. A real run of this size takes ~30 s of both CPUs of 
 (issue 10: 3.4M intervals in 20 s); --run-dir times an existing run directory instead.
 
 Each measurement is a fresh child process; peak RSS is its ru_maxrss (os.wait4), which counts
-the mapped trace pages it touched. The baseline is the same command on a small run (the real
-300 ms template run), so the growth is (peak - baseline), compared with the binary files' size.
+the mapped trace pages it touched and is the max (not the sum) of hgreport's and its forked
+Perfetto writer's peaks (hgreport/forked.py); the tree columns sample the sum over both every
+20 ms (RSS, and PSS: shared pages counted once). The baseline is the same command on a small
+run (the real 300 ms template run), so the growth is (tree PSS - baseline's), compared with
+the binary files' size.
 
     bench/hgreport_scale.py                      # 5M intervals, 3 repeats
     bench/hgreport_scale.py --intervals 1000000 --repeat 1
@@ -30,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -135,22 +139,74 @@ def synthesise(template: pathlib.Path, out: pathlib.Path, intervals: int, seed: 
     (out / "result.json").write_text(json.dumps(res, indent=1))
 
 
-def measure(argv: list[str]) -> tuple[float, float, str, float]:
-    """(wall s, peak RSS MiB, stdout, CPU s) of one child process, reaped with os.wait4 so
-    that ru_maxrss and the CPU time are that child's own. On a shared machine the CPU time
-    (user + system; hgreport is single-threaded) is what a quiet machine's wall time would be."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
+def _tree(pid: int) -> list[int]:
+    """pid and its descendants (the report's Perfetto child: hgreport/forked.py)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            todo += [int(c) for c in pathlib.Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def _rollup(pid: int) -> tuple[int, int]:
+    """(Rss, Pss) of one process in KiB, from /proc/PID/smaps_rollup; (0, 0) once it is gone."""
+    got = {}
+    try:
+        for line in pathlib.Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            k, _, v = line.partition(":")
+            if k in ("Rss", "Pss"):
+                got[k] = int(v.split()[0])
+    except (OSError, ValueError):
+        pass
+    return got.get("Rss", 0), got.get("Pss", 0)
+
+
+class TreeMemory(threading.Thread):
+    """Samples, every `every` s, the summed RSS and PSS of a process and its descendants and
+    keeps the largest sums: the sum of PSS is what the tree holds (a page shared by the parent
+    and its forked child counted once, split between them), the sum of RSS counts it twice.
+    A sample may miss a peak shorter than `every`."""
+
+    def __init__(self, pid: int, every: float = 0.02) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every, self.rss, self.pss = pid, every, 0, 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(self.every):
+            r = [_rollup(p) for p in _tree(self.pid)]
+            self.rss = max(self.rss, sum(x[0] for x in r))
+            self.pss = max(self.pss, sum(x[1] for x in r))
+
+
+def measure(argv: list[str], env_extra: dict[str, str] | None = None
+            ) -> tuple[float, float, str, float, float, float]:
+    """(wall s, peak RSS MiB, stdout, CPU s, tree RSS MiB, tree PSS MiB) of one child process,
+    reaped with os.wait4: its ru_maxrss is the largest of the child's own peak and those of the
+    processes it waited for (the forked Perfetto writer): a max, not a sum; its CPU time is
+    the child's plus theirs. On a shared machine the CPU time (user + system) is what a quiet
+    machine's single-CPU wall time would be. The tree figures are TreeMemory's samples."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"), **(env_extra or {}))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+        tree = TreeMemory(pid)
+        tree.start()
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - t0
+        tree.done.set()
+        tree.join()
         out.seek(0)
         err.seek(0)
         if os.waitstatus_to_exitcode(status) != 0:
             sys.exit(f"hgreport_scale: {' '.join(argv)} failed:\n{err.read().decode()}")
-        return wall, usage.ru_maxrss / 1024, out.read().decode(), usage.ru_utime + usage.ru_stime
+        return (wall, usage.ru_maxrss / 1024, out.read().decode(), usage.ru_utime + usage.ru_stime,
+                tree.rss / 1024, tree.pss / 1024)
 
 
 # A child that runs the report with per-stage timings; argv[3] = "without-perfetto" replaces
@@ -193,24 +249,27 @@ class Children:
         self.n += 1
         return self.tmp / f"out{self.n}"
 
-    def cli(self, run: pathlib.Path) -> tuple[float, float, pathlib.Path, float]:
-        """`hgreport RUN -o OUT`: (median wall s, max peak RSS MiB, the last OUT, median CPU s)."""
+    def cli(self, run: pathlib.Path, env: dict[str, str] | None = None) -> tuple:
+        """`hgreport RUN -o OUT`: (median wall s, max peak RSS MiB, the last OUT, median CPU s,
+        max tree RSS MiB, max tree PSS MiB)."""
         runs = []
         for _ in range(self.repeat):
             out = self.out()
-            runs.append(measure([sys.executable, "-m", "hgreport", str(run), "-o", str(out)]))
+            runs.append(measure([sys.executable, "-m", "hgreport", str(run), "-o", str(out)], env))
         return (statistics.median(r[0] for r in runs), max(r[1] for r in runs), out,
-                statistics.median(r[3] for r in runs))
+                statistics.median(r[3] for r in runs), max(r[4] for r in runs),
+                max(r[5] for r in runs))
 
-    def stages(self, run: pathlib.Path, what: str) -> tuple[float, float, dict[str, float], float]:
+    def stages(self, run: pathlib.Path, what: str) -> tuple:
         """The STAGES child: (median wall s, max peak RSS MiB, median seconds per stage,
-        median CPU s)."""
+        median CPU s, max tree RSS MiB, max tree PSS MiB)."""
         runs = [measure([sys.executable, "-c", STAGES, str(run), str(self.out()), what])
                 for _ in range(self.repeat)]
         keys = json.loads(runs[0][2])
         return (statistics.median(r[0] for r in runs), max(r[1] for r in runs),
                 {k: statistics.median(json.loads(r[2])[k] for r in runs) for k in keys},
-                statistics.median(r[3] for r in runs))
+                statistics.median(r[3] for r in runs), max(r[4] for r in runs),
+                max(r[5] for r in runs))
 
 
 def main() -> int:
@@ -247,28 +306,35 @@ def main() -> int:
     small = ROOT / "tests" / "analysis" / "golden" / "mix" if a.run_dir else tmp / "template"
     tiny = ch.cli(small)
     full = ch.cli(big)
+    serial = ch.cli(big, {"HGREPORT_SERIAL": "1"})
     mine = ch.stages(big, "without-perfetto")
     perf = ch.stages(big, "perfetto-only")
     exported = [f for f in full[2].iterdir() if "perfetto" in f.name]
     rows = [(f"small run ({len(binfile_records(small))} intervals)", tiny), ("full report", full),
-            ("report without Perfetto", mine), ("Perfetto export alone", perf)]
+            ("full report, HGREPORT_SERIAL=1", serial), ("report without Perfetto", mine),
+            ("Perfetto export alone", perf)]
     print(f"\nhgreport on {n} intervals; trace.bin + latency.bin {size / 2**20:.0f} MiB; "
-          f"median of {a.repeat} children (peak RSS: their max)")
-    print(f"{'':26} {'wall s':>7} {'CPU s':>7} {'peak RSS MiB':>13} {'growth / binary':>16}")
+          f"median of {a.repeat} children (memory: their max)")
+    print(f"{'':31} {'wall s':>7} {'CPU s':>7} {'peak RSS':>9} {'tree RSS':>9} {'tree PSS':>9} "
+          f"{'growth / binary':>16}")
     for name, r in rows:
-        growth = "" if r is tiny else f"{(r[1] - tiny[1]) * 2**20 / size:15.2f}x"
-        print(f"{name:26} {r[0]:7.2f} {r[3]:7.2f} {r[1]:13.0f} {growth:>16}")
+        growth = "" if r is tiny else f"{(r[5] - tiny[5]) * 2**20 / size:15.2f}x"
+        print(f"{name:31} {r[0]:7.2f} {r[3]:7.2f} {r[1]:9.0f} {r[4]:9.0f} {r[5]:9.0f} {growth:>16}")
+    print("MiB. peak RSS: ru_maxrss from os.wait4, the largest of hgreport's own peak and its "
+          "forked Perfetto child's (a max, not a sum); tree RSS / PSS: the largest sum over "
+          "hgreport and its child, sampled every 20 ms (RSS counts the pages they share twice, "
+          "PSS once); growth: tree PSS minus the small run's, over the binary size. CPU: "
+          "hgreport's and its child's, added.")
     load = os.getloadavg()[0]
-    print(f"load average {load:.1f} on {os.cpu_count()} CPUs (wall > CPU when others compete)")
+    print(f"load average {load:.1f} on {os.cpu_count()} CPUs (wall > CPU / 2 when others compete)")
     print("stages without Perfetto (s): " + ", ".join(f"{k} {v:.2f}" for k, v in mine[2].items()
                                                       if k != "perfetto"))
     for f in exported:
         print(f"Perfetto export: {f.name}, {f.stat().st_size / 2**20:.0f} MiB")
-    own = __import__("resource").getrusage(__import__("resource").RUSAGE_SELF).ru_maxrss / 1024
-    print(f"(this bench's own peak, {own:.0f} MiB, is counted in each child's peak too)")
-    ok = min(full[0], full[3]) <= 5 and full[1] <= 1024 and (full[1] - tiny[1]) * 2**20 <= 2 * size
-    print(f"goal (full report <= 5 s (CPU, or wall on a quiet machine), <= 1 GiB, growth <= 2x "
-          f"binary): {'met' if ok else 'NOT met'}")
+    ok = full[0] <= 5 and full[5] <= 1024 and (full[5] - tiny[5]) * 2**20 <= 2 * size
+    print(f"goal (full report <= 5 s wall, <= 1 GiB, growth <= 2x binary): "
+          f"{'met' if ok else 'NOT met'} (wall {full[0]:.2f} s at load {load:.1f}: a quiet "
+          f"machine's wall is about max(parent, child) CPU)")
     if a.keep or a.run_dir:
         print(f"kept: {tmp}")
     else:
