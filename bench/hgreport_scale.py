@@ -229,7 +229,17 @@ if what == "perfetto-only":
 else:
     if what == "without-perfetto":
         setattr(report.perfetto, export.__name__, lambda run, path: path)
+    import resource
+    job = report.forked.Job
+
+    def timed_job(*args):          # hgreport's CPU time when it forks the Perfetto writer
+        t["cpu_at_fork"] = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+        return job(*args)
+
+    report.forked.Job = timed_job
     report.write_report(run, out, timings=t)
+    t["cpu_self"] = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    t["cpu_children"] = sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
 print(json.dumps(t))
 """
 
@@ -309,6 +319,7 @@ def main() -> int:
     serial = ch.cli(big, {"HGREPORT_SERIAL": "1"})
     mine = ch.stages(big, "without-perfetto")
     perf = ch.stages(big, "perfetto-only")
+    split = ch.stages(big, "full")
     exported = [f for f in full[2].iterdir() if "perfetto" in f.name]
     rows = [(f"small run ({len(binfile_records(small))} intervals)", tiny), ("full report", full),
             ("full report, HGREPORT_SERIAL=1", serial), ("report without Perfetto", mine),
@@ -328,13 +339,21 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} CPUs (wall > CPU / 2 when others compete)")
     print("stages without Perfetto (s): " + ", ".join(f"{k} {v:.2f}" for k, v in mine[2].items()
-                                                      if k != "perfetto"))
+                                                      if not k.startswith(("perfetto", "cpu_"))))
+    par, kid = split[2]["cpu_self"], split[2]["cpu_children"]
+    at = split[2]["cpu_at_fork"]
+    print(f"full report's CPU: hgreport {par:.2f} s ({at:.2f} s of it before the fork: start, "
+          f"imports, read), its Perfetto child {kid:.2f} s: with a CPU each, the wall time would "
+          f"be about {max(par, at + kid):.2f} s")
     for f in exported:
         print(f"Perfetto export: {f.name}, {f.stat().st_size / 2**20:.0f} MiB")
-    ok = full[0] <= 5 and full[5] <= 1024 and (full[5] - tiny[5]) * 2**20 <= 2 * size
-    print(f"goal (full report <= 5 s wall, <= 1 GiB, growth <= 2x binary): "
-          f"{'met' if ok else 'NOT met'} (wall {full[0]:.2f} s at load {load:.1f}: a quiet "
-          f"machine's wall is about max(parent, child) CPU)")
+    quiet = max(par, at + kid)
+    mem = full[5] <= 1024 and (full[5] - tiny[5]) * 2**20 <= 2 * size
+    print(f"goal: <= 5 s {'met' if full[0] <= 5 else 'NOT met'} by the wall time measured "
+          f"({full[0]:.2f} s at load {load:.1f}), {'met' if quiet <= 5 else 'NOT met'} by the "
+          f"estimate with a CPU each ({quiet:.2f} s); <= 1 GiB and growth <= 2x binary: "
+          f"{'met' if mem else 'NOT met'} ({full[5]:.0f} MiB, "
+          f"{(full[5] - tiny[5]) * 2**20 / size:.2f}x)")
     if a.keep or a.run_dir:
         print(f"kept: {tmp}")
     else:

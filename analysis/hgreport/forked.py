@@ -2,8 +2,10 @@
 Perfetto export beside the figures: report.py). The child shares the parent's columns copy on
 write, runs one function and leaves with os._exit (no atexit handlers, no flushing of buffers
 it inherited, no test framework code); its outcome comes back through a pipe. In-process
-instead when fork is unavailable, when HGREPORT_SERIAL=1, or when the parent runs other Python
-threads (forking them would copy locks held by threads that do not exist in the child)."""
+instead when fork is unavailable, when the process may use only one CPU (the child would only
+add its memory), when HGREPORT_SERIAL=1 (the least memory: analysis/README.md#performance), or
+when the parent runs other Python threads (forking them would copy locks held by threads that
+do not exist in the child)."""
 from __future__ import annotations
 
 import builtins
@@ -12,6 +14,7 @@ import os
 import signal
 import threading
 import traceback
+from pathlib import Path
 from typing import Any, Callable
 
 from .errors import InputError
@@ -19,8 +22,14 @@ from .errors import InputError
 SERIAL_ENV = "HGREPORT_SERIAL"
 
 
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def can_fork() -> bool:
-    return (hasattr(os, "fork") and os.environ.get(SERIAL_ENV) != "1"
+    """Whether a child is worth it and safe: fork exists, a second CPU can run it, no other
+    Python thread runs here, and HGREPORT_SERIAL is not 1."""
+    return (hasattr(os, "fork") and os.environ.get(SERIAL_ENV) != "1" and _cpus() >= 2
             and threading.active_count() == 1)
 
 
@@ -36,9 +45,11 @@ def _outcome(e: BaseException | None) -> bytes:
 class Job:
     """`fn()` started in a child (or, without fork, run at once); `wait()` gives its result
     or raises what it raised: the same InputError, a builtin exception of the same type and
-    message, or a RuntimeError naming the signal that killed the child."""
+    message; an InputError on `path` when a signal killed the child (the file is then
+    incomplete: one line and exit status 2, cli.py)."""
 
-    def __init__(self, what: str, fn: Callable[[], Any]) -> None:
+    def __init__(self, path: Path, what: str, fn: Callable[[], Any]) -> None:
+        self.path = path
         self.what, self.pid, self.fd, self.error = what, None, None, None
         if not can_fork():
             try:
@@ -75,9 +86,9 @@ class Job:
         self.pid = None
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            raise RuntimeError(f"{self.what}: its child process was killed by signal "
-                               f"{signal.Signals(sig).name} (out of memory?); rerun with "
-                               f"{SERIAL_ENV}=1 to write it in-process")
+            raise InputError(self.path, f"incomplete: {self.what} in a child process was "
+                             f"killed by signal {signal.Signals(sig).name} (out of memory?); "
+                             f"rerun with {SERIAL_ENV}=1 to write it in-process")
         try:
             out = json.loads(data) if data else {}
         except ValueError:
@@ -95,7 +106,7 @@ class Job:
                 pass
         if same is not None:
             raise same from RuntimeError(f"in the child process:\n{out.get('traceback', '')}")
-        raise RuntimeError(f"{self.what}: its child process failed (exit status "
+        raise RuntimeError(f"{self.path}: {self.what}: its child process failed (exit status "
                            f"{os.WEXITSTATUS(status)}): {out.get('traceback') or 'no report'}")
 
     def cancel(self) -> None:

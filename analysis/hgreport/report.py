@@ -188,7 +188,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     # The Perfetto export needs none of the rest: a child process writes it while this one
     # draws the figures (the machine's second CPU; forked.py, in-process if it cannot fork).
     pf = out / perfetto.FILE_NAME
-    job = forked.Job(f"{pf}: the Perfetto export", lambda: perfetto.write(run, pf))
+    job = forked.Job(pf, "the Perfetto export", lambda: perfetto.write(run, pf))
     try:
         s = summarize(run, thresholds_ns)
         lap("summary")
