@@ -45,9 +45,16 @@ def phase_changes(run: Run) -> list[tuple[int, str]]:
     """(time, what) of every load start/stop and every thread start/finish inside the run."""
     end = run.duration_ns
     out = []
+    asked = {ld.get("name"): ld for ld in run.scenario.get("loads") or [] if isinstance(ld, dict)}
     for ld in run.loads:
-        for key, verb in (("started_ns", "starts"), ("stopped_ns", "stops")):
+        for key, declared, verb in (("started_ns", "start_ns", "starts"),
+                                    ("stopped_ns", "stop_ns", "stops")):
             t = ld.get(key)
+            # A load the scenario starts with the run (or stops with it) marks no phase,
+            # though it starts a little after time zero (forking takes time).
+            when = (asked.get(ld.get("name")) or {}).get(declared)
+            if isinstance(when, int) and (when <= 0 or (end and when >= end)):
+                continue
             if t is not None and 0 < t < (end or t + 1):
                 out.append((int(t), f"load {ld['name']} {verb}"))
     seen = set()
@@ -209,7 +216,8 @@ def row_labels(run: Run) -> list[str]:
         where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
             if cpus else ""
         pol = (t.get("granted") or {}).get("policy") or ""
-        labels.append(f"{run.label(i)}\n{pol} {where}".strip())
+        what = ", ".join(x for x in (f"SCHED_{pol.upper()}" if pol else "", where) if x)
+        labels.append(f"{run.label(i)}\n{what}".strip())
     return labels
 
 

@@ -180,3 +180,15 @@ def test_without_phases_or_misses_the_timeline_starts_at_zero(golden):
     ws = choose_windows(run)
     assert ws[0].what == "the start of the run" and ws[0].start_ns == 0
     assert ws[-1].what.startswith("latest wake-up")      # no periodic thread: the worst wake-up
+
+
+def test_a_load_that_runs_with_the_whole_run_marks_no_phase(golden, copy_run):
+    # Its processes start a little after time zero (forking takes time) and stop at the end:
+    # no phase changes there, so no window drawn around an empty first millisecond.
+    def whole_run(doc):
+        for ld in doc["scenario"]["loads"]:
+            ld["start_ns"], ld["stop_ns"] = 0, doc["scenario"]["duration_ns"]
+        for ld in doc["loads"]:
+            ld["started_ns"] = 317_535
+    run = read_run(copy_run(golden("mix"), whole_run))
+    assert not [w for w in phase_changes(run) if w[1].startswith("load ")]
