@@ -26,7 +26,9 @@ for d in tests/scenarios/invalid/*/; do
 done
 python3 tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
 
-args=(-dict=tests/fuzz/scenario.dict -timeout="${FUZZ_TIMEOUT:-3}" -rss_limit_mb=2048 -max_len=300000
+python3 tests/fuzz/make_dict.py "$build/scenario.dict"
+
+args=(-dict="$build/scenario.dict" -timeout="${FUZZ_TIMEOUT:-3}" -rss_limit_mb=2048 -max_len=300000
       -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/")
 if [ -n "${FUZZ_RUNS:-}" ]; then
 	args+=(-runs="$FUZZ_RUNS")

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Writes the fuzzer's dictionary: every key and every enumerated value of the scenario format,
+read from schemas/scenario.schema.json (generated from the plugins' parameter tables, so a new
+parameter reaches the fuzzer without a list to keep), plus YAML's tokens and a few shapes of
+the format that the schema cannot list (sweep paths, units).
+
+    tests/fuzz/make_dict.py OUT.dict
+"""
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "schemas" / "scenario.schema.json"
+
+# Shapes of the format beyond the schema's keys and enums, and YAML's own tokens.
+EXTRA = ["-1", "0x", "18446744073709551616", "1e9", "99", ">", "null", "true", "~", "hgrun: 1", "threads[", "loads[", "].workload.exec", "- name: ", "per_cpu", "10ms",
+         "1us", "2s", "1MiB", "&a", "*a", "<<", "[", "]", "{", "}", "- ", "---", "...", "\"",
+         "'", "#", ": ", "\n  ", "!!str", "|"]
+
+
+def words(schema):
+    keys, values = set(), set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "properties" and isinstance(v, dict):
+                    keys.update(v)
+                elif k == "enum" and isinstance(v, list):
+                    values.update(x for x in v if isinstance(x, str))
+                elif k == "const" and isinstance(v, str):
+                    values.add(v)
+                walk(v)
+        elif isinstance(node, list):
+            for x in node:
+                walk(x)
+    walk(schema)
+    return sorted(keys), sorted(values)
+
+
+def quoted(text):
+    out = []
+    for ch in text:
+        out.append(ch if 0x20 <= ord(ch) < 0x7f and ch not in '"\\' else f"\\x{ord(ch):02x}")
+    return '"' + "".join(out) + '"'
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit("usage: make_dict.py OUT.dict")
+    keys, values = words(json.loads(SCHEMA.read_text()))
+    lines = ["# Made by tests/fuzz/make_dict.py from schemas/scenario.schema.json: keys, values,"
+             " YAML tokens."]
+    lines += [quoted(k + ":") for k in keys] + [quoted(v) for v in values]
+    lines += [quoted(x) for x in EXTRA]
+    pathlib.Path(argv[1]).write_text("\n".join(lines) + "\n")
+    print(f"make_dict: {len(keys)} keys, {len(values)} values, {len(EXTRA)} tokens -> {argv[1]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
