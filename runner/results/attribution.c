@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "results/attribution.h"
 
 const char *const hg_cause_names[HG_CAUSE_N] = {
@@ -23,14 +24,10 @@ struct item_vec {
 
 static int push_item(struct item_vec *iv, const struct hg_attr_item *it)
 {
-	if (iv->n == iv->cap) {
-		size_t cap = iv->cap ? iv->cap * 2 : 1024;
-		struct hg_attr_item *p = realloc(iv->v, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		iv->v = p;
-		iv->cap = cap;
-	}
+	struct hg_attr_item *p = hg_grown(iv->v, &iv->cap, iv->n, sizeof(*p), 1024);
+	if (!p)
+		return -1;
+	iv->v = p;
 	iv->v[iv->n++] = *it;
 	return 0;
 }

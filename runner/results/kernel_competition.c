@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cpuset.h"
+#include "base/grow.h"
 #include "results/kernel_findings.h"
 #include "run/competition.h"
 #include "run/observe.h"
@@ -44,13 +45,10 @@ static long traced_outsiders(const struct hg_run_state *rs, const cpu_set_t *cpu
 		while (k < n && v[k].pid != s->id)
 			k++;
 		if (k == n) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct hg_outsider *p = realloc(v, cap * sizeof(*p));
-				if (!p)
-					break;
-				v = p;
-			}
+			struct hg_outsider *p = hg_grown(v, &cap, n, sizeof(*p), 64);
+			if (!p)
+				break;
+			v = p;
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].pid = s->id;
 			snprintf(v[n].comm, sizeof(v[n].comm), "%s", hg_kernel_task_name(rs, s->id));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "results/attribution.h"
 
 #define MAX_DEPTH 8
@@ -18,14 +19,10 @@ struct seg_vec {
 
 static int push_seg(struct seg_vec *s, const struct hg_kseg *g)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		struct hg_kseg *p = realloc(s->v, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		s->v = p;
-		s->cap = cap;
-	}
+	struct hg_kseg *p = hg_grown(s->v, &s->cap, s->n, sizeof(*p), 4096);
+	if (!p)
+		return -1;
+	s->v = p;
 	s->v[s->n++] = *g;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "results/stream.h"
 
 static int history_init(struct hg_history *h, size_t cap)
@@ -132,16 +133,13 @@ static void trigger(struct hg_stream *s, uint32_t thread, bool wakeup, int64_t b
 		dump_histories(s);   /* what the longer window now covers */
 		return;
 	}
-	if (s->n_windows == s->cap_windows) {
-		size_t cap = s->cap_windows ? 2 * s->cap_windows : 16;
-		struct hg_window *w = realloc(s->windows, cap * sizeof(*w));
-		if (!w) {
-			hg_stream_fail(s, -ENOMEM, "outlier windows");
-			return;
-		}
-		s->windows = w;
-		s->cap_windows = cap;
+	struct hg_window *grown = hg_grown(s->windows, &s->cap_windows, s->n_windows,
+					   sizeof(*grown), 16);
+	if (!grown) {
+		hg_stream_fail(s, -ENOMEM, "outlier windows");
+		return;
 	}
+	s->windows = grown;
 	struct hg_window *w = &s->windows[s->n_windows++];
 	int64_t from = begin - (int64_t)s->rs->plan->trace.before_ns;
 	*w = (struct hg_window){ .id = (uint32_t)s->n_windows, .thread = thread, .wakeup = wakeup,

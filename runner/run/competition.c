@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/timeutil.h"
+#include "base/grow.h"
 #include "run/competition.h"
 
 #define PF_KTHREAD 0x00200000u
@@ -147,14 +148,10 @@ static void read_procs(struct snapshot *s)
 	while ((e = readdir(d)) != NULL) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
-		if (s->n_procs == cap) {
-			size_t nc = cap ? cap * 2 : 512;
-			struct proc_sample *p = realloc(s->procs, nc * sizeof(*p));
-			if (!p)
-				break;
-			s->procs = p;
-			cap = nc;
-		}
+		struct proc_sample *p = hg_grown(s->procs, &cap, s->n_procs, sizeof(*p), 512);
+		if (!p)
+			break;
+		s->procs = p;
 		if (read_proc((pid_t)atoi(e->d_name), &s->procs[s->n_procs]))
 			s->n_procs++;
 	}
