@@ -15,7 +15,6 @@ trace compression) unless `compress` is false.
 """
 from __future__ import annotations
 
-import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
@@ -24,8 +23,13 @@ from typing import BinaryIO, Callable, Iterator, Union
 
 import numpy as np
 
+try:      # ISA-L's deflate: 5x faster than zlib's at level 1, and smaller (bench/README.md)
+    from isal.isal_zlib import compress as _deflate
+except ImportError:                               # pragma: no cover (isal is a dependency)
+    from zlib import compress as _deflate
+
 from . import perfetto_proto as pb
-from .perfetto_tracks import Counter, Marks, Slices, Track, sorted_order, tracks
+from .perfetto_tracks import Counter, Marks, Picked, Slices, Track, sorted_order, tracks
 from .rundir import Run
 
 FILE_NAME = "trace.perfetto-trace"
@@ -76,7 +80,7 @@ class _Out:
         at most `keep` remain in flight."""
         if self.pending:
             assert self.pool is not None
-            self.blocks.append(self.pool.submit(zlib.compress, b"".join(self.pending), 1))
+            self.blocks.append(self.pool.submit(_deflate, b"".join(self.pending), 1))
         self.pending, self.size = [], 0
         while len(self.blocks) > keep:
             block = self.blocks.popleft().result()
@@ -131,40 +135,68 @@ def _sequence_start(seq: int, t: Track, first: int, names: list[str],
                      pb.f_bytes(pb.P_CLOCK_SNAPSHOT, clocks))
 
 
-def _unnest(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Slices (sorted by start) each clipped to begin after every earlier one ended: a
-    track's slices must nest; hgrun's never overlap but for clock noise."""
-    if not len(start) or (bool(np.all(end >= start))
+def _unnest(start: np.ndarray, end: np.ndarray,
+            done: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Slices (sorted by start) each clipped to begin after every earlier one ended, `done`
+    being the latest end before them (None: none): a track's slices must nest; hgrun's never
+    overlap but for clock noise. The ends returned are then the running maximum."""
+    if not len(start) or ((done is None or int(start[0]) >= done)
+                          and bool(np.all(end >= start))
                           and bool(np.all(start[1:] >= end[:-1]))):
         return start, end                       # the common case: nothing to clip
-    end = np.maximum(end, start)
+    reach = np.maximum.accumulate(np.maximum(end, start))
+    if done is not None:
+        np.maximum(reach, done, out=reach)
     s = start.copy()
-    s[1:] = np.maximum(start[1:], np.maximum.accumulate(end)[:-1])
-    return s, np.maximum(end, s)
+    s[1:] = np.maximum(start[1:], reach[:-1])
+    if done is not None:
+        s[0] = max(int(s[0]), done)
+    return s, reach
 
 
-def _slices(d: Slices) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
-    """(begin, end, name iid) in time order and nesting, and the interned names (iids from
-    1, the names used only)."""
-    start, end, name = d.start, d.end, d.name
-    order = sorted_order(start)
-    if order is not None:
-        start, end, name = start[order], end[order], name[order]
-    del order
-    start, end = _unnest(start, end)
-    used = np.bincount(name, minlength=len(d.names)) > 0
-    iid = np.cumsum(used)[name].astype(np.uint32)
-    return start, end, iid, [d.names[u] for u in np.nonzero(used)[0]]
+def _used_names(name: np.ndarray, names: list[str]) -> np.ndarray:
+    return np.bincount(name, minlength=len(names)) > 0
+
+
+def _slice_windows(d: Slices | Picked) -> tuple[Iterator[tuple[np.ndarray, ...]], list[str]]:
+    """The track's slices as (start, end, name iid) in time order, a window at a time, and
+    the interned names (iids from 1, the names used only)."""
+    if isinstance(d, Picked):
+        used, windows = d.used, d.windows()
+    else:
+        order = sorted_order(d.start)
+        one = (d.start, d.end, d.name) if order is None else (d.start[order], d.end[order],
+                                                               d.name[order])
+        used, windows = _used_names(d.name, d.names), iter([one])
+    iid_of = np.cumsum(used).astype(np.uint32)
+    return ((start, end, iid_of[name]) for start, end, name in windows), \
+        [d.names[u] for u in np.flatnonzero(used)]
 
 
 def _slice_chunk(seq: int, start: np.ndarray, end: np.ndarray, iid: np.ndarray,
-                 lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-    """Slices lo..hi of a track's (time-ordered) slices as packets."""
+                 lo: int, hi: int, before: int) -> tuple[np.ndarray, np.ndarray]:
+    """Slices lo..hi of a window of a track's (time-ordered, nested) slices as packets;
+    `before`: the end of the slice before lo, or its start when it is the track's first."""
     hi = min(hi, len(start))
     gap = np.empty(hi - lo, np.int64)
-    gap[0] = start[lo] - end[lo - 1] if lo else 0
+    gap[0] = start[lo] - before
     np.subtract(start[lo + 1:hi], end[lo:hi - 1], out=gap[1:])
     return pb.slices(seq, gap, end[lo:hi] - start[lo:hi], iid[lo:hi])
+
+
+def _slice_parts(seq: int, t: Track, offset: int, d: Slices | Picked) -> Iterator[Part]:
+    windows, names = _slice_windows(d)
+    done = None
+    for start, end, iid in windows:
+        if not len(start):
+            continue
+        start, end = _unnest(start, end, done)
+        if done is None:
+            yield _sequence_start(seq, t, int(start[0]) + offset, names, [])
+        for lo in range(0, len(start), CHUNK_EVENTS):
+            before = int(end[lo - 1]) if lo else int(start[0]) if done is None else done
+            yield partial(_slice_chunk, seq, start, end, iid, lo, lo + CHUNK_EVENTS, before)
+        done = int(end[-1])
 
 
 def _marks(seq: int, d: Marks, offset: int, first: int, names: dict[str, int],
@@ -203,14 +235,8 @@ def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
         yield _sequence_start(seq, t, first, list(names), arg_names)
         yield _marks(seq, d, offset, first, names, arg_iids)
         return
-    if isinstance(d, Slices):
-        start, end, iid, names = _slices(d)
-        del d
-        if not len(start):
-            return
-        yield _sequence_start(seq, t, int(start[0]) + offset, names, [])
-        for lo in range(0, len(start), CHUNK_EVENTS):
-            yield partial(_slice_chunk, seq, start, end, iid, lo, lo + CHUNK_EVENTS)
+    if isinstance(d, (Slices, Picked)):
+        yield from _slice_parts(seq, t, offset, d)
         return
     order = sorted_order(d.t)
     times = d.t if order is None else d.t[order]

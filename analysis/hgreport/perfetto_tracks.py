@@ -10,20 +10,22 @@
   or IPI that ran, innermost first);
 - `scenario`: the run's span and a slice per load window (its stats as args).
 
-Times are ns on the run's timeline (from time zero). perfetto.py writes them.
+Times are ns on the run's timeline (from time zero). perfetto.py writes them. The tracks
+drawn from the intervals (a thread's, a CPU's `hgrun threads`) are Picked: the writer takes
+them a window of records at a time, so the export holds no copy of a whole track.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Union
+from typing import Any, Callable, Iterator, Union
 
 import numpy as np
 
 from .errors import InputError
 from .causes import cause_names, traced
-from .rundir import END_KINDS, Intervals, Run
+from .rundir import END_KINDS, Run
 from .summary import periodic_jobs
 
 
@@ -35,6 +37,26 @@ class Slices:
     end: np.ndarray
     name: np.ndarray
     names: list[str]
+
+
+WINDOW = 1 << 20        # records of the run's intervals a Picked track looks at a time
+
+
+@dataclass
+class Picked:
+    """Slices of one track picked from the run's intervals, which are sorted by start (so
+    each pick is in time order), a window of records at a time: `pick(lo, hi)` gives (start,
+    end, name) of the track's records among lo..hi; `used` says which of `names` occur."""
+    rows: int
+    pick: Callable[[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+    names: list[str]
+    used: np.ndarray
+
+    def windows(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        for lo in range(0, self.rows, WINDOW):
+            start, end, name = self.pick(lo, min(lo + WINDOW, self.rows))
+            if len(start):
+                yield start, end, name
 
 
 @dataclass
@@ -56,7 +78,7 @@ class Marks:
     items: list[tuple[int, int, str, dict[str, Any]]]
 
 
-Data = Union[Slices, Counter, Instants, Marks]
+Data = Union[Slices, Picked, Counter, Instants, Marks]
 
 
 @dataclass
@@ -133,16 +155,76 @@ def gap_causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
     if int(code.max()) >= len(names):
         raise InputError(run.path / "trace.bin", f"cause code {int(code.max())} is not in "
                          f"result.json kernel_trace.causes ({len(names)} names)")
-    return code.astype(np.int64), names
+    return code, names
+
+
+def _occurring(codes: Iterator[np.ndarray], size: int) -> np.ndarray:
+    """Which of the codes 0..size-1 occur in any of the arrays `codes`."""
+    seen = np.zeros(size, bool)
+    for c in codes:
+        if size <= 4 * WINDOW:
+            seen |= np.bincount(c, minlength=size) > 0
+        else:                               # a table bigger than a window: no dense counts
+            seen[np.unique(c)] = True
+    return seen
+
+
+class _IntervalNames:
+    """The slice names of the tracks drawn from the intervals, and which occur: per thread,
+    `preempted (CPU 1)` and the like (code: CPU index + end kind * CPUs); per CPU, the
+    threads (code: thread index). Found in one pass over the intervals, a window at a time,
+    when a track first asks."""
+
+    def __init__(self, run: Run, cpu_list: list[int]) -> None:
+        self.iv, self.threads = run.intervals, len(run.threads)
+        self.cpus = np.array(cpu_list, np.int64)
+        self.per_thread = [f"{e} (CPU {c if c >= 0 else '?'})" for e in END_KINDS
+                           for c in self.cpus]
+        self.per_cpu = [run.label(i) for i in range(self.threads)]
+        self._used: tuple[np.ndarray, np.ndarray] | None = None
+
+    def thread_code(self, sl: slice | np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        cpu, end = self.iv.cpu[sl], self.iv.end[sl]
+        if rows is not None:
+            cpu, end = cpu[rows], end[rows]
+        return np.searchsorted(self.cpus, cpu) + end.astype(np.int64) * len(self.cpus)
+
+    def used(self) -> tuple[np.ndarray, np.ndarray]:
+        """(threads x len(per_thread)) and (CPUs x threads) tables of the names that occur."""
+        if self._used is None:
+            iv, n, kinds = self.iv, self.threads, len(self.per_thread)
+            cut = [slice(lo, lo + WINDOW) for lo in range(0, len(iv), WINDOW)]
+            by_thread = _occurring((iv.thread[sl].astype(np.int64) * kinds + self.thread_code(sl)
+                                    for sl in cut), n * kinds)
+            by_cpu = _occurring((np.searchsorted(self.cpus, iv.cpu[sl]) * n + iv.thread[sl]
+                                 for sl in cut), len(self.cpus) * n)
+            self._used = by_thread.reshape(n, kinds), by_cpu.reshape(len(self.cpus), n)
+        return self._used
+
+    def of_thread(self, i: int) -> Picked:
+        iv = self.iv
+
+        def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            rows = iv.thread[lo:hi] == i
+            return (iv.start[lo:hi][rows], iv.stop[lo:hi][rows],
+                    self.thread_code(slice(lo, hi), rows))
+        return Picked(len(iv), pick, self.per_thread, self.used()[0][i])
+
+    def on_cpu(self, cpu: int) -> Picked:
+        iv = self.iv
+
+        def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            rows = iv.cpu[lo:hi] == cpu
+            return iv.start[lo:hi][rows], iv.stop[lo:hi][rows], iv.thread[lo:hi][rows]
+        k = int(np.searchsorted(self.cpus, cpu))
+        return Picked(len(iv), pick, self.per_cpu, self.used()[1][k])
 
 
 def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
-                   cpu_list: list[int]) -> list[Track]:
+                   names: _IntervalNames) -> list[Track]:
     iv = run.intervals
     attributed = gap_causes(run)
     out: list[Track] = []
-    cpus = np.array(cpu_list, np.int64)
-    names = [f"{e} (CPU {c if c >= 0 else '?'})" for e in END_KINDS for c in cpus]
     samples = run.samples
     wakeups = groups(samples.thread)
     empty = np.zeros(0, np.int64)
@@ -152,15 +234,10 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
         order = sorted_order(iv.start[m])
         return m if order is None else m[order]
 
-    def intervals(i: int) -> Slices:
-        m = by_start(i)
-        name = np.searchsorted(cpus, iv.cpu[m]) + iv.end[m].astype(np.int64) * len(cpus)
-        return Slices(iv.start[m], iv.stop[m], name, names)
-
     def gaps(i: int, code: np.ndarray, cause_names: list[str]) -> Slices:
         m = by_start(i)
-        c = code[m][:-1]
-        g = np.nonzero(c > 0)[0]
+        c = code[m][:-1].astype(np.int64)
+        g = np.flatnonzero(c)
         return Slices(iv.stop[m][g], iv.start[m][g + 1], c[g],
                       [f"gap: {n}" for n in cause_names])
 
@@ -168,7 +245,7 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
         t = Track(uuid(), run.label(i), parent, thread=(pid, tid_of(run, i), run.label(i)),
                   rank=i, description="intervals of execution from the gap trace, named by "
                   "how each ended (preempted, yielded, blocked, finished) and its CPU",
-                  data=partial(intervals, i))
+                  data=partial(names.of_thread, i))
         out.append(t)
         if attributed is not None:
             out.append(Track(uuid(), "gaps", t.uuid, rank=0, description="each gap the "
@@ -240,15 +317,9 @@ def _kernel_segments(run: Run) -> dict[int, Slices]:
     return out
 
 
-def _on_cpu(iv: Intervals, cpu: int, labels: list[str]) -> Slices:
-    m = np.flatnonzero(iv.cpu == cpu)
-    return Slices(iv.start[m], iv.stop[m], iv.thread[m], labels)
-
-
-def _cpu_tracks(run: Run, uuid: _Uuids, cpu_list: list[int]) -> list[Track]:
-    iv = run.intervals
+def _cpu_tracks(run: Run, uuid: _Uuids, cpu_list: list[int],
+                names: _IntervalNames) -> list[Track]:
     kernel = _kernel_segments(run)
-    labels = [run.label(i) for i in range(len(run.threads))]
     out: list[Track] = []
     for rank, c in enumerate(sorted(set(cpu_list) | set(kernel))):
         group = Track(uuid(), f"CPU {c}" if c >= 0 else "CPU unknown", rank=100 + rank)
@@ -257,7 +328,7 @@ def _cpu_tracks(run: Run, uuid: _Uuids, cpu_list: list[int]) -> list[Track]:
             out.append(Track(uuid(), "hgrun threads", group.uuid, rank=0,
                              description="which measuring thread ran on this CPU when "
                              "(its intervals from the gap trace)",
-                             data=partial(_on_cpu, iv, c, labels)))
+                             data=partial(names.on_cpu, c)))
         if c in kernel:
             out.append(Track(uuid(), "kernel", group.uuid, rank=1,
                              description="what the kernel ran on this CPU (kernel.jsonl "
@@ -309,5 +380,6 @@ def tracks(run: Run) -> list[Track]:
     pid = pid_of(run)
     proc = Track(uuid(), f"hgrun {name}", process=(pid, f"hgrun {name}"), rank=0)
     cpus = distinct(run.intervals.cpu)
-    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, cpus)
-            + _cpu_tracks(run, uuid, cpus) + _scenario_tracks(run, uuid))
+    names = _IntervalNames(run, cpus)
+    return ([proc] + _thread_tracks(run, uuid, pid, proc.uuid, names)
+            + _cpu_tracks(run, uuid, cpus, names) + _scenario_tracks(run, uuid))

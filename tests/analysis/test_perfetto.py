@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from perfetto_reader import pb2, read
-from hgreport import perfetto, perfetto_json
+from hgreport import perfetto, perfetto_json, perfetto_tracks
 from hgreport.errors import InputError
 from hgreport.rundir import END_KINDS, read_run
 from hgreport.summary import periodic_jobs
@@ -167,7 +167,13 @@ def test_a_quarter_of_the_json_export_at_most(mix_run, copy_run, tmp_path):
     assert path.stat().st_size * 4 <= js.stat().st_size, (path.stat().st_size, js.stat().st_size)
 
 
-def test_overlapping_intervals_are_clipped_to_nest(mix_run, copy_run, tmp_path):
+@pytest.mark.parametrize("window", [None, 3])
+def test_overlapping_intervals_are_clipped_to_nest(mix_run, copy_run, tmp_path, monkeypatch,
+                                                   window):
+    """Also when the tracks are picked from the intervals 3 records at a time: the interval
+    that runs across the other's then ends windows later."""
+    if window:
+        monkeypatch.setattr(perfetto_tracks, "WINDOW", window)
     run = copy_run(mix_run)
     data = bytearray((run / "trace.bin").read_bytes())
     rec = np.frombuffer(data, INTERVAL, offset=64, count=(len(data) - 64) // 32)
@@ -179,6 +185,11 @@ def test_overlapping_intervals_are_clipped_to_nest(mix_run, copy_run, tmp_path):
     (track,) = tr.named("hgrun threads", tr.named("CPU 0")[0])
     assert len(track.slices) == int((rec["cpu"] == 0).sum())
     assert all(depth == 0 for *_, depth, _ in track.slices)
+    ends = [ts + dur for ts, dur, *_ in track.slices]
+    clipped = [k for k, (ts, *_) in enumerate(track.slices) if k and ts < max(ends[:k])]
+    assert not clipped                                  # each begins after all before ended
+    on0 = rec["cpu"] == 0                               # the long one keeps its end:
+    assert max(ends) - track.slices[0][0] == int(rec["end_ns"][on0].max() - rec["start_ns"][on0].min())
 
 
 def test_report_writes_the_protobuf_trace(mix_run, hgreport, tmp_path):
@@ -260,6 +271,7 @@ def test_chunks_and_blocks_join_seamlessly(mix_run, tmp_path, monkeypatch):
     _, whole, _ = export(mix_run, tmp_path, "whole")
     monkeypatch.setattr(perfetto, "CHUNK_EVENTS", 7)      # events encoded 7 at a time
     monkeypatch.setattr(perfetto, "BLOCK_BYTES", 3000)    # and deflated 3 kB at a time
+    monkeypatch.setattr(perfetto_tracks, "WINDOW", 5)     # picked 5 intervals at a time
     path, pieces, _ = export(mix_run, tmp_path, "pieces")
     assert path.stat().st_size > (tmp_path / "whole").stat().st_size
     assert {u: (t.slices, t.counters, t.instants) for u, t in whole.tracks.items()} == \
