@@ -9,6 +9,7 @@ do not exist in the child)."""
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import os
 import signal
@@ -58,7 +59,13 @@ class Job:
                 self.error = e
             return
         r, w = os.pipe()
+        # The parent's objects out of the collector's reach while the child lives from them:
+        # a collection in the child would write to each object's header, copying every page
+        # of the parent's heap (measured: 35 MiB private to the child at its start).
+        gc.freeze()
         pid = os.fork()
+        if pid != 0:
+            gc.unfreeze()
         if pid == 0:                         # the child: never returns
             status = 1
             try:

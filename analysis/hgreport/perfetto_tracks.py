@@ -39,7 +39,7 @@ class Slices:
     names: list[str]
 
 
-WINDOW = 1 << 20        # records of the run's intervals a Picked track looks at a time
+WINDOW = 1 << 18        # records of the run's intervals a Picked track looks at a time
 
 
 @dataclass
@@ -116,12 +116,25 @@ def groups(key: np.ndarray) -> dict[int, np.ndarray]:
     return {int(k[part[0]]): part for part in np.split(order, cuts)}
 
 
+def _occurring(codes: Iterator[np.ndarray], size: int) -> np.ndarray:
+    """Which of the codes 0..size-1 occur in any of the arrays `codes`."""
+    seen = np.zeros(size, bool)
+    for c in codes:
+        if size <= 4 * WINDOW:
+            seen |= np.bincount(c, minlength=size) > 0
+        else:                               # a table bigger than a window: no dense counts
+            seen[np.unique(c)] = True
+    return seen
+
+
 def distinct(key: np.ndarray) -> list[int]:
-    """The distinct values of a small-integer key (CPU numbers), sorted."""
+    """The distinct values of a small-integer key (CPU numbers), sorted; a window at a time."""
     if not len(key):
         return []
     low = int(key.min())
-    return (np.flatnonzero(np.bincount(key - low)) + low).tolist()
+    seen = _occurring((key[lo:lo + WINDOW].astype(np.int64) - low
+                       for lo in range(0, len(key), WINDOW)), int(key.max()) - low + 1)
+    return (np.flatnonzero(seen) + low).tolist()
 
 
 class _Uuids:
@@ -156,17 +169,6 @@ def gap_causes(run: Run) -> tuple[np.ndarray, list[str]] | None:
         raise InputError(run.path / "trace.bin", f"cause code {int(code.max())} is not in "
                          f"result.json kernel_trace.causes ({len(names)} names)")
     return code, names
-
-
-def _occurring(codes: Iterator[np.ndarray], size: int) -> np.ndarray:
-    """Which of the codes 0..size-1 occur in any of the arrays `codes`."""
-    seen = np.zeros(size, bool)
-    for c in codes:
-        if size <= 4 * WINDOW:
-            seen |= np.bincount(c, minlength=size) > 0
-        else:                               # a table bigger than a window: no dense counts
-            seen[np.unique(c)] = True
-    return seen
 
 
 class _IntervalNames:

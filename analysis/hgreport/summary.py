@@ -90,10 +90,17 @@ def _trace_counts(run: Run) -> np.ndarray:
     return run.cache["trace_counts"]
 
 
-def _switch_stats(run: Run) -> dict[str, Any]:
-    sw = switches.of_run(run)
-    return {"all": describe(sw.cost), "voluntary": describe(sw.cost[sw.voluntary], scratch=True),
-            "involuntary": describe(sw.cost[~sw.voluntary], scratch=True)}
+def switch_stats(run: Run) -> dict[str, Any]:
+    """describe() of the costs of all, the voluntary and the involuntary inferred switches;
+    computed once per run (the summary and figures.plot_gaps share it)."""
+    if "switch_stats" not in run.cache:
+        sw = switches.of_run(run)
+        cost, vol = sw.cost, sw.voluntary
+        out = {"voluntary": describe(cost[vol], scratch=True),
+               "involuntary": describe(cost[~vol], scratch=True)}
+        out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
+        run.cache["switch_stats"] = {k: out[k] for k in ("all", "voluntary", "involuntary")}
+    return run.cache["switch_stats"]
 
 
 def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:
@@ -142,7 +149,7 @@ def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) ->
         "warnings": list(r.get("warnings") or []),
         "threads": [_thread(run, i) for i in range(len(run.threads))],
         "loads": [_load(ld) for ld in run.loads],
-        "context_switches": _switch_stats(run),
+        "context_switches": {k: dict(v) for k, v in switch_stats(run).items()},
         "dispatch_latency": {"thresholds_ns": list(thresholds_ns),
                              "threads": dispatch_table(run, thresholds_ns)},
         "expectations": list(r.get("expectations") or []),

@@ -4,7 +4,7 @@ gaps of a thread on one CPU, and context switches inferred between traced thread
 Both are found on the trace in time order (Run.intervals is) with bounded temporaries: the
 switches a block of records at a time, keeping each CPU's last interval across blocks, and
 held as two int32 index arrays into the trace (8 bytes a switch); their columns are computed
-when first asked for."""
+when first asked for (the costs each time: they would be 8 bytes a switch held)."""
 from __future__ import annotations
 
 from functools import cached_property
@@ -32,9 +32,28 @@ class Switches:
     def __len__(self) -> int:
         return len(self.a)
 
-    @cached_property
+    @property
     def cost(self) -> np.ndarray:
-        return self.iv.start[self.b] - self.iv.stop[self.a]
+        """B.start - A.end (ns) of every switch, made a block at a time each time it is asked
+        for (the run's switches can be as many as its intervals: 8 bytes each not held)."""
+        out = np.empty(len(self.a), np.int64)
+        for lo in range(0, len(out), BLOCK):
+            sl = slice(lo, lo + BLOCK)
+            np.subtract(self.iv.start[self.b[sl]], self.iv.stop[self.a[sl]], out=out[sl])
+        return out
+
+    def cost_histograms(self, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Counts of the voluntary and of the involuntary switches' costs (ns) between
+        `edges`, a block of switches at a time."""
+        vol = np.zeros(len(edges) - 1, np.int64)
+        inv = np.zeros(len(edges) - 1, np.int64)
+        for lo in range(0, len(self.a), BLOCK):
+            sl = slice(lo, lo + BLOCK)
+            c = self.iv.start[self.b[sl]] - self.iv.stop[self.a[sl]]
+            m = self.voluntary[sl]
+            vol += np.histogram(c[m], edges)[0]
+            inv += np.histogram(c[~m], edges)[0]
+        return vol, inv
 
     @cached_property
     def voluntary(self) -> np.ndarray:
