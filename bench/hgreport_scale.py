@@ -183,24 +183,27 @@ class TreeMemory(threading.Thread):
             self.pss = max(self.pss, sum(x[1] for x in r))
 
 
-def measure(argv: list[str], env_extra: dict[str, str] | None = None
+def measure(argv: list[str], env_extra: dict[str, str] | None = None, sample: bool = True
             ) -> tuple[float, float, str, float, float, float]:
     """(wall s, peak RSS MiB, stdout, CPU s, tree RSS MiB, tree PSS MiB) of one child process,
     reaped with os.wait4: its ru_maxrss is the largest of the child's own peak and those of the
     processes it waited for (the forked Perfetto writer): a max, not a sum; its CPU time is
     the child's plus theirs. On a shared machine the CPU time (user + system) is what a quiet
-    machine's single-CPU wall time would be. The tree figures are TreeMemory's samples."""
+    machine's single-CPU wall time would be. The tree figures are TreeMemory's samples (0
+    unless `sample`: reading smaps_rollup every 20 ms takes CPU the child would use)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"), **(env_extra or {}))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[
             (os.POSIX_SPAWN_DUP2, out.fileno(), 1), (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
         tree = TreeMemory(pid)
-        tree.start()
+        if sample:
+            tree.start()
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - t0
-        tree.done.set()
-        tree.join()
+        if sample:
+            tree.done.set()
+            tree.join()
         out.seek(0)
         err.seek(0)
         if os.waitstatus_to_exitcode(status) != 0:
@@ -261,14 +264,17 @@ class Children:
 
     def cli(self, run: pathlib.Path, env: dict[str, str] | None = None) -> tuple:
         """`hgreport RUN -o OUT`: (median wall s, max peak RSS MiB, the last OUT, median CPU s,
-        max tree RSS MiB, max tree PSS MiB)."""
-        runs = []
+        max tree RSS MiB, max tree PSS MiB). Times from children run without the memory
+        sampler, memory from as many run with it."""
+        timed, sampled = [], []
         for _ in range(self.repeat):
-            out = self.out()
-            runs.append(measure([sys.executable, "-m", "hgreport", str(run), "-o", str(out)], env))
-        return (statistics.median(r[0] for r in runs), max(r[1] for r in runs), out,
-                statistics.median(r[3] for r in runs), max(r[4] for r in runs),
-                max(r[5] for r in runs))
+            for runs, sample in ((timed, False), (sampled, True)):
+                out = self.out()
+                runs.append(measure([sys.executable, "-m", "hgreport", str(run), "-o", str(out)],
+                                    env, sample))
+        return (statistics.median(r[0] for r in timed), max(r[1] for r in timed + sampled), out,
+                statistics.median(r[3] for r in timed), max(r[4] for r in sampled),
+                max(r[5] for r in sampled))
 
     def stages(self, run: pathlib.Path, what: str) -> tuple:
         """The STAGES child: (median wall s, max peak RSS MiB, median seconds per stage,
@@ -331,7 +337,8 @@ def main() -> int:
     for name, r in rows:
         growth = "" if r is tiny else f"{(r[5] - tiny[5]) * 2**20 / size:15.2f}x"
         print(f"{name:31} {r[0]:7.2f} {r[3]:7.2f} {r[1]:9.0f} {r[4]:9.0f} {r[5]:9.0f} {growth:>16}")
-    print("MiB. peak RSS: ru_maxrss from os.wait4, the largest of hgreport's own peak and its "
+    print("wall and CPU: children without the memory sampler; memory: as many with it. "
+          "MiB. peak RSS: ru_maxrss from os.wait4, the largest of hgreport's own peak and its "
           "forked Perfetto child's (a max, not a sum); tree RSS / PSS: the largest sum over "
           "hgreport and its child, sampled every 20 ms (RSS counts the pages they share twice, "
           "PSS once); growth: tree PSS minus the small run's, over the binary size. CPU: "
