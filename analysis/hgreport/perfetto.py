@@ -23,7 +23,7 @@ from typing import BinaryIO, Callable, Iterator, Union
 
 import numpy as np
 
-try:      # ISA-L's deflate: 5x faster than zlib's at level 1, and smaller (bench/README.md)
+try:      # ISA-L's deflate: 5x faster than zlib's at level 1, and smaller (analysis/README.md#performance)
     from isal.isal_zlib import compress as _deflate
 except ImportError:                               # pragma: no cover (isal is a dependency)
     from zlib import compress as _deflate
