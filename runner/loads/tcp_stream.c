@@ -3,7 +3,10 @@
  * and a sender process on loopback (port bound by hgrun before forking);
  * connect: host:port sends to a remote sink; listen: port receives from a
  * remote sender, one connection at a time.  `bytes` counts what the
- * receiver got (the sender's bytes when only sending). */
+ * receiver got (the sender's bytes when only sending).  The sender keeps
+ * trying while its peer refuses or cannot be reached, and connects again
+ * after a reset: the remote side may start after this load, or restart
+ * (docs/loads.md#tcp_stream); `connections` counts the streams made. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -16,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/timeutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -33,9 +37,11 @@ static const struct hg_param params[] = {
 	HG_PARAMS_END
 };
 
-enum { C_CALLS, C_BYTES, C_SENT };
+enum { C_CALLS, C_BYTES, C_SENT, C_CONNECTIONS };
 enum mode { LOOPBACK, SEND_ONLY, RECV_ONLY };
 #define BUF_SIZE (128u << 10)
+#define RETRY_FIRST_NS 10000000LL       /* 10 ms, doubling ... */
+#define RETRY_MAX_NS 1000000000LL       /* ... up to 1 s between attempts */
 
 struct tcp {
 	enum mode mode;
@@ -123,6 +129,8 @@ static int receiver(struct tcp *t, char *buf, struct hg_load_slot *slot)
 			continue;
 		if (c < 0)
 			return hg_load_fail(slot, "accept: %s", strerror(errno));
+		if (t->mode == RECV_ONLY)
+			hg_load_add(slot, C_CONNECTIONS, 1);
 		ssize_t n;
 		while ((n = recv(c, buf, BUF_SIZE, 0)) > 0 || (n < 0 && errno == EINTR)) {
 			if (n > 0) {
@@ -134,21 +142,86 @@ static int receiver(struct tcp *t, char *buf, struct hg_load_slot *slot)
 	}
 }
 
+/* Errors after which the peer may yet come (back): try again. */
+static bool transient(int e)
+{
+	switch (e) {
+	case ECONNREFUSED: case ECONNRESET: case ECONNABORTED: case ETIMEDOUT:
+	case EHOSTUNREACH: case ENETUNREACH: case EHOSTDOWN: case ENETDOWN: case EPIPE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void peer_name(const struct tcp *t, char *buf, size_t size)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	const struct sockaddr_in *a4 = (const void *)&t->peer;
+	const struct sockaddr_in6 *a6 = (const void *)&t->peer;
+	bool v6 = t->peer.ss_family == AF_INET6;
+	inet_ntop(t->peer.ss_family, v6 ? (const void *)&a6->sin6_addr : (const void *)&a4->sin_addr,
+		  host, sizeof(host));
+	snprintf(buf, size, v6 ? "[%s]:%u" : "%s:%u", host,
+		 (unsigned)ntohs(v6 ? a6->sin6_port : a4->sin_port));
+}
+
+/* A connected socket, trying again while the failure is transient.  Until
+ * it connects, the slot says why not (a warning if the load stops first);
+ * a stream made clears it.  `why` names what ended the previous stream.
+ * -1 after hg_load_fail on an error that retrying cannot cure. */
+static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, const char *why)
+{
+	char peer[INET6_ADDRSTRLEN + 8];
+	peer_name(t, peer, sizeof(peer));
+	int64_t since = hg_now_ns(), wait = RETRY_FIRST_NS;
+	for (unsigned attempt = 1;; attempt++) {
+		int s = socket(t->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (s < 0) {
+			slot->error[0] = '\0';
+			return -hg_load_fail(slot, "socket: %s", strerror(errno));
+		}
+		if (connect(s, (struct sockaddr *)&t->peer, t->peer_len) == 0) {
+			slot->error[0] = '\0';
+			hg_load_add(slot, C_CONNECTIONS, 1);
+			return s;
+		}
+		int e = errno;
+		close(s);
+		if (e != EINTR && !transient(e)) {
+			slot->error[0] = '\0';
+			return -hg_load_fail(slot, "connect %s: %s", peer, strerror(e));
+		}
+		snprintf(slot->error, sizeof(slot->error),
+			 "connect %s: %s (%s%u attempts over %.1f s, retrying when the load stopped)",
+			 peer, strerror(e), why, attempt, (double)(hg_now_ns() - since) / 1e9);
+		struct timespec ts = hg_ns_to_ts(wait);
+		nanosleep(&ts, NULL);
+		wait = wait * 2 > RETRY_MAX_NS ? RETRY_MAX_NS : wait * 2;
+	}
+}
+
 static int sender(struct tcp *t, char *buf, struct hg_load_slot *slot)
 {
-	int s = socket(t->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || connect(s, (struct sockaddr *)&t->peer, t->peer_len) != 0)
-		return hg_load_fail(slot, "connect: %s", strerror(errno));
 	bool only = t->mode == SEND_ONLY;
+	char why[64] = "";
 	for (;;) {
-		ssize_t n = send(s, buf, BUF_SIZE, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return hg_load_fail(slot, "send: %s", strerror(errno));
-		if (only)
-			hg_load_add(slot, C_CALLS, 1);
-		hg_load_add(slot, only ? C_BYTES : C_SENT, (uint64_t)n);
+		int s = connect_retrying(t, slot, why);
+		if (s < 0)
+			return 1;
+		ssize_t n;
+		while ((n = send(s, buf, BUF_SIZE, MSG_NOSIGNAL)) >= 0 || errno == EINTR) {
+			if (n <= 0)
+				continue;
+			if (only)
+				hg_load_add(slot, C_CALLS, 1);
+			hg_load_add(slot, only ? C_BYTES : C_SENT, (uint64_t)n);
+		}
+		int e = errno;
+		close(s);
+		if (!transient(e))
+			return hg_load_fail(slot, "send: %s", strerror(e));
+		snprintf(why, sizeof(why), "after the stream ended: %s; ", strerror(e));
 	}
 }
 
@@ -208,7 +281,7 @@ const struct hg_load_ops hg_load_tcp_stream = {
 	.check = tcp_check,
 	.supported = tcp_supported,
 	.trust_note = tcp_trust_note,
-	.counters = { "calls", "bytes", "bytes_sent" },
+	.counters = { "calls", "bytes", "bytes_sent", "connections" },
 	.prepare = tcp_prepare,
 	.run = tcp_run,
 	.cleanup = tcp_cleanup,

@@ -31,7 +31,8 @@ def run(hgrun, scenario, tmp_path, loads, *args, duration="1s", threads=(THREAD,
 
 
 CASES = [
-    ('{name: refused, type: tcp_stream, connect: "127.0.0.1:9"}', "connect: Connection refused"),
+    ('{name: refused, type: tcp_stream, connect: "127.0.0.1:9"}',
+     "connect 127.0.0.1:9: Connection refused ("),
     ('{name: nocmd, type: exec, command: "no_such_command_4343"}', "status 127 (command not found)"),
     ('{name: quick, type: exec, command: "true"}', "the command exited with status 0 before"),
 ]

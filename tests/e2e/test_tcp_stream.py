@@ -1,0 +1,158 @@
+"""tcp_stream against a remote side that is not there yet, goes away, or resets: the sender
+keeps trying and connects again (docs/loads.md#tcp_stream); a window with no stream at all is
+a warning that says why and how long it tried."""
+import json
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+import pytest
+
+from runhelp import scenario_text
+
+THREAD = "{name: be, workload: {type: cpu}}"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sink(threading.Thread):
+    """A TCP sink on 127.0.0.1:port that starts listening after `delay` s; each connection
+    is read for `keep` s (or to its end) and then reset (SO_LINGER 0), `streams` times."""
+
+    def __init__(self, port, delay=0.0, keep=None, streams=1):
+        super().__init__(daemon=True)
+        self.port, self.delay, self.keep, self.streams = port, delay, keep, streams
+        self.accepted, self.received = 0, 0
+        self.stop = threading.Event()
+
+    def run(self):
+        time.sleep(self.delay)
+        with socket.socket() as srv:
+            srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            srv.bind(("127.0.0.1", self.port))
+            srv.listen(4)
+            srv.settimeout(0.1)
+            while self.accepted < self.streams and not self.stop.is_set():
+                try:
+                    c, _ = srv.accept()
+                except socket.timeout:
+                    continue
+                self.accepted += 1
+                if self.accepted == self.streams:
+                    srv.close()                        # nothing listens after the last one
+                c.settimeout(0.1)
+                until = time.monotonic() + (self.keep or 3600)
+                while time.monotonic() < until and not self.stop.is_set():
+                    try:
+                        data = c.recv(1 << 16)
+                    except socket.timeout:
+                        continue
+                    if not data:
+                        break
+                    self.received += len(data)
+                c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                c.close()                                  # a reset
+
+
+def run_load(hgrun, scenario, tmp_path, load, duration="2s"):
+    path = scenario(scenario_text("tcp", [THREAD], duration=duration,
+                                  extra=f"loads:\n  - {load}\n"))
+    out = tmp_path / "out"
+    r = hgrun("run", path, "-o", out, timeout=60)
+    assert r.rc == 0, r.err
+    result = json.loads((out / "result.json").read_text())
+    (l,) = result["loads"]
+    return result, l
+
+
+def load_warnings(result, name):
+    return [w for w in result["warnings"] if f"load {name}" in w]
+
+
+def test_a_sink_that_starts_late_is_waited_for(hgrun, scenario, tmp_path):
+    port = free_port()
+    sink = Sink(port, delay=0.6)
+    sink.start()
+    try:
+        result, l = run_load(hgrun, scenario, tmp_path,
+                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    finally:
+        sink.stop.set()
+        sink.join(5)
+    assert l["stats"]["connections"] == 1 == sink.accepted
+    assert l["stats"]["bytes"] > 0 and sink.received > 0
+    assert not load_warnings(result, "tx"), result["warnings"]
+
+
+def test_a_reset_stream_is_made_again(hgrun, scenario, tmp_path):
+    port = free_port()
+    sink = Sink(port, keep=0.4, streams=3)
+    sink.start()
+    try:
+        result, l = run_load(hgrun, scenario, tmp_path,
+                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    finally:
+        sink.stop.set()
+        sink.join(5)
+    assert sink.accepted == 3
+    assert l["stats"]["connections"] == 3
+    # after the third reset nothing listens: the load tried until it stopped, and says so
+    (w,) = load_warnings(result, "tx")
+    assert f"connect 127.0.0.1:{port}: Connection refused (after the stream ended: " in w, w
+    assert "retrying when the load stopped" in w
+
+
+def test_no_sink_at_all_is_a_warning_with_the_attempts(hgrun, scenario, tmp_path):
+    port = free_port()
+    result, l = run_load(hgrun, scenario, tmp_path,
+                         f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    assert l["stats"]["connections"] == 0 and l["stats"]["bytes"] == 0
+    (w,) = load_warnings(result, "tx")
+    attempts = int(w.split("Connection refused (")[1].split(" attempts")[0])
+    assert attempts >= 3, w                          # 10 ms, 20, 40, ... up to 1 s apart
+    assert "retrying when the load stopped" in w
+
+
+def test_loopback_makes_one_connection(hgrun, scenario, tmp_path):
+    result, l = run_load(hgrun, scenario, tmp_path, "{name: rx, type: tcp_stream}", "1s")
+    assert l["stats"]["connections"] == 1
+    assert l["stats"]["bytes"] > 0
+    assert not load_warnings(result, "rx"), result["warnings"]
+
+
+def test_a_listener_counts_the_senders_it_accepted(hgrun_bin, scenario, tmp_path):
+    port = free_port()
+    path = scenario(scenario_text("tcp", [THREAD], duration="2s", extra=(
+        f"loads:\n  - {{name: rx, type: tcp_stream, listen: {port}}}\n")))
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", path, "-o", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        sent = 0
+        for _ in range(2):                         # two senders, one after the other
+            for _ in range(100):
+                try:
+                    c = socket.create_connection(("127.0.0.1", port), timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.02)
+            else:
+                pytest.fail("the listening load never accepted")
+            with c:
+                sent += c.send(b"x" * 65536)
+            time.sleep(0.1)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    (l,) = json.loads((out / "result.json").read_text())["loads"]
+    assert l["stats"]["connections"] == 2
+    assert l["stats"]["bytes"] == sent
