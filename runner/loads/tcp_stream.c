@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/tcp.h>           /* struct tcp_info with tcpi_bytes_acked (glibc's lacks it) */
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -166,23 +168,61 @@ static void peer_name(const struct tcp *t, char *buf, size_t size)
 		 (unsigned)ntohs(v6 ? a6->sin6_port : a4->sin_port));
 }
 
-/* A connected socket, trying again while the failure is transient.  Until
- * it connects, the slot says why not (a warning if the load stops first);
- * a stream made clears it.  `why` names what ended the previous stream.
- * -1 after hg_load_fail on an error that retrying cannot cure. */
-static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, const char *why)
-{
+/* The sender's state across its streams: the wait before the next attempt
+ * (kept growing while streams end soon after they are made, so that a peer
+ * that accepts and resets at once is not hammered) and what ended them. */
+struct attempts {
 	char peer[INET6_ADDRSTRLEN + 8];
-	peer_name(t, peer, sizeof(peer));
-	int64_t since = hg_now_ns(), wait = RETRY_FIRST_NS;
+	int64_t wait;
+	unsigned ended;                 /* streams ended by the peer or the network */
+	char last_end[64];              /* strerror of the last one */
+};
+
+static void backoff(struct attempts *at)
+{
+	struct timespec ts = hg_ns_to_ts(at->wait);
+	nanosleep(&ts, NULL);
+	at->wait = at->wait * 2 > RETRY_MAX_NS ? RETRY_MAX_NS : at->wait * 2;
+}
+
+/* What the slot says while the sender has no stream (a warning if the
+ * load stops then): `what` went wrong with `attempt`, `since` the first. */
+static void no_stream(struct hg_load_slot *slot, const struct attempts *at, const char *what,
+		      unsigned attempt, int64_t since)
+{
+	char ended[96] = "";
+	if (at->ended)
+		snprintf(ended, sizeof(ended), "after the stream ended %u time%s (last: %.40s); ",
+			 at->ended, at->ended == 1 ? "" : "s", at->last_end);
+	snprintf(slot->error, sizeof(slot->error),
+		 "connect %s: %s (%s%u attempt%s, the last %.1f s after the first; still trying "
+		 "when the load stopped)", at->peer, what, ended, attempt, attempt == 1 ? "" : "s",
+		 (double)(hg_now_ns() - since) / 1e9);
+}
+
+/* A connected socket, trying again while the failure is transient.  Until
+ * it connects the slot says why not; once connected it says how many
+ * streams ended before (each a warning: the load was not continuous), or
+ * nothing.  -1 after hg_load_fail on an error that retrying cannot cure. */
+static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, struct attempts *at)
+{
+	int64_t since = hg_now_ns();
 	for (unsigned attempt = 1;; attempt++) {
 		int s = socket(t->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0) {
 			slot->error[0] = '\0';
 			return -hg_load_fail(slot, "socket: %s", strerror(errno));
 		}
+		/* a peer that drops the SYNs keeps connect() waiting: say so first */
+		no_stream(slot, at, "no answer", attempt, since);
 		if (connect(s, (struct sockaddr *)&t->peer, t->peer_len) == 0) {
-			slot->error[0] = '\0';
+			if (at->ended)
+				snprintf(slot->error, sizeof(slot->error),
+					 "the stream to %s ended %u time%s (last: %.40s); made again "
+					 "each time", at->peer, at->ended, at->ended == 1 ? "" : "s",
+					 at->last_end);
+			else
+				slot->error[0] = '\0';
 			hg_load_add(slot, C_CONNECTIONS, 1);
 			return s;
 		}
@@ -190,38 +230,64 @@ static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, const char
 		close(s);
 		if (e != EINTR && !transient(e)) {
 			slot->error[0] = '\0';
-			return -hg_load_fail(slot, "connect %s: %s", peer, strerror(e));
+			return -hg_load_fail(slot, "connect %s: %s", at->peer, strerror(e));
 		}
-		snprintf(slot->error, sizeof(slot->error),
-			 "connect %s: %s (%s%u attempts over %.1f s, retrying when the load stopped)",
-			 peer, strerror(e), why, attempt, (double)(hg_now_ns() - since) / 1e9);
-		struct timespec ts = hg_ns_to_ts(wait);
-		nanosleep(&ts, NULL);
-		wait = wait * 2 > RETRY_MAX_NS ? RETRY_MAX_NS : wait * 2;
+		no_stream(slot, at, strerror(e), attempt, since);
+		backoff(at);
 	}
 }
 
+/* What the peer acknowledged of stream `s` (TCP_INFO), or -1 where the
+ * kernel does not say (before Linux 4.1). */
+static int64_t acked(int s)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+	    len < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof(ti.tcpi_bytes_acked))
+		return -1;
+	return (int64_t)ti.tcpi_bytes_acked;
+}
+
+/* Sends as fast as the stream takes it.  Only sending, `bytes` counts what
+ * the peer acknowledged (what send() accepted may die in a socket buffer
+ * when the peer resets); beside the loopback receiver, `bytes_sent` counts
+ * what send() accepted. */
 static int sender(struct tcp *t, char *buf, struct hg_load_slot *slot)
 {
 	bool only = t->mode == SEND_ONLY;
-	char why[64] = "";
+	struct attempts at = { .wait = RETRY_FIRST_NS };
+	peer_name(t, at.peer, sizeof(at.peer));
 	for (;;) {
-		int s = connect_retrying(t, slot, why);
+		int s = connect_retrying(t, slot, &at);
 		if (s < 0)
 			return 1;
+		int64_t made = hg_now_ns(), counted = 0;
 		ssize_t n;
 		while ((n = send(s, buf, BUF_SIZE, MSG_NOSIGNAL)) >= 0 || errno == EINTR) {
 			if (n <= 0)
 				continue;
-			if (only)
-				hg_load_add(slot, C_CALLS, 1);
-			hg_load_add(slot, only ? C_BYTES : C_SENT, (uint64_t)n);
+			if (!only) {
+				hg_load_add(slot, C_SENT, (uint64_t)n);
+				continue;
+			}
+			hg_load_add(slot, C_CALLS, 1);
+			int64_t a = acked(s);
+			int64_t now = a >= 0 ? a : counted + n;
+			if (now > counted)
+				hg_load_add(slot, C_BYTES, (uint64_t)(now - counted));
+			counted = now > counted ? now : counted;
 		}
 		int e = errno;
 		close(s);
 		if (!transient(e))
 			return hg_load_fail(slot, "send: %s", strerror(e));
-		snprintf(why, sizeof(why), "after the stream ended: %s; ", strerror(e));
+		at.ended++;
+		snprintf(at.last_end, sizeof(at.last_end), "%s", strerror(e));
+		if (hg_now_ns() - made >= RETRY_MAX_NS)
+			at.wait = RETRY_FIRST_NS;       /* it lived: the peer is back */
+		else
+			backoff(&at);                    /* ended at once: wait longer each time */
 	}
 }
 

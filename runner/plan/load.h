@@ -31,7 +31,7 @@ struct hg_load_slot {
 	int status_valid;               /* exec: the command's wait status is known
 					   (2: it ended by itself before the stop) */
 	int status;
-	char error[192];                /* why the process gave up, "" if it did not */
+	char error[256];                /* why the process gave up, "" if it did not */
 };
 
 /* What a load sees of its run. */

@@ -1,6 +1,6 @@
-"""tcp_stream against a remote side that is not there yet, goes away, or resets: the sender
-keeps trying and connects again (docs/loads.md#tcp_stream); a window with no stream at all is
-a warning that says why and how long it tried."""
+"""tcp_stream against a remote side that is not there yet, goes away, resets or never answers:
+the sender keeps trying, backing off, and connects again (docs/loads.md#tcp_stream); a window
+with no stream, or a stream that had to be made again, is a warning that says so."""
 import json
 import socket
 import struct
@@ -23,11 +23,13 @@ def free_port():
 
 class Sink(threading.Thread):
     """A TCP sink on 127.0.0.1:port that starts listening after `delay` s; each connection
-    is read for `keep` s (or to its end) and then reset (SO_LINGER 0), `streams` times."""
+    is read for `keep` s (or to its end) and then reset (SO_LINGER 0), `streams` times; the
+    last one is read for `last` s (default `keep`)."""
 
-    def __init__(self, port, delay=0.0, keep=None, streams=1):
+    def __init__(self, port, delay=0.0, keep=None, streams=1, last=None):
         super().__init__(daemon=True)
         self.port, self.delay, self.keep, self.streams = port, delay, keep, streams
+        self.last = keep if last is None else last
         self.accepted, self.received = 0, 0
         self.stop = threading.Event()
 
@@ -44,10 +46,12 @@ class Sink(threading.Thread):
                 except socket.timeout:
                     continue
                 self.accepted += 1
+                keep = self.keep
                 if self.accepted == self.streams:
                     srv.close()                        # nothing listens after the last one
+                    keep = self.last
                 c.settimeout(0.1)
-                until = time.monotonic() + (self.keep or 3600)
+                until = time.monotonic() + (3600 if keep is None else keep)
                 while time.monotonic() < until and not self.stop.is_set():
                     try:
                         data = c.recv(1 << 16)
@@ -104,8 +108,61 @@ def test_a_reset_stream_is_made_again(hgrun, scenario, tmp_path):
     assert l["stats"]["connections"] == 3
     # after the third reset nothing listens: the load tried until it stopped, and says so
     (w,) = load_warnings(result, "tx")
-    assert f"connect 127.0.0.1:{port}: Connection refused (after the stream ended: " in w, w
-    assert "retrying when the load stopped" in w
+    assert (f"connect 127.0.0.1:{port}: Connection refused (after the stream ended 3 times "
+            "(last: Connection reset by peer); ") in w, w
+    assert "still trying when the load stopped" in w
+
+
+def test_a_stream_made_again_is_a_warning(hgrun, scenario, tmp_path):
+    port = free_port()
+    sink = Sink(port, keep=0.4, streams=2, last=3600)    # one reset, then kept to the end
+    sink.start()
+    try:
+        result, l = run_load(hgrun, scenario, tmp_path,
+                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    finally:
+        sink.stop.set()
+        sink.join(5)
+    assert l["stats"]["connections"] == 2 == sink.accepted
+    (w,) = load_warnings(result, "tx")
+    assert (f"the stream to 127.0.0.1:{port} ended 1 time (last: Connection reset by peer); "
+            "made again each time") in w, w
+    # bytes: what the sink's kernel acknowledged, never more than was sent to it
+    assert 0 < l["stats"]["bytes"]
+
+
+def test_a_peer_that_resets_at_once_is_not_hammered(hgrun, scenario, tmp_path):
+    """Accepted and reset at once, again and again: the waits between attempts keep growing
+    (10 ms doubling to 1 s) and the bytes are what the peer acknowledged, not what send()
+    took into a socket buffer that the reset threw away."""
+    port = free_port()
+    sink = Sink(port, keep=0, streams=10_000)
+    sink.start()
+    try:
+        result, l = run_load(hgrun, scenario, tmp_path,
+                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    finally:
+        sink.stop.set()
+        sink.join(5)
+    assert 2 <= l["stats"]["connections"] <= 12          # 10+20+...+640 ms + 1 s > 2 s
+    (w,) = load_warnings(result, "tx")
+    assert "(last: Connection reset by peer)" in w, w
+    assert l["stats"]["bytes"] <= sink.received + l["stats"]["connections"] * (8 << 20)
+
+
+def test_a_peer_that_never_answers_is_a_warning(hgrun, scenario, tmp_path):
+    """A listener whose accept queue is full drops the SYNs: connect() waits through the
+    whole window, and the warning says there was no answer."""
+    with socket.socket() as srv, socket.socket() as filler:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(0)
+        port = srv.getsockname()[1]
+        filler.connect(("127.0.0.1", port))              # the queue's one place, never accepted
+        result, l = run_load(hgrun, scenario, tmp_path,
+                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    assert l["stats"]["connections"] == 0 and l["stats"]["bytes"] == 0
+    (w,) = load_warnings(result, "tx")
+    assert f"connect 127.0.0.1:{port}: no answer (1 attempt, " in w, w
 
 
 def test_no_sink_at_all_is_a_warning_with_the_attempts(hgrun, scenario, tmp_path):
@@ -116,7 +173,7 @@ def test_no_sink_at_all_is_a_warning_with_the_attempts(hgrun, scenario, tmp_path
     (w,) = load_warnings(result, "tx")
     attempts = int(w.split("Connection refused (")[1].split(" attempts")[0])
     assert attempts >= 3, w                          # 10 ms, 20, 40, ... up to 1 s apart
-    assert "retrying when the load stopped" in w
+    assert "still trying when the load stopped" in w
 
 
 def test_loopback_makes_one_connection(hgrun, scenario, tmp_path):
