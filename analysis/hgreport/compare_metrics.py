@@ -98,7 +98,7 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
     v["involuntary_switches"] = float(out.sum())
     if seconds:
         v["involuntary_switch_rate"] = v["involuntary_switches"] / seconds
-    costs = np.sort(sw.cost[out])
+    costs = np.sort(sw.cost_of(out))
     if len(costs):
         v["switch_cost_median"] = quantile_nr(costs, 0.5)
         if complete:

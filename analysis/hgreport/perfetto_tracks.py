@@ -185,10 +185,9 @@ class _IntervalNames:
         self.per_cpu = [run.label(i) for i in range(self.threads)]
         self._used: tuple[np.ndarray, np.ndarray] | None = None
 
-    def thread_code(self, sl: slice | np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
-        cpu, end = self.iv.cpu[sl], self.iv.end[sl]
-        if rows is not None:
-            cpu, end = cpu[rows], end[rows]
+    def thread_code(self, rows: slice | np.ndarray) -> np.ndarray:
+        """The per-thread name code of the records `rows` (a slice or indices)."""
+        cpu, end = self.iv.cpu[rows], self.iv.end[rows]
         return np.searchsorted(self.cpus, cpu) + end.astype(np.int64) * len(self.cpus)
 
     def used(self) -> tuple[np.ndarray, np.ndarray]:
@@ -207,17 +206,16 @@ class _IntervalNames:
         iv = self.iv
 
         def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            rows = iv.thread[lo:hi] == i
-            return (iv.start[lo:hi][rows], iv.stop[lo:hi][rows],
-                    self.thread_code(slice(lo, hi), rows))
+            rows = np.flatnonzero(iv.thread[lo:hi] == i) + lo     # one mask pass, then gathers
+            return iv.start[rows], iv.stop[rows], self.thread_code(rows)
         return Picked(len(iv), pick, self.per_thread, self.used()[0][i])
 
     def on_cpu(self, cpu: int) -> Picked:
         iv = self.iv
 
         def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            rows = iv.cpu[lo:hi] == cpu
-            return iv.start[lo:hi][rows], iv.stop[lo:hi][rows], iv.thread[lo:hi][rows]
+            rows = np.flatnonzero(iv.cpu[lo:hi] == cpu) + lo
+            return iv.start[rows], iv.stop[rows], iv.thread[rows]
         k = int(np.searchsorted(self.cpus, cpu))
         return Picked(len(iv), pick, self.per_cpu, self.used()[1][k])
 

@@ -42,6 +42,11 @@ class Switches:
             np.subtract(self.iv.start[self.b[sl]], self.iv.stop[self.a[sl]], out=out[sl])
         return out
 
+    def cost_of(self, selected: np.ndarray) -> np.ndarray:
+        """B.start - A.end (ns) of the switches a boolean mask selects, made for those only
+        (per thread: a thread's share, not every switch's cost each time)."""
+        return self.iv.start[self.b[selected]] - self.iv.stop[self.a[selected]]
+
     def cost_histograms(self, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Counts of the voluntary and of the involuntary switches' costs (ns) between
         `edges`, a block of switches at a time."""

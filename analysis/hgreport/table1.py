@@ -140,7 +140,7 @@ def _switch_rates(run: Run, i: int, sw: switches.Switches) -> dict[str, Any]:
     out: dict[str, Any] = {"label": run.label(i), "seconds": secs,
                            "preempted": int(((iv.thread == i) & (iv.end == switches.PREEMPTED)).sum())}
     for kind, m in (("involuntary", mine & ~sw.voluntary), ("voluntary", mine & sw.voluntary)):
-        c = np.sort(sw.cost[m])
+        c = np.sort(sw.cost_of(m))
         out[kind] = {"count": int(len(c)), "per_s": len(c) / secs if secs else None,
                      "cost_min_ns": float(c[0]) if len(c) else None,
                      "cost_median_ns": quantile_nr(c, 0.5) if len(c) else None}

@@ -114,3 +114,21 @@ def test_timeline_windows_select_what_a_scan_per_thread_selects(case, coarse, go
             m = (reach > lo) & (mine.start < hi)
             assert np.array_equal(rows[i][0], mine.start[m]), (lo, hi, i)
             assert np.array_equal(rows[i][1], reach[m]), (lo, hi, i)
+
+
+@needs_fork
+def test_a_fork_that_fails_writes_it_here(mix_run, hgreport, tmp_path, monkeypatch):
+    """fork() refused (EAGAIN: too many processes): the export is written in this process,
+    the collector is thawed again and the pipe closed."""
+    import gc
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    fds = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "fork", no_fork)
+    rc, out, err = hgreport(mix_run, "-o", tmp_path / "out")
+    assert rc == 0, err
+    assert (tmp_path / "out" / perfetto.FILE_NAME).stat().st_size > 0
+    assert gc.get_freeze_count() == 0
+    assert len(os.listdir("/proc/self/fd")) == fds
