@@ -79,31 +79,30 @@ def load_warnings(result, name):
     return [w for w in result["warnings"] if f"load {name}" in w]
 
 
-def test_a_sink_that_starts_late_is_waited_for(hgrun, scenario, tmp_path):
+def against_sink(hgrun, scenario, tmp_path, **sink):
+    """A 2 s run whose load sends to a Sink(**sink): (result, the load, the sink)."""
     port = free_port()
-    sink = Sink(port, delay=0.6)
-    sink.start()
+    peer = Sink(port, **sink)
+    peer.start()
     try:
         result, l = run_load(hgrun, scenario, tmp_path,
                              f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
     finally:
-        sink.stop.set()
-        sink.join(5)
+        peer.stop.set()
+        peer.join(5)
+    return result, l, peer
+
+
+def test_a_sink_that_starts_late_is_waited_for(hgrun, scenario, tmp_path):
+    result, l, sink = against_sink(hgrun, scenario, tmp_path, delay=0.6)
     assert l["stats"]["connections"] == 1 == sink.accepted
     assert l["stats"]["bytes"] > 0 and sink.received > 0
     assert not load_warnings(result, "tx"), result["warnings"]
 
 
 def test_a_reset_stream_is_made_again(hgrun, scenario, tmp_path):
-    port = free_port()
-    sink = Sink(port, keep=0.4, streams=3)
-    sink.start()
-    try:
-        result, l = run_load(hgrun, scenario, tmp_path,
-                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
-    finally:
-        sink.stop.set()
-        sink.join(5)
+    result, l, sink = against_sink(hgrun, scenario, tmp_path, keep=0.4, streams=3)
+    port = sink.port
     assert sink.accepted == 3
     assert l["stats"]["connections"] == 3
     # after the third reset nothing listens: the load tried until it stopped, and says so
@@ -114,15 +113,9 @@ def test_a_reset_stream_is_made_again(hgrun, scenario, tmp_path):
 
 
 def test_a_stream_made_again_is_a_warning(hgrun, scenario, tmp_path):
-    port = free_port()
-    sink = Sink(port, keep=0.4, streams=2, last=3600)    # one reset, then kept to the end
-    sink.start()
-    try:
-        result, l = run_load(hgrun, scenario, tmp_path,
-                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
-    finally:
-        sink.stop.set()
-        sink.join(5)
+    # one reset, then kept to the end
+    result, l, sink = against_sink(hgrun, scenario, tmp_path, keep=0.4, streams=2, last=3600)
+    port = sink.port
     assert l["stats"]["connections"] == 2 == sink.accepted
     (w,) = load_warnings(result, "tx")
     assert (f"the stream to 127.0.0.1:{port} ended 1 time (last: Connection reset by peer); "
@@ -135,15 +128,7 @@ def test_a_peer_that_resets_at_once_is_not_hammered(hgrun, scenario, tmp_path):
     """Accepted and reset at once, again and again: the waits between attempts keep growing
     (10 ms doubling to 1 s) and the bytes are what the peer acknowledged, not what send()
     took into a socket buffer that the reset threw away."""
-    port = free_port()
-    sink = Sink(port, keep=0, streams=10_000)
-    sink.start()
-    try:
-        result, l = run_load(hgrun, scenario, tmp_path,
-                             f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
-    finally:
-        sink.stop.set()
-        sink.join(5)
+    result, l, sink = against_sink(hgrun, scenario, tmp_path, keep=0, streams=10_000)
     assert 2 <= l["stats"]["connections"] <= 12          # 10+20+...+640 ms + 1 s > 2 s
     (w,) = load_warnings(result, "tx")
     assert "(last: Connection reset by peer)" in w, w
