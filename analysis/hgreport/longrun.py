@@ -5,6 +5,7 @@ once."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from .markdown import table
 from .rundir import Run
 from .series import Series, read_series
 from .series_plot import plot_series
-from .seriesbins import Bins, aggregate, fmt_clock, fmt_span
+from .seriesbins import Bins, aggregate, fmt_clock, fmt_span, sample_p99
 from .units import fmt_ns
 
 WORST = 10
@@ -62,10 +63,11 @@ def _thread_rows(run: Run, s: Series, b: Bins) -> list[list[Any]]:
         lat = "–"
         if (b.wakeups[i] > 0).any():
             li = int(np.argmax(b.lat_max[i]))
-            p99 = b.lat_p99[i][b.lat_p99[i] > 0]
-            lat = (f"{fmt_ns(b.lat_max[i][li])} (bin at {fmt_clock(b.start_ns[li])}); p99 median "
-                   f"{fmt_ns(float(np.median(p99)))}, worst {fmt_ns(float(p99.max()))}"
-                   if len(p99) else f"{fmt_ns(b.lat_max[i][li])}")
+            per_bin, what = b.p99
+            p99 = per_bin[i][per_bin[i] > 0]
+            lat = (f"{fmt_ns(b.lat_max[i][li])} (bin at {fmt_clock(b.start_ns[li])}); {what} "
+                   f"per bin: median {fmt_ns(float(np.median(p99)))}, highest "
+                   f"{fmt_ns(float(p99.max()))}" if len(p99) else f"{fmt_ns(b.lat_max[i][li])}")
         rows.append([run.label(i), f"{sh.min():.1f}–{sh.max():.1f}% (median {np.median(sh):.1f}%)",
                      f"{fmt_ns(g[gi])} (bin at {fmt_clock(b.start_ns[gi])})" if g[gi] > 0 else "–",
                      (f"{misses} in {int((b.misses[i] > 0).sum())} bins, worst "
@@ -136,6 +138,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
         return "", []
     covered = covered_ns(run, s)
     b = aggregate(s, len(run.threads), covered_ns=covered)
+    b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
     out.mkdir(parents=True, exist_ok=True)
     plot_series(run, s, b, out / "series.png", covered, windows)
@@ -171,6 +174,8 @@ def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:
             row.update(wakeups=col(b.wakeups[i], live),
                        lat_max_ns=col(b.lat_max[i], b.lat_max[i] > 0),
                        lat_p99_max_ns=col(b.lat_p99[i], b.lat_p99[i] > 0))
+            if b.lat_p99_exact is not None:
+                row["lat_p99_ns"] = col(b.lat_p99_exact[i], b.lat_p99_exact[i] >= 0)
         threads.append(row)
     loads = [{"load": name, "ops_per_s": [None if np.isnan(x) else round(float(x), 3)
                                           for x in b.load_rate()[k]]}

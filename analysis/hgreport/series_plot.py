@@ -71,17 +71,20 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
         more = 0
         if panel == "latency":
             idx, more = _threads_in(run, (b.wakeups > 0).any(axis=1))
+            per_bin, what = b.p99
             for i in idx:
                 c = THREAD_COLORS[i % 10]
                 mx = np.where(b.lat_max[i] > 0, b.lat_max[i], np.nan)
-                p99 = np.where(b.lat_p99[i] > 0, b.lat_p99[i], np.nan)
+                p99 = np.where(per_bin[i] > 0, per_bin[i], np.nan)
                 _stairs(ax, mx, x, color=c, lw=1.2, label=f"{run.label(i)} max")
-                _stairs(ax, p99, x, color=c, lw=0.9, ls="--", label=f"{run.label(i)} p99")
+                _stairs(ax, p99, x, color=c, lw=0.9, ls="--", label=f"{run.label(i)} {what}")
             ax.set_yscale("log")
             log_axis(ax.yaxis, ns_per_unit=1)
             ax.set_ylabel("wake-up latency")
-            ax.set_title(f"{run.scenario.get('name')}: wake-up latency {per} (max, and the worst "
-                         "p99 of the series intervals)", fontsize=9, loc="left")
+            ax.set_title(f"{run.scenario.get('name')}: wake-up latency {per} (max, and "
+                         + ("the bin's p99, from latency.bin)" if what == "p99" else
+                            "the worst p99 of the series intervals in it)"),
+                         fontsize=9, loc="left")
         elif panel == "gap":
             idx, more = _threads_in(run, (b.gaps > 0).any(axis=1))
             for i in idx:

@@ -4,10 +4,14 @@ columns of series.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .series import MISSING, Series
+
+if TYPE_CHECKING:
+    from .rundir import Run
 
 S = 1_000_000_000
 NICE_BINS_NS = tuple(int(x * S) for x in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60,
@@ -47,6 +51,15 @@ class Bins:
     load_span: np.ndarray
     load_ops: np.ndarray
     load_counters: dict[str, np.ndarray]
+    lat_p99_exact: np.ndarray | None = None    # the bin's own p99 (sample_p99), when known
+
+    @property
+    def p99(self) -> tuple[np.ndarray, str]:
+        """The per-bin p99 to show, and what it is: exact from latency.bin, or the worst of
+        the series intervals' p99s."""
+        if self.lat_p99_exact is not None:
+            return self.lat_p99_exact, "p99"
+        return self.lat_p99, "worst interval p99"
 
     @property
     def start_ns(self) -> np.ndarray:
@@ -107,6 +120,36 @@ def aggregate(s: Series, n_threads: int, bin_ns: int | None = None,
                 maxes["lat_max_ns"], maxes["lat_p99_ns"], sums["dropped"],
                 lshape(_sum(lkey, ld["span_ns"], lsize)), lshape(_sum(lkey, ld["ops"], lsize)),
                 {c: lshape(_sum(lkey, ld[c], lsize)) for c in s.counters})
+
+
+MAX_SAMPLES = 5_000_000        # wake-ups read and sorted for exact per-bin p99 (about 60 bytes
+                               # each while sorted: 300 MB at most)
+
+
+def sample_p99(run: "Run", b: Bins, max_samples: int = MAX_SAMPLES) -> np.ndarray | None:
+    """Each (thread, bin)'s p99 wake-up lateness (nearest rank, ns, lateness below 0 taken as
+    0 as the runner's histograms take it; -1 where the bin has no wake-up), exact, from
+    latency.bin: the series only gives the worst of its intervals' p99s, which over a bin of
+    many intervals is a far higher quantile. None unless latency.bin holds every wake-up the
+    series counted, in the same bins (trace mode full, nothing dropped), or when it holds
+    more than `max_samples`."""
+    if ((run.result.get("trace") or {}).get("mode") or "full") != "full":
+        return None
+    stored = run.written("latency")
+    if not stored or stored > max_samples or not b.wakeups.any():
+        return None                     # (a count result.json gives: nothing read yet)
+    w = run.samples
+    n, size = b.n, len(run.threads) * b.n
+    key = w.thread.astype(np.int64) * n + np.clip(w.actual // b.bin_ns, 0, n - 1)
+    count = np.bincount(key, minlength=size)
+    if len(count) != size or not np.array_equal(count.reshape(b.wakeups.shape), b.wakeups):
+        return None
+    order = np.lexsort((np.maximum(w.late, 0), key))
+    late = np.maximum(w.late[order], 0)
+    first = np.concatenate(([0], np.cumsum(count)[:-1]))
+    rank = np.maximum(np.ceil(0.99 * count).astype(np.int64), 1) - 1
+    at = np.minimum(first + rank, len(late) - 1)
+    return np.where(count > 0, late[at], MISSING).reshape(b.wakeups.shape)
 
 
 def fmt_clock(ns: float | None) -> str:

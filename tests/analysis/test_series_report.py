@@ -3,6 +3,7 @@ one with windows, and one killed with SIGKILL part-way (issue 8: the report read
 measured up to the last checkpoint)."""
 import json
 
+import numpy as np
 import pytest
 
 from hgreport.longrun import section
@@ -97,3 +98,57 @@ def test_series_json_holds_the_bins_of_the_figure(mix_run, tmp_path):
     assert max(x or 0 for x in by["lat"]["lat_max_ns"]) == res["lat"]["latency"]["max_ns"]
     assert "misses" not in by["hog.0"] and "lat_max_ns" not in by["rt"]
     assert doc["loads"][0]["load"] == "burn"
+
+
+def _bins(run, bin_ns=None):
+    from hgreport.longrun import covered_ns
+    from hgreport.series import read_series
+    from hgreport.seriesbins import aggregate
+    s = read_series(run)
+    return aggregate(s, len(run.threads), bin_ns=bin_ns, covered_ns=covered_ns(run, s))
+
+
+@pytest.mark.parametrize("bin_ns", [None, 200_000_000, 300_000_000])
+def test_per_bin_p99_is_the_nearest_rank_of_the_bins_wakeups(mix_run, bin_ns):
+    """Bins of one and of several series intervals: each bin's p99 is that of the wake-ups
+    latency.bin holds in it, counted by brute force here."""
+    import math
+
+    from hgreport.seriesbins import sample_p99
+    run = read_run(mix_run)
+    b = _bins(run, bin_ns)
+    got = sample_p99(run, b)
+    assert got is not None
+    w = run.samples
+    for i in range(len(run.threads)):
+        for k in range(b.n):
+            sel = (w.thread == i) & (np.clip(w.actual // b.bin_ns, 0, b.n - 1) == k)
+            late = sorted(max(int(x), 0) for x in w.late[sel])
+            want = late[math.ceil(0.99 * len(late)) - 1] if late else -1
+            assert got[i, k] == want, (i, k, late)
+    assert (got >= 0).sum() == (b.wakeups > 0).sum() > 0
+
+
+def test_per_bin_p99_only_when_latency_bin_holds_every_wakeup(mix_run, copy_run, golden_session):
+    from hgreport.seriesbins import sample_p99
+    outl = read_run(golden_session("outliers"))          # trace mode outliers: not every one
+    assert sample_p99(outl, _bins(outl)) is None
+    run = read_run(mix_run)
+    b = _bins(run)
+    assert sample_p99(run, b, max_samples=len(run.samples) - 1) is None
+    fewer = b.wakeups.copy()
+    fewer[fewer > 0] += 1                                # the series counted more than stored
+    from dataclasses import replace
+    assert sample_p99(run, replace(b, wakeups=fewer)) is None
+
+
+def test_series_json_and_report_say_which_p99(mix_run, outliers_run, tmp_path):
+    text, _ = section(read_run(mix_run), tmp_path / "full")
+    rows = json.loads((tmp_path / "full" / "series.json").read_text())["threads"]
+    lat = next(r for r in rows if r["thread"] == "lat")
+    assert "lat_p99_ns" in lat and "lat_p99_max_ns" in lat
+    assert "; p99 per bin: median" in text
+    text, _ = section(read_run(outliers_run), tmp_path / "windows")
+    rows = json.loads((tmp_path / "windows" / "series.json").read_text())["threads"]
+    assert not any("lat_p99_ns" in r for r in rows)
+    assert "worst interval p99 per bin: median" in text
