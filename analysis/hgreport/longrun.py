@@ -115,8 +115,9 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
         ops = b.load_rate()[k][live]
         mbps = (b.load_rate("bytes")[k][live] * 8 / 1e6) if "bytes" in s.counters else None
         r = s.of_load(k)
-        rows.append([name, f"{fmt_clock(int((r['t_ns'] - r['span_ns']).min()))} – "
-                           f"{fmt_clock(int(r['t_ns'].max()))}",
+        first, last = (r["from_ns"], r["to_ns"]) if "from_ns" in r else (r["t_ns"] - r["span_ns"],
+                                                                         r["t_ns"])
+        rows.append([name, f"{fmt_clock(int(first.min()))} – {fmt_clock(int(last.max()))}",
                      f"{np.mean(ops):.1f} ({np.min(ops):.1f}–{np.max(ops):.1f})",
                      f"{np.mean(mbps):.1f} ({np.min(mbps):.1f}–{np.max(mbps):.1f})"
                      if mbps is not None and (r["bytes"] > 0).any() else "–"])
@@ -137,6 +138,9 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     if s is None or s.lines == 0:
         return "", []
     covered = covered_ns(run, s)
+    s = s.within_load_windows({ld["name"]: (int(ld["started_ns"]), int(ld["stopped_ns"])
+                                            if ld.get("stopped_ns") is not None else covered)
+                               for ld in run.loads if ld.get("started_ns") is not None})
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from itertools import chain
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -58,6 +58,28 @@ class Series:
     def of_thread(self, index: int) -> dict[str, np.ndarray]:
         m = self.threads["thread"] == index
         return {k: v[m] for k, v in self.threads.items()}
+
+    def within_load_windows(self, windows: dict[str, tuple[int, int]]) -> "Series":
+        """The series with each load line's `span_ns` cut to the part of its interval inside
+        the load's window (name -> (started_ns, stopped_ns)), that part in new columns
+        `from_ns` and `to_ns`: the runner writes the whole interval, so a load that started
+        or stopped inside one would get too low a rate there. Lines with no overlap (a
+        clock's rounding) keep their interval."""
+        ld = self.loads
+        if not len(ld["t_ns"]) or not windows:
+            return self
+        lo = np.full(len(self.load_names), np.iinfo(np.int64).min, np.int64)
+        hi = np.full(len(self.load_names), np.iinfo(np.int64).max, np.int64)
+        for k, name in enumerate(self.load_names):
+            if name in windows:
+                lo[k], hi[k] = windows[name]
+        start = ld["t_ns"] - ld["span_ns"]
+        a = np.maximum(start, lo[ld["load"]])
+        b = np.minimum(ld["t_ns"], hi[ld["load"]])
+        cut = b > a
+        return replace(self, loads=dict(ld, span_ns=np.where(cut, b - a, ld["span_ns"]),
+                                        from_ns=np.where(cut, a, start),
+                                        to_ns=np.where(cut, b, ld["t_ns"])))
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index

@@ -184,3 +184,22 @@ def test_after_a_bad_tail_line_every_later_line_is_torn(mix_run, copy_run, small
     run = with_series(copy_run, mix_run, lines, checkpoint(5))
     s = read_series(run)
     assert (s.lines, s.after_checkpoint, s.torn) == (10, 5, 29)
+
+
+def test_load_spans_cut_to_the_loads_window():
+    """A load that ran 0.2-0.8 s of a 1 s interval, and 1.5-3.0 s over two: its rate per bin
+    is its ops over the time it ran, not over the whole interval."""
+    from hgreport.series import THREAD_KEYS, Series
+    S = 1_000_000_000
+    loads = {"t_ns": np.array([S, S, 2 * S, 3 * S]), "span_ns": np.full(4, S),
+             "load": np.array([0, 1, 1, 1]), "ops": np.array([600, 0, 500, 1000])}
+    threads = {k: np.zeros(0, np.int64) for k in THREAD_KEYS}
+    s = Series(None, threads, loads, ["a", "b"], [], 4, series_ns=S)
+    cut = s.within_load_windows({"a": (S // 5, 4 * S // 5), "b": (3 * S // 2, 3 * S)})
+    assert cut.loads["span_ns"].tolist() == [600_000_000, S, S // 2, S]   # b's first: no overlap
+    assert cut.loads["from_ns"].tolist() == [S // 5, 0, 3 * S // 2, 2 * S]
+    assert cut.loads["to_ns"].tolist() == [4 * S // 5, S, 2 * S, 3 * S]
+    b = aggregate(cut, 0, bin_ns=S, covered_ns=3 * S)
+    assert b.load_rate()[0][0] == pytest.approx(1000.0)                  # 600 ops in 0.6 s
+    assert b.load_rate()[1][1:].tolist() == pytest.approx([1000.0, 1000.0])
+    assert s.within_load_windows({}) is s
