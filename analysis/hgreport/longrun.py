@@ -115,9 +115,8 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
         ops = b.load_rate()[k][live]
         mbps = (b.load_rate("bytes")[k][live] * 8 / 1e6) if "bytes" in s.counters else None
         r = s.of_load(k)
-        first, last = (r["from_ns"], r["to_ns"]) if "from_ns" in r else (r["t_ns"] - r["span_ns"],
-                                                                         r["t_ns"])
-        rows.append([name, f"{fmt_clock(int(first.min()))} – {fmt_clock(int(last.max()))}",
+        rows.append([name, f"{fmt_clock(int(r['from_ns'].min()))} – "
+                           f"{fmt_clock(int(r['to_ns'].max()))}",
                      f"{np.mean(ops):.1f} ({np.min(ops):.1f}–{np.max(ops):.1f})",
                      f"{np.mean(mbps):.1f} ({np.min(mbps):.1f}–{np.max(mbps):.1f})"
                      if mbps is not None and (r["bytes"] > 0).any() else "–"])
@@ -138,9 +137,8 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     if s is None or s.lines == 0:
         return "", []
     covered = covered_ns(run, s)
-    s = s.within_load_windows({ld["name"]: (int(ld["started_ns"]), int(ld["stopped_ns"])
-                                            if ld.get("stopped_ns") is not None else covered)
-                               for ld in run.loads if ld.get("started_ns") is not None})
+    s = s.within_windows(_windows(run.loads, covered),
+                         dict(enumerate(_windows(run.threads, covered, keyed=False))))
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
@@ -155,6 +153,19 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     lines += outlier_windows.write_section(run, out)
     (out / "series.json").write_text(json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
     return "\n".join(lines), _summary(run, s, b, covered, windows)
+
+
+def _windows(items: list[dict[str, Any]], covered: int, keyed: bool = True) -> Any:
+    """(started_ns, stopped_ns) of each load (by name) or thread (in order; None where it did
+    not start); a window still open ends at `covered`."""
+    def window(x: dict[str, Any]) -> tuple[int, int] | None:
+        a, b = x.get("started_ns"), x.get("stopped_ns")
+        if not isinstance(a, int):
+            return None
+        return a, b if isinstance(b, int) else covered
+    if keyed:
+        return {x["name"]: w for x in items if (w := window(x)) is not None}
+    return [window(x) for x in items]
 
 
 def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:

@@ -59,31 +59,39 @@ class Series:
         m = self.threads["thread"] == index
         return {k: v[m] for k, v in self.threads.items()}
 
-    def within_load_windows(self, windows: dict[str, tuple[int, int]]) -> "Series":
-        """The series with each load line's `span_ns` cut to the part of its interval inside
-        the load's window (name -> (started_ns, stopped_ns)), that part in new columns
-        `from_ns` and `to_ns`: the runner writes the whole interval, so a load that started
-        or stopped inside one would get too low a rate there. Lines with no overlap (a
+    def within_windows(self, loads: dict[str, tuple[int, int]],
+                       threads: dict[int, tuple[int, int]] | None = None) -> "Series":
+        """The series with each line's `span_ns` cut to the part of its interval inside its
+        load's window (load name -> (started_ns, stopped_ns)) or its thread's (thread index
+        -> (started_ns, stopped_ns)), that part in new columns `from_ns` and `to_ns`: the
+        runner writes the whole interval, so a load or a thread that started or stopped
+        inside one would get too low a rate or CPU share there. Lines with no overlap (a
         clock's rounding) keep their interval."""
-        ld = self.loads
-        if not len(ld["t_ns"]) or not windows:
-            return self
-        lo = np.full(len(self.load_names), np.iinfo(np.int64).min, np.int64)
-        hi = np.full(len(self.load_names), np.iinfo(np.int64).max, np.int64)
-        for k, name in enumerate(self.load_names):
-            if name in windows:
-                lo[k], hi[k] = windows[name]
-        start = ld["t_ns"] - ld["span_ns"]
-        a = np.maximum(start, lo[ld["load"]])
-        b = np.minimum(ld["t_ns"], hi[ld["load"]])
-        cut = b > a
-        return replace(self, loads=dict(ld, span_ns=np.where(cut, b - a, ld["span_ns"]),
-                                        from_ns=np.where(cut, a, start),
-                                        to_ns=np.where(cut, b, ld["t_ns"])))
+        cut_loads = _cut(self.loads, self.loads["load"] if len(self.load_names) else None,
+                         [loads.get(n) for n in self.load_names])
+        n = int(self.threads["thread"].max()) + 1 if len(self.threads["thread"]) else 0
+        cut_threads = _cut(self.threads, self.threads["thread"],
+                           [(threads or {}).get(i) for i in range(n)])
+        return replace(self, loads=cut_loads, threads=cut_threads)
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index
         return {k: v[m] for k, v in self.loads.items()}
+
+
+def _cut(cols: dict[str, np.ndarray], owner: np.ndarray | None,
+         windows: list[tuple[int, int] | None]) -> dict[str, np.ndarray]:
+    """Series.within_windows for one kind of line; `owner` indexes `windows`."""
+    start = cols["t_ns"] - cols["span_ns"]
+    if owner is None or not len(start) or not any(windows):
+        return dict(cols, from_ns=start, to_ns=cols["t_ns"])
+    lo = np.array([w[0] if w else np.iinfo(np.int64).min for w in windows], np.int64)
+    hi = np.array([w[1] if w else np.iinfo(np.int64).max for w in windows], np.int64)
+    a = np.maximum(start, lo[owner])
+    b = np.minimum(cols["t_ns"], hi[owner])
+    inside = b > a
+    return dict(cols, span_ns=np.where(inside, b - a, cols["span_ns"]),
+                from_ns=np.where(inside, a, start), to_ns=np.where(inside, b, cols["t_ns"]))
 
 
 def _empty(keys: tuple[str, ...] | list[str]) -> dict[str, np.ndarray]:

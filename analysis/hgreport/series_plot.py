@@ -113,7 +113,8 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
                 _stairs(ax, share[i], x, color=THREAD_COLORS[i % 10], lw=1.1, label=run.label(i))
             ax.set_ylabel("CPU received (%)")
             _top(ax)
-            ax.set_title(f"CPU received {per} (share of the time)", fontsize=9, loc="left")
+            ax.set_title(f"CPU received {per} (share of the time between the thread's start "
+                         "and its stop)", fontsize=9, loc="left")
         elif panel == "loads":
             _plot_loads(ax, run, s, b, x)
             ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
