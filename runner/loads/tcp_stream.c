@@ -44,6 +44,7 @@ enum mode { LOOPBACK, SEND_ONLY, RECV_ONLY };
 #define BUF_SIZE (128u << 10)
 #define RETRY_FIRST_NS 10000000LL       /* 10 ms, doubling ... */
 #define RETRY_MAX_NS 1000000000LL       /* ... up to 1 s between attempts */
+#define CONNECT_WAIT_S 1                 /* an attempt with no answer gives up after it */
 
 struct tcp {
 	enum mode mode;
@@ -186,10 +187,17 @@ static void backoff(struct attempts *at)
 }
 
 /* What the slot says while the sender has no stream (a warning if the
- * load stops then): `what` went wrong with `attempt`, `since` the first. */
+ * load stops then): `what` went wrong with `attempt`, `since` the first;
+ * attempt 0: a stream just ended, none tried yet. */
 static void no_stream(struct hg_load_slot *slot, const struct attempts *at, const char *what,
 		      unsigned attempt, int64_t since)
 {
+	if (attempt == 0) {
+		snprintf(slot->error, sizeof(slot->error),
+			 "the stream to %s ended %u time%s (last: %.40s); not made again when the "
+			 "load stopped", at->peer, at->ended, at->ended == 1 ? "" : "s", what);
+		return;
+	}
 	char ended[96] = "";
 	if (at->ended)
 		snprintf(ended, sizeof(ended), "after the stream ended %u time%s (last: %.40s); ",
@@ -213,9 +221,14 @@ static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, struct att
 			slot->error[0] = '\0';
 			return -hg_load_fail(slot, "socket: %s", strerror(errno));
 		}
-		/* a peer that drops the SYNs keeps connect() waiting: say so first */
+		/* a peer that drops the SYNs would keep connect() waiting for minutes:
+		 * give up on an attempt after CONNECT_WAIT, counted as "no answer" */
+		struct timeval wait = { .tv_sec = CONNECT_WAIT_S };
+		setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait));
 		no_stream(slot, at, "no answer", attempt, since);
 		if (connect(s, (struct sockaddr *)&t->peer, t->peer_len) == 0) {
+			struct timeval none = { 0 };    /* send() blocks as long as it must */
+			setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &none, sizeof(none));
 			if (at->ended)
 				snprintf(slot->error, sizeof(slot->error),
 					 "the stream to %s ended %u time%s (last: %.40s); made again "
@@ -228,11 +241,11 @@ static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, struct att
 		}
 		int e = errno;
 		close(s);
-		if (e != EINTR && !transient(e)) {
+		if (e != EINTR && e != EINPROGRESS && !transient(e)) {
 			slot->error[0] = '\0';
 			return -hg_load_fail(slot, "connect %s: %s", at->peer, strerror(e));
 		}
-		no_stream(slot, at, strerror(e), attempt, since);
+		no_stream(slot, at, e == EINPROGRESS ? "no answer" : strerror(e), attempt, since);
 		backoff(at);
 	}
 }
@@ -247,6 +260,19 @@ static int64_t acked(int s)
 	    len < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof(ti.tcpi_bytes_acked))
 		return -1;
 	return (int64_t)ti.tcpi_bytes_acked;
+}
+
+/* Adds to `bytes` what the peer acknowledged of stream `s` beyond `counted`
+ * (the SYN, which TCP_INFO counts as one byte, left out), or beyond it up to
+ * `guess` where the kernel does not say; returns the new count. */
+static int64_t count_acked(int s, struct hg_load_slot *slot, int64_t counted, int64_t guess)
+{
+	int64_t a = acked(s);
+	int64_t now = a >= 1 ? a - 1 : a < 0 ? guess : counted;
+	if (now <= counted)
+		return counted;
+	hg_load_add(slot, C_BYTES, (uint64_t)(now - counted));
+	return now;
 }
 
 /* Sends as fast as the stream takes it.  Only sending, `bytes` counts what
@@ -272,18 +298,20 @@ static int sender(struct tcp *t, char *buf, struct hg_load_slot *slot)
 				continue;
 			}
 			hg_load_add(slot, C_CALLS, 1);
-			int64_t a = acked(s);
-			int64_t now = a >= 0 ? a : counted + n;
-			if (now > counted)
-				hg_load_add(slot, C_BYTES, (uint64_t)(now - counted));
-			counted = now > counted ? now : counted;
+			counted = count_acked(s, slot, counted, counted + n);
 		}
 		int e = errno;
+		if (only)
+			count_acked(s, slot, counted, counted);
 		close(s);
-		if (!transient(e))
+		if (!transient(e)) {
+			slot->error[0] = '\0';         /* not "made again": this error ends it */
 			return hg_load_fail(slot, "send: %s", strerror(e));
+		}
 		at.ended++;
 		snprintf(at.last_end, sizeof(at.last_end), "%s", strerror(e));
+		/* the load may stop during the wait below: say the stream is gone */
+		no_stream(slot, &at, at.last_end, 0, 0);
 		if (hg_now_ns() - made >= RETRY_MAX_NS)
 			at.wait = RETRY_FIRST_NS;       /* it lived: the peer is back */
 		else

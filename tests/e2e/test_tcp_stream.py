@@ -147,7 +147,17 @@ def test_a_peer_that_never_answers_is_a_warning(hgrun, scenario, tmp_path):
                              f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
     assert l["stats"]["connections"] == 0 and l["stats"]["bytes"] == 0
     (w,) = load_warnings(result, "tx")
-    assert f"connect 127.0.0.1:{port}: no answer (1 attempt, " in w, w
+    assert f"connect 127.0.0.1:{port}: no answer (" in w, w   # each attempt waits 1 s
+    assert "still trying when the load stopped" in w
+
+
+def test_a_stream_lost_near_the_end_is_a_warning(hgrun, scenario, tmp_path):
+    """Made late (the waits have grown), reset soon after: whether the load stops while the
+    sender waits to try again or while it tries, the warning says the stream ended."""
+    result, l, sink = against_sink(hgrun, scenario, tmp_path, delay=0.9, keep=0.3, streams=1)
+    assert l["stats"]["connections"] == 1 == sink.accepted
+    (w,) = load_warnings(result, "tx")
+    assert "ended 1 time (last: Connection reset by peer)" in w, w
 
 
 def test_no_sink_at_all_is_a_warning_with_the_attempts(hgrun, scenario, tmp_path):
