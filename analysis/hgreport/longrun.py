@@ -112,6 +112,8 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
     rows = []
     for k, name in enumerate(s.load_names):
         live = b.load_span[k] > 0
+        if not live.any():              # lines of no length (a hand-edited series)
+            continue
         ops = b.load_rate()[k][live]
         mbps = (b.load_rate("bytes")[k][live] * 8 / 1e6) if "bytes" in s.counters else None
         r = s.of_load(k)
@@ -137,8 +139,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     if s is None or s.lines == 0:
         return "", []
     covered = covered_ns(run, s)
-    s = s.within_windows(_windows(run.loads, covered),
-                         dict(enumerate(_windows(run.threads, covered, keyed=False))))
+    s = s.within_windows(dict(enumerate(_windows(run.threads, covered))))
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
@@ -155,17 +156,14 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     return "\n".join(lines), _summary(run, s, b, covered, windows)
 
 
-def _windows(items: list[dict[str, Any]], covered: int, keyed: bool = True) -> Any:
-    """(started_ns, stopped_ns) of each load (by name) or thread (in order; None where it did
-    not start); a window still open ends at `covered`."""
-    def window(x: dict[str, Any]) -> tuple[int, int] | None:
-        a, b = x.get("started_ns"), x.get("stopped_ns")
-        if not isinstance(a, int):
-            return None
-        return a, b if isinstance(b, int) else covered
-    if keyed:
-        return {x["name"]: w for x in items if (w := window(x)) is not None}
-    return [window(x) for x in items]
+def _windows(threads: list[dict[str, Any]], covered: int) -> list[tuple[int, int] | None]:
+    """(started_ns, stopped_ns) of each thread, None where it did not start; a window still
+    open ends at `covered`."""
+    out: list[tuple[int, int] | None] = []
+    for t in threads:
+        a, b = t.get("started_ns"), t.get("stopped_ns")
+        out.append((a, b if isinstance(b, int) else covered) if isinstance(a, int) else None)
+    return out
 
 
 def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:

@@ -59,20 +59,19 @@ class Series:
         m = self.threads["thread"] == index
         return {k: v[m] for k, v in self.threads.items()}
 
-    def within_windows(self, loads: dict[str, tuple[int, int]],
-                       threads: dict[int, tuple[int, int]] | None = None) -> "Series":
-        """The series with each line's `span_ns` cut to the part of its interval inside its
-        load's window (load name -> (started_ns, stopped_ns)) or its thread's (thread index
-        -> (started_ns, stopped_ns)), that part in new columns `from_ns` and `to_ns`: the
-        runner writes the whole interval, so a load or a thread that started or stopped
-        inside one would get too low a rate or CPU share there. Lines with no overlap (a
-        clock's rounding) keep their interval."""
-        cut_loads = _cut(self.loads, self.loads["load"] if len(self.load_names) else None,
-                         [loads.get(n) for n in self.load_names])
+    def within_windows(self, threads: dict[int, tuple[int, int]]) -> "Series":
+        """The series with each thread line's `span_ns` cut to the part of its interval
+        between the thread's start and stop (thread index -> (started_ns, stopped_ns)), that
+        part in new columns `from_ns` and `to_ns` (loads get them too, uncut): the runner
+        writes the whole interval, so a thread that started or stopped inside one would get
+        too low a CPU share there; its CPU is split by the records' times, so the cut is
+        exact. Loads are not cut: their counters are read when the line is written, up to
+        the writer's lag after the interval ends, so a line's ops do not lie inside it.
+        Lines with no overlap (a clock's rounding) keep their interval."""
         n = int(self.threads["thread"].max()) + 1 if len(self.threads["thread"]) else 0
-        cut_threads = _cut(self.threads, self.threads["thread"],
-                           [(threads or {}).get(i) for i in range(n)])
-        return replace(self, loads=cut_loads, threads=cut_threads)
+        return replace(self, loads=_cut(self.loads, None, []),
+                       threads=_cut(self.threads, self.threads["thread"],
+                                    [threads.get(i) for i in range(n)]))
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index

@@ -130,26 +130,27 @@ def sample_p99(run: "Run", b: Bins, max_samples: int = MAX_SAMPLES) -> np.ndarra
     """Each (thread, bin)'s p99 wake-up lateness (nearest rank, ns, lateness below 0 taken as
     0 as the runner's histograms take it; -1 where the bin has no wake-up), exact, from
     latency.bin: the series only gives the worst of its intervals' p99s, which over a bin of
-    many intervals is a far higher quantile. None unless latency.bin holds every wake-up the
-    series counted, in the same bins (trace mode full, nothing dropped), or when it holds
-    more than `max_samples`."""
+    many intervals is a far higher quantile. Wake-ups are binned by their own time (the series
+    counts one that reached the writer late in a later interval). None unless latency.bin holds
+    every wake-up: trace mode full, as many per thread as the series counted, and no record
+    dropped (a dropped one is in neither); None too beyond `max_samples`."""
     if ((run.result.get("trace") or {}).get("mode") or "full") != "full":
         return None
     stored = run.written("latency")
-    if not stored or stored > max_samples or not b.wakeups.any():
-        return None                     # (a count result.json gives: nothing read yet)
+    if not stored or stored > max_samples or not b.wakeups.any() or b.dropped.any():
+        return None                     # (counts result.json and the series give: nothing read)
     w = run.samples
-    n, size = b.n, len(run.threads) * b.n
-    key = w.thread.astype(np.int64) * n + np.clip(w.actual // b.bin_ns, 0, n - 1)
-    count = np.bincount(key, minlength=size)
-    if len(count) != size or not np.array_equal(count.reshape(b.wakeups.shape), b.wakeups):
+    threads, n = b.wakeups.shape
+    if not np.array_equal(np.bincount(w.thread, minlength=threads), b.wakeups.sum(axis=1)):
         return None
+    key = w.thread.astype(np.int64) * n + np.clip(w.actual // b.bin_ns, 0, n - 1)
+    count = np.bincount(key, minlength=threads * n)
     order = np.lexsort((np.maximum(w.late, 0), key))
     late = np.maximum(w.late[order], 0)
     first = np.concatenate(([0], np.cumsum(count)[:-1]))
     rank = np.maximum(np.ceil(0.99 * count).astype(np.int64), 1) - 1
     at = np.minimum(first + rank, len(late) - 1)
-    return np.where(count > 0, late[at], MISSING).reshape(b.wakeups.shape)
+    return np.where(count > 0, late[at], MISSING).reshape(threads, n)
 
 
 def fmt_clock(ns: float | None) -> str:

@@ -136,10 +136,19 @@ def test_per_bin_p99_only_when_latency_bin_holds_every_wakeup(mix_run, copy_run,
     run = read_run(mix_run)
     b = _bins(run)
     assert sample_p99(run, b, max_samples=len(run.samples) - 1) is None
-    fewer = b.wakeups.copy()
-    fewer[fewer > 0] += 1                                # the series counted more than stored
     from dataclasses import replace
-    assert sample_p99(run, replace(b, wakeups=fewer)) is None
+    more = b.wakeups.copy()
+    more[more > 0] += 1                                  # the series counted more than stored
+    assert sample_p99(run, replace(b, wakeups=more)) is None
+    dropped = b.dropped.copy()
+    dropped[0, 0] = 1                                    # a ring dropped: in neither file
+    assert sample_p99(run, replace(b, dropped=dropped)) is None
+    moved = b.wakeups.copy()                             # the series put wake-ups that reached
+    i = int(np.flatnonzero(moved.sum(axis=1))[0])        # the writer late in later intervals:
+    k = int(np.flatnonzero(moved[i])[0])                 # still every one is stored
+    moved[i, k + 1] += moved[i, k]
+    moved[i, k] = 0
+    assert sample_p99(run, replace(b, wakeups=moved)) is not None
 
 
 def test_series_json_and_report_say_which_p99(mix_run, outliers_run, tmp_path):
