@@ -117,8 +117,9 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
         ops = b.load_rate()[k][live]
         mbps = (b.load_rate("bytes")[k][live] * 8 / 1e6) if "bytes" in s.counters else None
         r = s.of_load(k)
-        rows.append([name, f"{fmt_clock(int(r['from_ns'].min()))} – "
-                           f"{fmt_clock(int(r['to_ns'].max()))}",
+        measured = r["span_ns"] > 0
+        rows.append([name, f"{fmt_clock(int(r['from_ns'][measured].min()))} – "
+                           f"{fmt_clock(int(r['to_ns'][measured].max()))}",
                      f"{np.mean(ops):.1f} ({np.min(ops):.1f}–{np.max(ops):.1f})",
                      f"{np.mean(mbps):.1f} ({np.min(mbps):.1f}–{np.max(mbps):.1f})"
                      if mbps is not None and (r["bytes"] > 0).any() else "–"])
@@ -139,7 +140,9 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     if s is None or s.lines == 0:
         return "", []
     covered = covered_ns(run, s)
-    s = s.within_windows(dict(enumerate(_windows(run.threads, covered))))
+    s = s.within_windows(dict(enumerate(_windows(run.threads, covered))),
+                         {ld["name"]: w for ld, w in zip(run.loads, _windows(run.loads, covered))
+                          if w is not None})
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
@@ -156,11 +159,11 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     return "\n".join(lines), _summary(run, s, b, covered, windows)
 
 
-def _windows(threads: list[dict[str, Any]], covered: int) -> list[tuple[int, int] | None]:
-    """(started_ns, stopped_ns) of each thread, None where it did not start; a window still
-    open ends at `covered`."""
+def _windows(items: list[dict[str, Any]], covered: int) -> list[tuple[int, int] | None]:
+    """(started_ns, stopped_ns) of each thread or load, None where it did not start; a window
+    still open ends at `covered`."""
     out: list[tuple[int, int] | None] = []
-    for t in threads:
+    for t in items:
         a, b = t.get("started_ns"), t.get("stopped_ns")
         out.append((a, b if isinstance(b, int) else covered) if isinstance(a, int) else None)
     return out

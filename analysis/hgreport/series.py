@@ -29,7 +29,7 @@ from .rundir import Run
 THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_max_ns",
                "releases", "hits", "misses", "wakeups", "lat_min_ns", "lat_p99_ns", "lat_max_ns",
                "dropped")
-LOAD_KEYS = ("t_ns", "span_ns", "ops")
+LOAD_KEYS = ("t_ns", "span_ns", "read_ns", "ops")     # read_ns: -1 in runs before it
 CHUNK_BYTES = 8 << 20      # ~55 000 lines per json.loads
 MISSING = -1
 
@@ -59,19 +59,34 @@ class Series:
         m = self.threads["thread"] == index
         return {k: v[m] for k, v in self.threads.items()}
 
-    def within_windows(self, threads: dict[int, tuple[int, int]]) -> "Series":
-        """The series with each thread line's `span_ns` cut to the part of its interval
-        between the thread's start and stop (thread index -> (started_ns, stopped_ns)), that
-        part in new columns `from_ns` and `to_ns` (loads get them too, uncut): the runner
-        writes the whole interval, so a thread that started or stopped inside one would get
-        too low a CPU share there; its CPU is split by the records' times, so the cut is
-        exact. Loads are not cut: their counters are read when the line is written, up to
-        the writer's lag after the interval ends, so a line's ops do not lie inside it.
-        Lines with no overlap (a clock's rounding) keep their interval."""
+    def within_windows(self, threads: dict[int, tuple[int, int]],
+                       loads: dict[str, tuple[int, int]] | None = None) -> "Series":
+        """The series with each line's `span_ns` cut to the time it measured inside its
+        thread's or load's window (thread index / load name -> (started_ns, stopped_ns)),
+        that time in new columns `from_ns` and `to_ns`. The runner writes the whole interval,
+        so a thread or load that started or stopped inside one would get too low a CPU share
+        or rate there. A thread's CPU is split by the records' times: its part of the
+        interval. A load's counters are read when its line is written, a little after the
+        interval (`read_ns`): its ops grew since the previous line's read, so that is its
+        time (runs before `read_ns` keep their intervals). A line that measured nothing
+        inside the window (the counters' read after the load's stop) gets span 0: no bin of
+        its own."""
         n = int(self.threads["thread"].max()) + 1 if len(self.threads["thread"]) else 0
-        return replace(self, loads=_cut(self.loads, None, []),
-                       threads=_cut(self.threads, self.threads["thread"],
-                                    [threads.get(i) for i in range(n)]))
+        ld = self.loads
+        read = ld["read_ns"]
+        since = None
+        if len(read) and not (read == MISSING).any():
+            order = np.lexsort((ld["t_ns"], ld["load"]))
+            first = np.r_[True, ld["load"][order][1:] != ld["load"][order][:-1]]
+            prev = np.r_[MISSING, read[order][:-1]]
+            prev[first] = (ld["t_ns"] - ld["span_ns"])[order][first]    # the load's start, below
+            since = np.empty_like(prev)
+            since[order] = prev
+        windows = [(loads or {}).get(name) for name in self.load_names]
+        return replace(self, threads=_cut(self.threads, self.threads["thread"],
+                                          [threads.get(i) for i in range(n)]),
+                       loads=_cut(ld, ld["load"] if since is not None else None, windows,
+                                  since, read if since is not None else None))
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index
@@ -79,18 +94,24 @@ class Series:
 
 
 def _cut(cols: dict[str, np.ndarray], owner: np.ndarray | None,
-         windows: list[tuple[int, int] | None]) -> dict[str, np.ndarray]:
-    """Series.within_windows for one kind of line; `owner` indexes `windows`."""
-    start = cols["t_ns"] - cols["span_ns"]
+         windows: list[tuple[int, int] | None], since: np.ndarray | None = None,
+         until: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Series.within_windows for one kind of line: each line measured (since, until] (by
+    default its interval), cut to its owner's window (`owner` indexes `windows`; None: the
+    owner's window is unknown, the line keeps its span)."""
+    start = cols["t_ns"] - cols["span_ns"] if since is None else since
+    end = cols["t_ns"] if until is None else until
     if owner is None or not len(start) or not any(windows):
-        return dict(cols, from_ns=start, to_ns=cols["t_ns"])
+        return dict(cols, from_ns=cols["t_ns"] - cols["span_ns"], to_ns=cols["t_ns"])
     lo = np.array([w[0] if w else np.iinfo(np.int64).min for w in windows], np.int64)
     hi = np.array([w[1] if w else np.iinfo(np.int64).max for w in windows], np.int64)
     a = np.maximum(start, lo[owner])
-    b = np.minimum(cols["t_ns"], hi[owner])
+    b = np.minimum(end, hi[owner])
     inside = b > a
-    return dict(cols, span_ns=np.where(inside, b - a, cols["span_ns"]),
-                from_ns=np.where(inside, a, start), to_ns=np.where(inside, b, cols["t_ns"]))
+    known = np.array([w is not None for w in windows], bool)[owner]
+    return dict(cols, span_ns=np.where(inside, b - a, np.where(known, 0, cols["span_ns"])),
+                from_ns=np.where(inside, a, cols["t_ns"] - cols["span_ns"]),
+                to_ns=np.where(inside, b, cols["t_ns"]))
 
 
 def _empty(keys: tuple[str, ...] | list[str]) -> dict[str, np.ndarray]:

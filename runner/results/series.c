@@ -14,6 +14,7 @@
 
 
 #include "base/fsutil.h"
+#include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "plan/load.h"
 #include "plan/workload.h"
@@ -187,10 +188,11 @@ static void load_line(struct hg_stream *s, size_t i, int64_t end, int64_t span)
 	const struct hg_load_plan *lp = &s->rs->plan->loads[i];
 	uint64_t c[HG_LOAD_NCOUNTERS], *prev = &s->load_prev[i * HG_LOAD_NCOUNTERS];
 	hg_loadrun_sample(s->rs->loads, i, c);
+	int64_t read = hg_now_ns() - s->rs->sync->t0_ns;   /* the counters' time: after `end` */
 	if (overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
-		json_t *o = json_pack("{s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
-				      "span_ns", (json_int_t)span, "load", lp->name,
-				      "ops", u64(c[0] - prev[0]));
+		json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
+				      "span_ns", (json_int_t)span, "read_ns", (json_int_t)read,
+				      "load", lp->name, "ops", u64(c[0] - prev[0]));
 		for (unsigned k = 0; k < HG_LOAD_NCOUNTERS; k++)
 			if (lp->ops->counters[k])
 				json_object_set_new(o, lp->ops->counters[k], u64(c[k] - prev[k]));

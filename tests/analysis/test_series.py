@@ -186,25 +186,31 @@ def test_after_a_bad_tail_line_every_later_line_is_torn(mix_run, copy_run, small
     assert (s.lines, s.after_checkpoint, s.torn) == (10, 5, 29)
 
 
-def test_thread_spans_cut_to_the_threads_window_and_loads_left_whole():
+def test_spans_cut_to_what_each_line_measured_inside_its_window():
     """A thread that started at 0.5 s and got 0.5 s of CPU in its first 1 s interval had all
-    of it; a load's line keeps its interval (its counters were read after it ended)."""
-    from hgreport.series import THREAD_KEYS, Series
-    S = 1_000_000_000
-    loads = {"t_ns": np.array([S, 2 * S]), "span_ns": np.full(2, S), "load": np.zeros(2, np.int64),
-             "ops": np.array([600, 1000])}
+    of it. A load that ran 0.5-2.5 s, its counters read 0.1 s after each interval's end: its
+    first line's ops grew over 0.5-1.1 s, its second over 1.1-2.1 s, its last over
+    2.1-2.5 s; a run before read_ns keeps the intervals."""
+    from hgreport.series import MISSING, THREAD_KEYS, Series
+    S, L = 1_000_000_000, 100_000_000
+    loads = {"t_ns": np.array([S, 2 * S, 3 * S, 4 * S]), "span_ns": np.full(4, S),
+             "read_ns": np.array([S + L, 2 * S + L, 3 * S + L, 4 * S + L]),
+             "load": np.zeros(4, np.int64), "ops": np.array([600, 1000, 400, 0])}
     threads = {k: np.full(3, -1, np.int64) for k in THREAD_KEYS}
     threads.update(t_ns=np.array([S, 2 * S, 3 * S]), span_ns=np.full(3, S),
                    thread=np.zeros(3, np.int64), cpu_ns=np.array([S // 2, S, S // 4]))
-    s = Series(None, threads, loads, ["a"], [], 5, series_ns=S)
-    cut = s.within_windows({0: (S // 2, 5 * S // 2)})
+    s = Series(None, threads, loads, ["a"], [], 6, series_ns=S)
+    cut = s.within_windows({0: (S // 2, 5 * S // 2)}, {"a": (S // 2, 5 * S // 2)})
     assert cut.threads["span_ns"].tolist() == [S // 2, S, S // 2]
     assert cut.threads["from_ns"].tolist() == [S // 2, S, 2 * S]
     assert cut.threads["to_ns"].tolist() == [S, 2 * S, 5 * S // 2]
-    assert cut.loads["span_ns"].tolist() == [S, S]
-    assert cut.loads["from_ns"].tolist() == [0, S]
-    b = aggregate(cut, 1, bin_ns=S, covered_ns=3 * S)
-    assert b.cpu_share()[0].tolist() == [1.0, 1.0, 0.5]
-    assert b.load_rate()[0].tolist()[:2] == [600.0, 1000.0]
-    same = s.within_windows({})
-    assert same.threads["span_ns"].tolist() == [S] * 3
+    assert cut.loads["from_ns"].tolist()[:3] == [S // 2, S + L, 2 * S + L]
+    assert cut.loads["to_ns"].tolist()[:3] == [S + L, 2 * S + L, 5 * S // 2]
+    assert cut.loads["span_ns"][3] == 0                   # read after the stop: measured nothing
+    b = aggregate(cut, 1, bin_ns=S, covered_ns=4 * S)
+    assert b.cpu_share()[0].tolist()[:3] == [1.0, 1.0, 0.5]
+    rate = b.load_rate()[0]
+    assert rate[:3].tolist() == pytest.approx([1000.0, 1000.0, 1000.0]) and np.isnan(rate[3])
+    old = Series(None, threads, dict(loads, read_ns=np.full(4, MISSING)), ["a"], [], 7,
+                 series_ns=S)
+    assert old.within_windows({}, {"a": (S // 2, 5 * S // 2)}).loads["span_ns"].tolist() == [S] * 4

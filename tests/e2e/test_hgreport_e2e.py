@@ -55,3 +55,29 @@ def test_report_of_a_fresh_sweep(hgrun, scenario, tmp_path):
     proc = hgreport("sweep", tmp_path / "sw")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "sw" / "report" / "sweep.md").exists()
+
+
+def test_over_time_rates_of_a_load_that_starts_and_stops_inside_intervals(hgrun, scenario,
+                                                                         tmp_path):
+    """series.jsonl says when each load line's counters were read (read_ns), so the bins where
+    a load starts and stops are rated over the time it ran: their mean agrees with the load's
+    own ops/s (without read_ns the first and last bins were diluted by the rest of their
+    intervals)."""
+    text = ("hgrun: 1\nname: edges\nduration: 1500ms\ntrace: {series: 100ms}\n"
+            "threads:\n  - {name: be, cpus: [1], workload: {type: cpu}}\n"
+            "loads:\n  - {name: burn, type: cpu, start: 250ms, stop: 1250ms, cpus: [0]}\n")
+    run = tmp_path / "run"
+    r = hgrun(scenario(text), "-o", run, "--quiet")
+    assert r.rc == 0, r.err
+    lines = [json.loads(x) for x in (run / "series.jsonl").read_text().splitlines()]
+    loads = [x for x in lines if "load" in x]
+    assert loads and all(x["read_ns"] >= x["t_ns"] for x in loads)
+    proc = hgreport("series", run, "-o", tmp_path / "rep")
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads((run / "result.json").read_text())
+    want = res["loads"][0]["stats"]["ops_per_s"]
+    got = json.loads((tmp_path / "rep" / "series.json").read_text())["loads"][0]["ops_per_s"]
+    rates = [x for x in got if x is not None]
+    assert len(rates) >= 10
+    assert abs(sum(rates) / len(rates) / want - 1) < 0.2, (rates, want)
+    assert min(rates) > 0.5 * want, (rates, want)     # no diluted edge bin
