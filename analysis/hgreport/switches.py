@@ -8,7 +8,7 @@ when first asked for (the costs each time: they would be 8 bytes a switch held).
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -32,30 +32,30 @@ class Switches:
     def __len__(self) -> int:
         return len(self.a)
 
+    def cost_of(self, rows: slice | np.ndarray) -> np.ndarray:
+        """B.start - A.end (ns) of the switches `rows` (a slice or a boolean mask), made for
+        those only (per thread: a thread's share, not every switch's cost each time)."""
+        return self.iv.start[self.b[rows]] - self.iv.stop[self.a[rows]]
+
+    def _blocks(self) -> Iterator[slice]:
+        return (slice(lo, lo + BLOCK) for lo in range(0, len(self.a), BLOCK))
+
     @property
     def cost(self) -> np.ndarray:
         """B.start - A.end (ns) of every switch, made a block at a time each time it is asked
         for (the run's switches can be as many as its intervals: 8 bytes each not held)."""
         out = np.empty(len(self.a), np.int64)
-        for lo in range(0, len(out), BLOCK):
-            sl = slice(lo, lo + BLOCK)
-            np.subtract(self.iv.start[self.b[sl]], self.iv.stop[self.a[sl]], out=out[sl])
+        for sl in self._blocks():
+            out[sl] = self.cost_of(sl)
         return out
-
-    def cost_of(self, selected: np.ndarray) -> np.ndarray:
-        """B.start - A.end (ns) of the switches a boolean mask selects, made for those only
-        (per thread: a thread's share, not every switch's cost each time)."""
-        return self.iv.start[self.b[selected]] - self.iv.stop[self.a[selected]]
 
     def cost_histograms(self, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Counts of the voluntary and of the involuntary switches' costs (ns) between
         `edges`, a block of switches at a time."""
         vol = np.zeros(len(edges) - 1, np.int64)
         inv = np.zeros(len(edges) - 1, np.int64)
-        for lo in range(0, len(self.a), BLOCK):
-            sl = slice(lo, lo + BLOCK)
-            c = self.iv.start[self.b[sl]] - self.iv.stop[self.a[sl]]
-            m = self.voluntary[sl]
+        for sl in self._blocks():
+            c, m = self.cost_of(sl), self.voluntary[sl]
             vol += np.histogram(c[m], edges)[0]
             inv += np.histogram(c[~m], edges)[0]
         return vol, inv
