@@ -208,6 +208,15 @@ static void no_stream(struct hg_load_slot *slot, const struct attempts *at, cons
 		 (double)(hg_now_ns() - since) / 1e9);
 }
 
+/* An error retrying cannot cure: it replaces whatever the slot said while
+ * retrying (hg_load_fail keeps the first message).  Returns 1. */
+static int give_up(struct hg_load_slot *slot, const char *call, const char *peer, int e)
+{
+	slot->error[0] = '\0';
+	return hg_load_fail(slot, "%s%s%s: %s", call, peer ? " " : "", peer ? peer : "",
+			    strerror(e));
+}
+
 /* A connected socket, trying again while the failure is transient.  Until
  * it connects the slot says why not; once connected it says how many
  * streams ended before (each a warning: the load was not continuous), or
@@ -217,10 +226,8 @@ static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, struct att
 	int64_t since = hg_now_ns();
 	for (unsigned attempt = 1;; attempt++) {
 		int s = socket(t->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (s < 0) {
-			slot->error[0] = '\0';
-			return -hg_load_fail(slot, "socket: %s", strerror(errno));
-		}
+		if (s < 0)
+			return -give_up(slot, "socket", NULL, errno);
 		/* a peer that drops the SYNs would keep connect() waiting for minutes:
 		 * give up on an attempt after CONNECT_WAIT, counted as "no answer" */
 		struct timeval wait = { .tv_sec = CONNECT_WAIT_S };
@@ -241,10 +248,8 @@ static int connect_retrying(struct tcp *t, struct hg_load_slot *slot, struct att
 		}
 		int e = errno;
 		close(s);
-		if (e != EINTR && e != EINPROGRESS && !transient(e)) {
-			slot->error[0] = '\0';
-			return -hg_load_fail(slot, "connect %s: %s", at->peer, strerror(e));
-		}
+		if (e != EINTR && e != EINPROGRESS && !transient(e))
+			return -give_up(slot, "connect", at->peer, e);
 		no_stream(slot, at, e == EINPROGRESS ? "no answer" : strerror(e), attempt, since);
 		backoff(at);
 	}
@@ -304,10 +309,8 @@ static int sender(struct tcp *t, char *buf, struct hg_load_slot *slot)
 		if (only)
 			count_acked(s, slot, counted, counted);
 		close(s);
-		if (!transient(e)) {
-			slot->error[0] = '\0';         /* not "made again": this error ends it */
-			return hg_load_fail(slot, "send: %s", strerror(e));
-		}
+		if (!transient(e))
+			return give_up(slot, "send", NULL, e);  /* not "made again": it ends here */
 		at.ended++;
 		snprintf(at.last_end, sizeof(at.last_end), "%s", strerror(e));
 		/* the load may stop during the wait below: say the stream is gone */
