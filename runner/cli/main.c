@@ -33,7 +33,7 @@ static int validate_files(const struct hg_cli *cli)
 	for (int i = 0; i < cli->n_files; i++) {
 		int file_rc;
 		struct hg_plan *plan = hg_load_with_sets(cli, cli->files[i], false, false, stderr,
-							 &file_rc);
+							 &file_rc, NULL);
 		if (!plan) {
 			rc = HG_EXIT_INVALID;
 			continue;
@@ -61,9 +61,15 @@ static int validate_files(const struct hg_cli *cli)
 static int run_scenario(const struct hg_cli *cli)
 {
 	int rc;
-	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc);
+	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc,
+						 NULL);
 	if (!plan)
 		return rc;
+	/* Before -o DIR is prepared: --force must not remove a run for nothing. */
+	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr))) {
+		hg_plan_free(plan);
+		return rc;
+	}
 	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
 						     stderr))) {
 		hg_plan_free(plan);
@@ -71,13 +77,6 @@ static int run_scenario(const struct hg_cli *cli)
 	}
 	if (cli->kernel_trace)
 		plan->kernel_trace = true;
-	if (cli->duration_given) {
-		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
-		if (idle)
-			fprintf(stderr, "hgrun: note: with --duration, %zu thread%s or load%s start%s "
-				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
-				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
-	}
 	hg_plan_trust_notes(plan, "hgrun: ", stderr);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {

@@ -26,7 +26,7 @@
 struct sweep_job {
 	const struct hg_cli *cli;
 	struct hg_plan *base;
-	char *text;                 /* the scenario file */
+	char *text;                 /* the scenario file, with the --set options applied */
 	json_t *sets;               /* --set as {"PATH": "VALUE"} */
 	size_t n_points, n_runs;
 	char dir[PATH_MAX];
@@ -50,13 +50,11 @@ static void run_name(const struct sweep_job *j, size_t run, char out[64])
 	snprintf(out, 64, "%s/r%zu", id, run / j->n_points);
 }
 
-/* The --set options, then the point's grid values. */
+/* The point's grid values (j->text has the --set options in already). */
 static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_override *ov)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	size_t n = 0;
-	for (size_t i = 0; i < j->cli->n_sets; i++)
-		ov[n++] = j->cli->sets[i];
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		ov[n].path = sp->axes[a].path;
 		ov[n++].value = sp->axes[a].values[hg_sweep_coord(sp, point, a)];
@@ -68,7 +66,7 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
-	struct hg_override *ov = calloc(j->cli->n_sets + j->base->sweep.n_axes + 1, sizeof(*ov));
+	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
 	char err[HG_ERRLEN] = "out of memory", id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
 	char *text = ov ? hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err) : NULL;
@@ -90,8 +88,12 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 		hg_plan_free(plan);
 		return NULL;
 	}
-	if (j->cli->duration_given)
-		hg_plan_set_duration(plan, j->cli->duration_ns);
+	char what[64];
+	snprintf(what, sizeof(what), "hgrun: sweep point %s: ", id);
+	if (hg_apply_length(j->cli, plan, what, stderr)) {
+		hg_plan_free(plan);
+		return NULL;
+	}
 	if (j->cli->kernel_trace)
 		plan->kernel_trace = true;
 	return plan;
@@ -380,11 +382,13 @@ static int prepare_dir(struct sweep_job *j)
 	return rc < 0 ? HG_EXIT_FAILED : rc;
 }
 
-/* Every point loads (with the --set options); the first that does not is
- * named before anything runs. */
+/* Every point loads (with the --set options, --duration or --scale); the
+ * first that does not is named before anything runs.  Beyond 4096 points
+ * each run checks its own point as it starts. */
 static int check_points(const struct sweep_job *j)
 {
-	for (size_t p = 0; p < j->n_points && j->cli->n_sets; p++) {
+	bool edited = j->cli->n_sets || j->cli->duration_given || j->cli->scale > 0;
+	for (size_t p = 0; p < j->n_points && p < 4096 && edited; p++) {
 		struct hg_plan *plan = point_plan(j, p);
 		if (!plan)
 			return HG_EXIT_INVALID;
@@ -396,9 +400,9 @@ static int check_points(const struct sweep_job *j)
 int hg_sweep_command(const struct hg_cli *cli)
 {
 	struct sweep_job j = { .cli = cli };
-	char err[256];
 	int rc;
-	j.base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc);
+	/* j.text: the scenario with the --set options in (points add theirs). */
+	j.base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc, &j.text);
 	if (!j.base)
 		return rc;
 	if (!j.base->sweep.present) {
@@ -409,13 +413,8 @@ int hg_sweep_command(const struct hg_cli *cli)
 		fprintf(stderr, "hgrun: --shard needs -o DIR, the directory every shard shares (or "
 			"merge shard directories later with 'hgrun sweep-merge')\n");
 		rc = HG_EXIT_USAGE;
-	} else if (!(j.text = hg_read_text(cli->files[0], NULL, err))) {
-		fprintf(stderr, "%s: error: %s\n", cli->files[0], err);
-		rc = HG_EXIT_FAILED;
 	}
-	if (rc == HG_EXIT_OK) {
-		if (cli->duration_given)
-			hg_plan_set_duration(j.base, cli->duration_ns);
+	if (rc == HG_EXIT_OK && (rc = hg_apply_length(cli, j.base, "hgrun: ", stderr)) == 0) {
 		j.sets = hg_sets_json(cli);
 		j.n_points = hg_sweep_n_points(&j.base->sweep);
 		j.n_runs = j.n_points * j.base->sweep.repeat;
