@@ -7,14 +7,14 @@
 #include "cli/calibrate_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
-#include "cli/merge_cmd.h"
-#include "cli/outdir.h"
 #include "cli/overrides.h"
-#include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
+#include "results/outdir.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "sweep/sweep_merge.h"
+#include "sweep/sweep_run.h"
 
 static void print_ok(const char *file, const struct hg_plan *plan)
 {

@@ -13,15 +13,15 @@
 
 #include "base/cpuset.h"
 #include "base/fsutil.h"
-#include "cli/outdir.h"
 #include "cli/overrides.h"
-#include "cli/sweep_cmd.h"
-#include "cli/sweep_index.h"
 #include "plan/trust.h"
+#include "results/outdir.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
+#include "sweep/sweep_index.h"
+#include "sweep/sweep_run.h"
 
 struct sweep_job {
 	const struct hg_cli *cli;

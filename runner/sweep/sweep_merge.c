@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 
 #include "base/fsutil.h"
-#include "cli/merge_cmd.h"
-#include "cli/outdir.h"
-#include "cli/sweep_index.h"
+#include "results/outdir.h"
+#include "sweep/sweep_index.h"
+#include "sweep/sweep_merge.h"
 
 static int copy_stream(FILE *out, const void *ctx)
 {
