@@ -90,6 +90,28 @@ static int run_scenario(const struct hg_cli *cli)
 	return rc;
 }
 
+/* The sweep of the file's own plan, its --set options checked first. */
+static int sweep_scenario(const struct hg_cli *cli)
+{
+	int rc;
+	struct hg_plan *base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc);
+	if (!base)
+		return rc;
+	json_t *sets = hg_sets_json(cli);
+	struct hg_sweep_options opt = {
+		.file = cli->files[0], .sets = cli->sets, .n_sets = cli->n_sets, .overrides = sets,
+		.out_dir = cli->out_dir, .force = cli->force, .resume = cli->resume,
+		.quiet = cli->quiet, .strict = cli->strict, .kernel_trace = cli->kernel_trace,
+		.dry_run = cli->dry_run, .duration_given = cli->duration_given,
+		.duration_ns = cli->duration_ns, .shard = cli->shard, .shards = cli->shards,
+		.argc = cli->argc, .argv = cli->argv,
+	};
+	rc = hg_sweep_run(base, &opt);
+	json_decref(sets);
+	hg_plan_free(base);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
@@ -112,9 +134,9 @@ int main(int argc, char **argv)
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:
-		return hg_sweep_command(&cli);
+		return sweep_scenario(&cli);
 	case HG_CMD_MERGE:
-		return hg_merge_command(&cli);
+		return hg_sweep_merge(cli.files[0], cli.files + 1, cli.n_files - 1);
 	}
 	return HG_EXIT_FAILED;
 }
