@@ -150,7 +150,8 @@ static void overview(FILE *out)
 	      "  list              the workloads, timers, priorities, loads and metrics\n"
 	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
 	      "\n"
-	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
+	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
+	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"
 	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
 	      "            130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
 	      "            (a result is still written; SIGUSR1 prints a status line)\n"
@@ -168,7 +169,8 @@ void hg_cli_usage(FILE *out, enum hg_command command)
 	fputs(h->usage, out);
 	fputc('\n', out);
 	fputs(h->text, out);
-	fputs("\nexit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario, 3 bad command\n"
-	      "line, 4 privilege missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/\n"
-	      "SIGQUIT; see docs/cli.md\n", out);
+	fputs("\nexit codes: 0 ok, 5 an expectation failed (runs complete and valid), 1 a run\n"
+	      "failed or is incomplete, 2 invalid scenario, 3 bad command line, 4 privilege\n"
+	      "missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT; see docs/cli.md\n",
+	      out);
 }

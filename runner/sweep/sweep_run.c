@@ -34,6 +34,7 @@ struct sweep_job {
 
 struct tally {
 	size_t todo, done, succeeded, failed, skipped;
+	size_t expect_failed;       /* of succeeded: complete, an expectation failed (exit 5) */
 	double spent_s;             /* wall time of the runs done */
 };
 
@@ -222,8 +223,13 @@ static double now_s(void)
 
 static void final_line(const struct sweep_job *j, const struct tally *t, const char *stopped)
 {
-	printf("sweep: %zu succeeded, %zu failed, %zu skipped (complete already)%s; results in %s "
-	       "(index: sweep.json)\n", t->succeeded, t->failed, t->skipped, stopped, j->dir);
+	char findings[64] = "";
+	if (t->expect_failed)
+		snprintf(findings, sizeof(findings), " (%zu with a failed expectation)",
+			 t->expect_failed);
+	printf("sweep: %zu succeeded%s, %zu failed, %zu skipped (complete already)%s; results in %s "
+	       "(index: sweep.json)\n", t->succeeded, findings, t->failed, t->skipped, stopped,
+	       j->dir);
 	fflush(stdout);
 }
 
@@ -273,9 +279,16 @@ static int run_all(struct sweep_job *j)
 			free(complete);
 			return rc;
 		}
-		if (rc) {
-			char name[64];
-			run_name(j, run, name);
+		char name[64];
+		run_name(j, run, name);
+		if (rc == HG_EXIT_EXPECT) {
+			/* A finding: the run is complete and valid (--resume keeps it). */
+			t.succeeded++;
+			t.expect_failed++;
+			worst = worst == HG_EXIT_OK ? HG_EXIT_EXPECT : worst;
+			fprintf(stderr, "hgrun: run %zu/%zu %s: an expectation failed (exit %d): %s/%s%s\n",
+				run + 1, j->n_runs, name, rc, j->dir, name, reason);
+		} else if (rc) {
 			t.failed++;
 			worst = HG_EXIT_FAILED;
 			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,

@@ -112,6 +112,6 @@ def test_example_runs_as_written(hgrun_bin, scratch, where, line):
     env = dict(os.environ, SLURM_ARRAY_TASK_ID="1", SLURM_ARRAY_TASK_COUNT="4")
     proc = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, text=True,
                           capture_output=True, timeout=120)
-    ok = {0, 1} if command == "run" else {0}   # a 100 ms run may miss an expectation
+    ok = {0, 5} if command == "run" else {0}   # a 100 ms run may miss an expectation (5)
     assert proc.returncode in ok, f"{where}: {line}\n$ {shell}\n{proc.stderr}"
     assert "unknown option" not in proc.stderr and "belongs to" not in proc.stderr
