@@ -30,9 +30,9 @@ struct hg_sweep_options {
 
 /* Runs the sweep of `base`, the scenario file's own plan (with its sweep:
  * section; the --set options already checked against it).  Returns the
- * exit code: 0 when every run passed, 1 when one failed or an expectation
- * failed, 2 invalid scenario, 3 a -o DIR refused, 4 privilege (--strict),
- * 130/143 when a signal stopped the sweep. */
+ * exit code: 0 when every run passed, 1 when one failed, else 5 when one
+ * failed an expectation, 2 invalid scenario, 3 a -o DIR refused, 4
+ * privilege (--strict), 130/143 when a signal stopped the sweep. */
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt);
 
 #endif
