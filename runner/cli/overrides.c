@@ -12,52 +12,17 @@
 #include "scenario/sweep.h"
 #include "scenario/yamldoc.h"
 
-/* Expectations whose metric adds up over the run: --scale changes what
- * they can reach but not their bounds. */
-static const char *total_bound(const struct hg_plan *plan)
+struct hg_length hg_cli_length(const struct hg_cli *cli)
 {
-	static const char *const totals[] = { "cpu_ns", "releases", "deadlines_hit",
-		"deadlines_missed", "gaps", "intervals", "work_units" };
-	for (size_t i = 0; i < plan->n_expects; i++)
-		for (size_t k = 0; k < sizeof(totals) / sizeof(totals[0]); k++)
-			if (!strcmp(plan->expects[i].metric, totals[k]))
-				return totals[k];
-	return NULL;
+	return (struct hg_length){ .duration_given = cli->duration_given,
+				   .duration_ns = cli->duration_ns, .cut = cli->cut,
+				   .scale = cli->scale, .quiet = cli->quiet };
 }
 
 int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err)
 {
-	char msg[1024], a[32], b[32];
-	if (cli->scale > 0) {
-		uint64_t old = plan->duration_ns;
-		if (hg_plan_scale(plan, cli->scale, msg, sizeof(msg))) {
-			fprintf(err, "%s%s\n", what, msg);
-			return HG_EXIT_USAGE;
-		}
-		const char *total = total_bound(plan);
-		if (total && !cli->quiet)
-			fprintf(err, "%snote: --scale %g runs %s instead of %s; expect: bounds are not "
-				"scaled (%s adds up over the run)\n", what, cli->scale,
-				hg_format_duration(plan->duration_ns, a), hg_format_duration(old, b),
-				total);
-		return 0;
-	}
-	if (!cli->duration_given)
-		return 0;
-	size_t dropped = hg_plan_dropped_by(plan, cli->duration_ns, msg, sizeof(msg));
-	if (dropped && !cli->cut) {
-		fprintf(err, "%s--duration %s would leave out what starts at or after it: %s. "
-			"Shorten every phase alike with --scale %.3g (%s instead of %s), or add "
-			"--cut to run only what fits\n", what, hg_format_duration(cli->duration_ns, a),
-			msg, (double)cli->duration_ns / (double)plan->duration_ns,
-			hg_format_duration(cli->duration_ns, a), hg_format_duration(plan->duration_ns, b));
-		return HG_EXIT_USAGE;
-	}
-	if (dropped && !cli->quiet)
-		fprintf(err, "%snote: with --duration %s --cut, these do not run: %s\n", what,
-			hg_format_duration(cli->duration_ns, a), msg);
-	hg_plan_set_duration(plan, cli->duration_ns);
-	return 0;
+	struct hg_length len = hg_cli_length(cli);
+	return hg_plan_apply_length(plan, &len, what, err) ? HG_EXIT_USAGE : 0;
 }
 
 json_t *hg_sets_json(const struct hg_cli *cli)

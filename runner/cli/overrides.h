@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "plan/plan.h"
+#include "plan/timeline.h"
 
 /* Loads `path` (for_run: also checks its CPUs are online here) with every
  * --set option applied at once, then checks it once (so options that only
@@ -24,6 +25,8 @@ struct hg_plan *hg_load_with_sets(const struct hg_cli *cli, const char *path, bo
  * --cut).  `what` prefixes messages ("hgrun: " or "hgrun: sweep point
  * p003: ").  Returns 0, or HG_EXIT_USAGE after printing why. */
 int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err);
+/* The same options as plan/timeline.h's struct hg_length. */
+struct hg_length hg_cli_length(const struct hg_cli *cli);
 /* {"PATH": "VALUE", ...} of the --set options (a new reference). */
 json_t *hg_sets_json(const struct hg_cli *cli);
 

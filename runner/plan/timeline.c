@@ -92,3 +92,52 @@ int hg_plan_scale(struct hg_plan *plan, double factor, char *err, size_t size)
 	plan->duration_ns = scaled(plan->duration_ns, factor);
 	return 0;
 }
+
+/* Expectations whose metric adds up over the run: --scale changes what
+ * they can reach but not their bounds. */
+static const char *total_bound(const struct hg_plan *plan)
+{
+	static const char *const totals[] = { "cpu_ns", "releases", "deadlines_hit",
+		"deadlines_missed", "gaps", "intervals", "work_units" };
+	for (size_t i = 0; i < plan->n_expects; i++)
+		for (size_t k = 0; k < sizeof(totals) / sizeof(totals[0]); k++)
+			if (!strcmp(plan->expects[i].metric, totals[k]))
+				return totals[k];
+	return NULL;
+}
+
+int hg_plan_apply_length(struct hg_plan *plan, const struct hg_length *len, const char *what,
+			 FILE *err)
+{
+	char msg[1024], a[32], b[32];
+	if (len->scale > 0) {
+		uint64_t old = plan->duration_ns;
+		if (hg_plan_scale(plan, len->scale, msg, sizeof(msg))) {
+			fprintf(err, "%s%s\n", what, msg);
+			return -1;
+		}
+		const char *total = total_bound(plan);
+		if (total && !len->quiet)
+			fprintf(err, "%snote: --scale %g runs %s instead of %s; expect: bounds are not "
+				"scaled (%s adds up over the run)\n", what, len->scale,
+				hg_format_duration(plan->duration_ns, a), hg_format_duration(old, b),
+				total);
+		return 0;
+	}
+	if (!len->duration_given)
+		return 0;
+	size_t dropped = hg_plan_dropped_by(plan, len->duration_ns, msg, sizeof(msg));
+	if (dropped && !len->cut) {
+		fprintf(err, "%s--duration %s would leave out what starts at or after it: %s. "
+			"Shorten every phase alike with --scale %.3g (%s instead of %s), or add "
+			"--cut to run only what fits\n", what, hg_format_duration(len->duration_ns, a),
+			msg, (double)len->duration_ns / (double)plan->duration_ns,
+			hg_format_duration(len->duration_ns, a), hg_format_duration(plan->duration_ns, b));
+		return -1;
+	}
+	if (dropped && !len->quiet)
+		fprintf(err, "%snote: with --duration %s --cut, these do not run: %s\n", what,
+			hg_format_duration(len->duration_ns, a), msg);
+	hg_plan_set_duration(plan, len->duration_ns);
+	return 0;
+}

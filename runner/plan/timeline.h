@@ -4,8 +4,10 @@
 #ifndef HG_TIMELINE_H
 #define HG_TIMELINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "plan/plan.h"
 
@@ -20,5 +22,21 @@ size_t hg_plan_dropped_by(const struct hg_plan *plan, uint64_t duration_ns, char
  * order of every two times is kept.  Returns 0, or -1 with err set when the
  * duration would fall below 1ms or above the longest a scenario allows. */
 int hg_plan_scale(struct hg_plan *plan, double factor, char *err, size_t size);
+
+/* What the command line asks of the run's length. */
+struct hg_length {
+	bool duration_given;
+	uint64_t duration_ns;    /* --duration */
+	bool cut;                /* --cut: --duration may leave thread sets and loads out */
+	double scale;            /* --scale F (0: none) */
+	bool quiet;              /* no notes */
+};
+
+/* --scale, or --duration (refused, naming them, when thread sets or loads
+ * would start at or after the new end, unless --cut).  `what` prefixes
+ * messages ("hgrun: " or "hgrun: sweep point p003: ").  Returns 0, or -1
+ * after printing why. */
+int hg_plan_apply_length(struct hg_plan *plan, const struct hg_length *len, const char *what,
+			 FILE *err);
 
 #endif
