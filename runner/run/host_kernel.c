@@ -16,7 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/host.h"
+#include "base/fsutil.h"
+#include "run/host_kernel.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 #define PREEMPT_FILE DEBUGFS "/sched/preempt"
