@@ -14,6 +14,7 @@
 #include "base/cpuset.h"
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
+#include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
 #include "results/results.h"
@@ -26,7 +27,7 @@
 struct sweep_job {
 	const struct hg_sweep_options *opt;
 	struct hg_plan *base;
-	char *text;                 /* the scenario file */
+	char *text;                 /* the scenario text, with the --set options applied */
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	char dir[PATH_MAX];
@@ -50,13 +51,11 @@ static void run_name(const struct sweep_job *j, size_t run, char out[64])
 	snprintf(out, 64, "%s/r%zu", id, run / j->n_points);
 }
 
-/* The --set options, then the point's grid values. */
+/* The point's grid values (j->text has the --set options in already). */
 static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_override *ov)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	size_t n = 0;
-	for (size_t i = 0; i < j->opt->n_sets; i++)
-		ov[n++] = j->opt->sets[i];
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		ov[n].path = sp->axes[a].path;
 		ov[n++].value = sp->axes[a].values[hg_sweep_coord(sp, point, a)];
@@ -68,7 +67,7 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
-	struct hg_override *ov = calloc(j->opt->n_sets + j->base->sweep.n_axes + 1, sizeof(*ov));
+	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
 	char err[HG_ERRLEN] = "out of memory", id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
 	char *text = ov ? hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err) : NULL;
@@ -90,8 +89,12 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 		hg_plan_free(plan);
 		return NULL;
 	}
-	if (j->opt->duration_given)
-		hg_plan_set_duration(plan, j->opt->duration_ns);
+	char what[64];
+	snprintf(what, sizeof(what), "hgrun: sweep point %s: ", id);
+	if (hg_plan_apply_length(plan, &j->opt->length, what, stderr)) {
+		hg_plan_free(plan);
+		return NULL;
+	}
 	if (j->opt->kernel_trace)
 		plan->kernel_trace = true;
 	return plan;
@@ -380,11 +383,14 @@ static int prepare_dir(struct sweep_job *j)
 	return rc < 0 ? HG_EXIT_FAILED : rc;
 }
 
-/* Every point loads (with the --set options); the first that does not is
- * named before anything runs. */
+/* Every point loads (with the --set options, --duration or --scale); the
+ * first that does not is named before anything runs.  Beyond 4096 points
+ * each run checks its own point as it starts. */
 static int check_points(const struct sweep_job *j)
 {
-	for (size_t p = 0; p < j->n_points && j->opt->n_sets; p++) {
+	const struct hg_length *len = &j->opt->length;
+	bool edited = j->opt->n_sets || len->duration_given || len->scale > 0;
+	for (size_t p = 0; p < j->n_points && p < 4096 && edited; p++) {
 		struct hg_plan *plan = point_plan(j, p);
 		if (!plan)
 			return HG_EXIT_INVALID;
@@ -395,8 +401,7 @@ static int check_points(const struct sweep_job *j)
 
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
-	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides };
-	char err[256];
+	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text };
 	int rc = HG_EXIT_OK;
 	if (!j.base->sweep.present) {
 		fprintf(stderr, "%s: error: sweep: this scenario has no sweep: section; run it with "
@@ -406,13 +411,9 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 		fprintf(stderr, "hgrun: --shard needs -o DIR, the directory every shard shares (or "
 			"merge shard directories later with 'hgrun sweep-merge')\n");
 		rc = HG_EXIT_USAGE;
-	} else if (!(j.text = hg_read_text(opt->file, NULL, err))) {
-		fprintf(stderr, "%s: error: %s\n", opt->file, err);
-		rc = HG_EXIT_FAILED;
 	}
-	if (rc == HG_EXIT_OK) {
-		if (opt->duration_given)
-			hg_plan_set_duration(j.base, opt->duration_ns);
+	if (rc == HG_EXIT_OK && !(rc = hg_plan_apply_length(j.base, &opt->length, "hgrun: ", stderr)
+				  ? HG_EXIT_USAGE : 0)) {
 		j.n_points = hg_sweep_n_points(&j.base->sweep);
 		j.n_runs = j.n_points * j.base->sweep.repeat;
 		if (opt->dry_run)
@@ -422,6 +423,5 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 			rc = run_all(&j);
 		}
 	}
-	free(j.text);
 	return rc;
 }

@@ -78,8 +78,11 @@ def adapt(line, scratch):
     out, i = [], 1
     while i < len(tokens):
         t = tokens[i]
-        if command == "run" and t == "--duration":
+        if command == "run" and t in ("--duration", "--scale"):
             i += 2
+            continue
+        if command == "run" and t == "--cut":
+            i += 1
             continue
         if t in ("-o", "--output") and i + 1 < len(tokens):
             target = tokens[i + 1]
@@ -91,7 +94,7 @@ def adapt(line, scratch):
         out.append(t)
         i += 1
     if command == "run":
-        out += ["--duration", "100ms", "--quiet"]
+        out += ["--duration", "100ms", "--cut", "--quiet"]
     if command == "sweep" and "--list" not in out:
         out.append("--list")
     return command, " ".join([shlex.quote(tokens[0])] + [word(t) for t in out])

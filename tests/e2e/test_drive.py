@@ -237,9 +237,10 @@ def test_sweep_exit_separates_broken_runs_from_findings(hgrun, scenario, tmp_pat
     """One point fails its expectation (5), the other cannot run here (its CPU
     is not online): the sweep reports the failure, exit 1, not 5."""
     text = SWEEP.replace("threads[rt].workload.exec: [1ms, 2ms]",
-                         "threads[rt].cpus: [0, 1000]") + \
+                         "threads[rt].cpus: [0, 1000]").replace("duration: 5s", "duration: 100ms") + \
         "expect:\n  - {thread: rt, metric: releases, max: 0}\n"
-    r = hgrun("sweep", scenario(text), "-o", tmp_path / "m", "--duration", "100ms", "--quiet")
+    # No --duration or --set: points are then checked as each run starts.
+    r = hgrun("sweep", scenario(text), "-o", tmp_path / "m", "--quiet")
     assert "(exit 5)" in r.err and "failed (exit 2)" in r.err, r.err
     assert "succeeded (2 with a failed expectation), 2 failed" in r.out, r.out
     assert r.rc == 1
