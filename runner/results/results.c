@@ -13,6 +13,7 @@
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
 #include "results/results.h"
 #include "results/stream.h"
 

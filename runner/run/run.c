@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +23,13 @@
 #include "run/observe.h"
 #include "run/pmqos.h"
 #include "run/run_env.h"
+#include "run/run.h"
 #include "run/runstate.h"
 #include "run/wake.h"
 
 #define HG_CALIBRATE_MS 100
 #define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
 #define HG_WORKER_STACK (256 * 1024)
-
-void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(rs->warnings, json_string(buf));
-}
 
 static void utc_now(char *buf, size_t size)
 {

@@ -9,7 +9,7 @@
 
 #include "plan/plan.h"
 #include "run/counter.h"
-#include "run/run.h"
+#include "run/run_options.h"
 #include "run/thread.h"
 #include "run/watchdog.h"
 
