@@ -144,6 +144,17 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 	return rc;
 }
 
+int hg_results_verdict(const struct hg_run_state *rs, int rc)
+{
+	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
+		return 128 + rs->signal;
+	if (rc)
+		return rc;
+	if (!rs->complete)
+		return HG_EXIT_FAILED;     /* an incomplete run's expectations are no finding */
+	return rs->expect_failed ? HG_EXIT_EXPECT : HG_EXIT_OK;
+}
+
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
 	/* kernel.jsonl failing (a full disk) must not keep result.json from

@@ -19,4 +19,8 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen);
  * exit path of a run, through the sink's close). */
 void hg_results_release_reserve(struct hg_run_state *rs);
 
+/* The exit code of a finished run: the signal that ended it (130/143),
+ * the failure rc, an incomplete run (1) or a failed expectation (5), else 0. */
+int hg_results_verdict(const struct hg_run_state *rs, int rc);
+
 #endif

@@ -23,17 +23,6 @@ static void collect(struct hg_run_state *rs)
 		hg_thread_numbers(rs, &rs->workers[i], &rs->nums[i]);
 }
 
-int hg_results_verdict(const struct hg_run_state *rs, int rc)
-{
-	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
-		return 128 + rs->signal;
-	if (rc)
-		return rc;
-	if (!rs->complete)
-		return HG_EXIT_FAILED;     /* an incomplete run's expectations are no finding */
-	return rs->expect_failed ? HG_EXIT_EXPECT : HG_EXIT_OK;
-}
-
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];

@@ -11,8 +11,4 @@
 /* The sink hg_run() hands a run to. */
 extern const struct hg_run_sink hg_results_sink;
 
-/* The exit code of a finished run: the signal that ended it (130/143),
- * the failure rc, an incomplete run (1) or a failed expectation (5), else 0. */
-int hg_results_verdict(const struct hg_run_state *rs, int rc);
-
 #endif
