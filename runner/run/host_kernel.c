@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "base/child.h"
-#include "run/host.h"
+#include "base/fsutil.h"
+#include "run/host_kernel.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 #define PREEMPT_FILE DEBUGFS "/sched/preempt"
