@@ -280,5 +280,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "kernel_trace", hg_kernel_trace_json(rs));
 	json_object_set(o, "competition", rs->kernel && rs->kernel->competition
 					  ? rs->kernel->competition : json_null());
+	json_object_set_new(o, "cpu_not_received", rs->stream ? hg_nr_json(rs->stream->nr)
+							      : json_null());
 	return o;
 }

@@ -69,6 +69,7 @@ static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint3
 		t->outside_cpu = g->cpu;
 	}
 	hg_series_interval(s, t, &r, gap);
+	hg_nr_interval(s->nr, &r);
 	hg_stream_room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
@@ -199,6 +200,8 @@ static void *writer_main(void *arg)
 			break;
 		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
 		hg_series_emit(s, s->covers_ns, false);
+		/* A second behind: an interval is handed over when it ends. */
+		hg_nr_fold(s->nr, now - HG_NS_PER_SEC);
 		hg_outliers_tick(s, s->covers_ns);
 		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
 			s->last_checkpoint = now;
@@ -210,6 +213,7 @@ static void *writer_main(void *arg)
 	int64_t end = rs->sync->end_ns < hg_now_ns() ? rs->sync->end_ns : hg_now_ns();
 	s->covers_ns = end - rs->sync->t0_ns;
 	hg_series_emit(s, s->covers_ns, true);
+	hg_nr_fold(s->nr, INT64_MAX);
 	hg_outliers_tick(s, INT64_MAX);
 	hg_progress_tick(s, s->covers_ns, true);
 	if (s->series && fflush(s->series) != 0)
@@ -325,6 +329,8 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	s->limit_bytes = byte_limit(s);
 	hg_cpuset_online(&s->online_at_start);
 	int rc = init_threads(s);
+	if (!rc && !(s->nr = hg_nr_new(rs)))
+		rc = -ENOMEM;
 	if (!rc)
 		rc = hg_series_init(s);
 	if (!rc)
@@ -375,6 +381,7 @@ void hg_stream_stop(struct hg_run_state *rs)
 			    json_string_value(json_object_get(w, "why")));
 	}
 	hg_stream_check_cpus(s);
+	hg_nr_warn(s->nr, rs);
 }
 
 void hg_stream_free(struct hg_stream *s)
@@ -389,6 +396,7 @@ void hg_stream_free(struct hg_stream *s)
 		hg_histogram_free(&s->th[i].lat_all);
 	hg_series_free(s);
 	hg_outliers_free(s);
+	hg_nr_free(s->nr);
 	json_decref(s->warnings_at_start);
 	json_decref(s->switches);
 	free(s->th);

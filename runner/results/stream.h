@@ -15,6 +15,7 @@
 
 #include "base/stats.h"
 #include "results/binfile.h"
+#include "results/not_received.h"
 #include "run/runstate.h"
 
 #define HG_CHECKPOINT_NS 2000000000LL      /* result.json rewritten this often */
@@ -92,6 +93,7 @@ struct hg_stream {
 	bool checkpointing;                /* the writer is building a checkpoint */
 	json_t *warnings_at_start;         /* what checkpoints list (main may add more) */
 	cpu_set_t online_at_start;         /* to tell CPUs taken offline during the run */
+	struct hg_not_received *nr;        /* CPU the scenario did not get (not_received.c) */
 	bool cpus_not_granted;             /* a thread ran outside its cpus */
 	int error;                         /* first write error (-errno), 0 = none */
 	char error_what[64];
