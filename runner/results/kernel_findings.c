@@ -270,9 +270,12 @@ static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
 	size_t *n_gaps = calloc(rs->n_workers + 1, sizeof(*n_gaps));
 	if (v && gaps && rec_of && n_gaps) {
 		split_gaps(rs, v, n, gaps, rec_of, n_gaps);
-		for (size_t w = 0; w < rs->n_workers; w++)
+		for (size_t w = 0; w < rs->n_workers; w++) {
+			if (rs->cut_short || hg_run_take_signal(rs, "during kernel attribution"))
+				break;   /* causes of the threads done so far are kept */
 			if (gaps[w] && rec_of[w])
 				attribute_worker(rs, cl, w, gaps[w], rec_of[w], n_gaps[w], v);
+		}
 		for (size_t i = 0; i < n; i++)
 			if (v[i].cause &&
 			    pwrite(fd, &v[i].cause, sizeof(v[i].cause),
