@@ -18,7 +18,7 @@
 #include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
-#include "results/results.h"
+#include "results/sink.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
