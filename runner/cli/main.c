@@ -15,7 +15,7 @@
 #include "plan/plan_json.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
-#include "results/results.h"
+#include "results/sink.h"
 #include "run/run.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"

@@ -6,6 +6,7 @@
 #include "base/cpuset.h"
 #include "base/grow.h"
 #include "results/kernel_competition.h"
+#include "results/not_received.h"
 #include "results/stream.h"
 #include "run/competition.h"
 #include "run/ktrace.h"
@@ -118,7 +119,7 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	/* The gap trace's measure beside it (results/not_received.h): the time
 	 * the threads wanted these CPUs and did not get, whoever took it. */
 	uint64_t received, missed;
-	if (rs->stream && hg_nr_total(rs->stream->nr, &received, &missed))
+	if (hg_nr_total(hg_stream_not_received(rs->stream), &received, &missed))
 		json_object_set_new(o, "not_received_ns", json_integer((json_int_t)missed));
 	json_t *per_cpu = hg_competition_cpus_json(rs->competition);
 	json_object_set(o, "per_cpu", json_is_object(per_cpu) ? json_object_get(per_cpu, "cpus")
