@@ -64,8 +64,9 @@ void hg_loadrun_stop_all(struct hg_loadrun *lr);
 json_t *hg_loadrun_to_json(const struct hg_loadrun *lr);
 
 /* While the loads run (from any thread): load i's slot counters summed
- * over its processes so far (plan/load.h names them); zeros when unknown. */
-void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
+ * over its processes so far (plan/load.h names them).  False (and zeros)
+ * when unknown: not started, or a counts_at_end load not yet ended. */
+bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
 		       uint64_t counters[HG_LOAD_NCOUNTERS]);
 
 /* Run-level warnings of the loads (stray processes killed, ...), as an array
@@ -75,6 +76,11 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr);
  * or cpus refused, a process failed or ended (or its command exited)
  * before the stop time.  --strict turns this into exit 4. */
 bool hg_loadrun_shortfall(const struct hg_loadrun *lr);
+
+/* The files the plan's loads write into the result directory (an exec
+ * load's output), added to result.json's `files` object.  From the plan
+ * only: safe from any thread, before and during the run. */
+void hg_loadrun_files(const struct hg_plan *plan, json_t *files);
 
 /* Stops everything if not yet done, runs each load's cleanup (temp files),
  * frees. NULL is fine. */

@@ -216,6 +216,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 		json_object_set_new(o, "series", json_string("series.jsonl"));
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
+	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
+		hg_loadrun_files(rs->plan, o);
 	return o;
 }
 

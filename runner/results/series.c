@@ -75,7 +75,8 @@ int hg_series_init(struct hg_stream *s)
 	s->series_span = (int64_t)s->rs->plan->trace.series_ns;
 	size_t nl = s->rs->plan->n_loads;
 	s->load_prev = calloc(nl ? nl * HG_LOAD_NCOUNTERS : 1, sizeof(*s->load_prev));
-	if (!s->load_prev)
+	s->load_told = calloc(nl ? nl : 1, sizeof(*s->load_told));
+	if (!s->load_prev || !s->load_told)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->n; i++)
 		if (acc_init(&s->th[i].cur) || acc_init(&s->th[i].next))
@@ -90,6 +91,7 @@ void hg_series_free(struct hg_stream *s)
 		hg_histogram_free(&s->th[i].next.lat);
 	}
 	free(s->load_prev);
+	free(s->load_told);
 }
 
 void hg_series_interval(struct hg_stream *s, struct hg_stream_thread *t,
@@ -183,20 +185,29 @@ keep:
 	t->dropped_prev = dropped;
 }
 
+/* A load's line: the growth of its counters in the interval.  A load that
+ * knows its counters only at its end (stress_ng) gets one line, in the
+ * first interval after that, its read_ns past its window: hgreport spreads
+ * it over the window (docs/results.md). */
 static void load_line(struct hg_stream *s, size_t i, int64_t end, int64_t span)
 {
 	const struct hg_load_plan *lp = &s->rs->plan->loads[i];
 	uint64_t c[HG_LOAD_NCOUNTERS], *prev = &s->load_prev[i * HG_LOAD_NCOUNTERS];
-	hg_loadrun_sample(s->rs->loads, i, c);
+	bool known = hg_loadrun_sample(s->rs->loads, i, c);
 	int64_t read = hg_now_ns() - s->rs->sync->t0_ns;   /* the counters' time: after `end` */
-	if (overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
+	bool at_end = lp->ops->counts_at_end;
+	if (at_end ? known && !s->load_told[i]
+		   : overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
 		json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
 				      "span_ns", (json_int_t)span, "read_ns", (json_int_t)read,
 				      "load", lp->name, "ops", u64(c[0] - prev[0]));
 		for (unsigned k = 0; k < HG_LOAD_NCOUNTERS; k++)
 			if (lp->ops->counters[k])
 				json_object_set_new(o, lp->ops->counters[k], u64(c[k] - prev[k]));
+		if (at_end)
+			json_object_set_new(o, "whole_window", json_true());
 		put_line(s, o);
+		s->load_told[i] = at_end;
 	}
 	memcpy(prev, c, sizeof(c));
 }

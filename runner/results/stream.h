@@ -78,6 +78,7 @@ struct hg_stream {
 	int64_t series_start, series_span; /* the series interval being filled */
 	int64_t lag_ns, poll_ns;
 	uint64_t *load_prev;               /* per load, HG_LOAD_NCOUNTERS counters */
+	bool *load_told;                   /* per counts_at_end load: its one line written */
 	struct hg_stream_thread *th;
 	size_t n;
 	/* outlier windows */
