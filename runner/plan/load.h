@@ -33,6 +33,12 @@ struct hg_load_slot {
 					   (2: it ended by itself before the stop) */
 	int status;
 	char error[256];                /* why the process gave up, "" if it did not */
+	/* exec: its stdout [0] and stderr [1] kept and discarded (output_max),
+	 * when the first byte was discarded (CLOCK_MONOTONIC ns, 0 = never), and
+	 * descendants killed at the stop for having left the process group */
+	uint64_t out_kept[2], out_discarded[2];
+	int64_t out_cut_at[2];
+	unsigned escaped_killed;
 };
 
 /* What a load sees of its run. */

@@ -9,6 +9,7 @@
 #include "plan/plan_json.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
 #include "results/results.h"
 #include "results/stream.h"
 #include "run/counter.h"
