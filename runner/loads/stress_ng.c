@@ -2,9 +2,9 @@
  * options passed as arguments, no shell) in the load's window, with
  * stress-ng's own metrics (bogo-ops) as the load's counters.
  *
- * hgrun forks a keeper (the load process: its priority, nice and cpus are
- * the load's, and stress-ng and its workers inherit them) that execs
- * stress-ng and waits.  At stop the supervisor's SIGTERM reaches stress-ng
+ * The load process is a keeper (loads/keeper.c, as for exec: output
+ * bounded, escapees killed; its priority, nice and cpus are the load's, and
+ * stress-ng and its workers inherit them) that runs stress-ng.  At stop the supervisor's SIGTERM reaches stress-ng
  * and its workers (one process group); stress-ng stops its workers and
  * writes its --yaml metrics, which hgrun reads once everything is gone
  * (stress_ng_ended): stress-ng reports bogo-ops only at its end, so the
@@ -27,6 +27,7 @@
 #include "base/fsutil.h"
 #include "base/names.h"
 #include "base/timeutil.h"
+#include "loads/keeper.h"
 #include "loads/rows.h"
 #include "loads/stress_ng.h"
 #include "plan/load.h"
@@ -36,6 +37,7 @@ struct params {
 	char *stressor;
 	uint64_t workers;
 	struct hg_args options;
+	uint64_t output_max;
 };
 
 static const struct hg_param params[] = {
@@ -48,6 +50,7 @@ static const struct hg_param params[] = {
 	{ .name = "options", .kind = HG_PARAM_ARGS, .offset = offsetof(struct params, options),
 	  .help = "the stressor's options, given to stress-ng as arguments (no shell): "
 		  "{vm-bytes: 128M, vm-keep: true} or [--vm-bytes, 128M]" },
+	HG_LOAD_ROW_OUTPUT_MAX(struct params, output_max),
 	HG_PARAMS_END
 };
 
@@ -253,9 +256,11 @@ static int sng_prepare(struct hg_load_run *l, char *err, size_t errlen)
 	l->n_procs = 1;         /* the keeper; stress-ng runs the instances */
 	if (!hg_stress_ng_find(g->exe, sizeof(g->exe), err, errlen))
 		return -ENOENT;
-	for (int i = 0; i < 3; i++)
-		if ((g->fd[i] = open_output(l, file_ext[i], i == 2 ? O_RDWR : O_WRONLY, err, errlen)) < 0)
-			return g->fd[i];
+	int rc = hg_keeper_open_outputs(l->result_dir, l->plan->name, g->fd, err, errlen);
+	if (rc < 0)
+		return rc;
+	if ((g->fd[2] = open_output(l, "yaml", O_RDWR, err, errlen)) < 0)
+		return g->fd[2];
 	snprintf(g->yaml_name, sizeof(g->yaml_name), "load-%s.yaml", l->plan->name);
 	if (!user_temp_path(p)) {
 		snprintf(g->tmp, sizeof(g->tmp), "%s/load-%s.tmp", l->result_dir, l->plan->name);
@@ -267,75 +272,29 @@ static int sng_prepare(struct hg_load_run *l, char *err, size_t errlen)
 			return -e;
 		}
 	}
-	int rc = build_argv(l, g);
+	rc = build_argv(l, g);
 	if (rc == 0 && hg_stress_ng_dry_run(g->exe, g->argv, err, errlen) != 0)
 		return -EINVAL;
 	g->ready = rc == 0;
 	return rc;
 }
 
-/* ---- the keeper (the load process) --------------------------------------- */
+/* ---- the load process: the keeper (loads/keeper.c) ---------------------- */
 
-static void child(const struct sng *g, pid_t keeper)
+static void exec_stress_ng(const void *arg)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != keeper)
-		_exit(127);
-	int in = open("/dev/null", O_RDONLY);
-	if (in >= 0)
-		dup2(in, 0);
-	dup2(g->fd[0], 1);
-	dup2(g->fd[1], 2);
-	dup2(g->fd[2], FIRST_FD);
-	close_range(FIRST_FD + 1, ~0U, 0);
+	const struct sng *g = arg;
 	execv(g->exe, g->argv);
-	static const char msg[] = "hgrun: cannot exec stress-ng\n";
-	(void)!write(2, msg, sizeof(msg) - 1);
-	_exit(127);
-}
-
-/* by_itself: stress-ng ended before the load's stop (status_valid 2). */
-static void record(struct hg_load_slot *slot, int st, bool by_itself)
-{
-	slot->status = st;
-	slot->status_valid = by_itself ? 2 : 1;
 }
 
 static int sng_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGHUP);        /* hgrun gone: kill the group */
-	pid_t pid = fork();
-	if (pid < 0)
-		return hg_load_fail(slot, "fork: %s", strerror(errno));
-	if (pid == 0)
-		child(l->priv, getppid());
-	int st = 0, sig;
-	bool done = false;
-	while (!done && (sig = sigwaitinfo(&set, NULL)) != SIGTERM && sig != SIGINT) {
-		if (sig == SIGHUP)
-			kill(0, SIGKILL);
-		if (sig == SIGCHLD && waitpid(pid, &st, WNOHANG) == pid) {
-			done = true;
-			record(slot, st, true);
-		}
-	}
-	/* Stopped: stress-ng got the SIGTERM too; it stops its workers and
-	 * writes its metrics. */
-	while (!done && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!done)
-		record(slot, st, false);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	const struct sng *g = l->priv;
+	const struct params *p = l->plan->params;
+	struct hg_keeper k = { .out = { g->fd[0], g->fd[1] }, .output_max = p->output_max,
+			       .extra_fd = g->fd[2], .exec = exec_stress_ng, .arg = g,
+			       .what = g->exe };
+	return hg_keeper_run(&k, l->plan->name, slot);
 }
 
 /* ---- after the stop (in hgrun) ------------------------------------------- */
@@ -379,6 +338,7 @@ static void sng_report(const struct hg_load_run *l, const struct hg_load_slot *s
 {
 	const struct sng *g = l->priv;
 	const struct params *p = l->plan->params;
+	hg_keeper_report(p->output_max, l->plan->name, slot, t0, load, warnings);
 	if (!g || !g->read)
 		return;
 	if (!g->parsed)
@@ -465,11 +425,10 @@ static bool sng_trust_note(const struct hg_load_plan *lp, const char *user, char
 static void sng_files(const struct hg_load_plan *lp, json_t *files)
 {
 	char key[64], name[64];
-	for (int i = 0; i < 3; i++) {
-		snprintf(key, sizeof(key), "load.%s.%s", lp->name, file_ext[i]);
-		snprintf(name, sizeof(name), "load-%s.%s", lp->name, file_ext[i]);
-		json_object_set_new(files, key, json_string(name));
-	}
+	hg_keeper_files(lp->name, files);
+	snprintf(key, sizeof(key), "load.%s.yaml", lp->name);
+	snprintf(name, sizeof(name), "load-%s.yaml", lp->name);
+	json_object_set_new(files, key, json_string(name));
 }
 
 const struct hg_load_ops hg_load_stress_ng = {
