@@ -75,8 +75,8 @@ struct sng {
 	char exe[PATH_MAX];
 	char tmp[PATH_MAX];             /* --temp-path, made by hgrun; "" when the user gave one */
 	char **argv;
-	char yaml_name[64];             /* load-NAME.yaml */
-	int fd[3];                      /* load-NAME.out, .err, .yaml */
+	char yaml_name[64];             /* its --yaml file's name in the result dir */
+	int fd[3];                      /* its stdout, stderr and --yaml files */
 	bool ready;                     /* prepared: else cleanup removes the files */
 	/* hgrun side, after the stop */
 	bool read;                      /* stress_ng_ended ran */

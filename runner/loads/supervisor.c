@@ -429,3 +429,13 @@ bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
 							    memory_order_relaxed);
 	return true;
 }
+
+bool hg_loadrun_window(const struct hg_loadrun *lr, size_t i, int64_t *from_ns, int64_t *to_ns)
+{
+	if (!lr || i >= lr->n_loads || !lr->loads[i].started)
+		return false;
+	const struct hg_lsup *s = &lr->loads[i];
+	*from_ns = s->started - lr->t0;
+	*to_ns = (s->term_at ? s->term_at : s->stopped) - lr->t0;
+	return true;
+}

@@ -204,8 +204,12 @@ static void load_line(struct hg_stream *s, size_t i, int64_t end, int64_t span)
 		for (unsigned k = 0; k < HG_LOAD_NCOUNTERS; k++)
 			if (lp->ops->counters[k])
 				json_object_set_new(o, lp->ops->counters[k], u64(c[k] - prev[k]));
-		if (at_end)
+		int64_t from, to;
+		if (at_end && hg_loadrun_window(s->rs->loads, i, &from, &to)) {
 			json_object_set_new(o, "whole_window", json_true());
+			json_object_set_new(o, "from_ns", json_integer(from));
+			json_object_set_new(o, "to_ns", json_integer(to));
+		}
 		put_line(s, o);
 		s->load_told[i] = at_end;
 	}
