@@ -42,7 +42,7 @@ def load_registry(hgrun):
 def build(reg):
     WORKLOADS = {w["name"]: w for w in reg["workloads"]}
     TIMERS = {t["name"]: t["summary"] for t in reg["timers"]}
-    METRICS = {m["name"]: m["summary"] for m in reg["metrics"]}
+    METRICS = {m["name"]: m["summary"] for m in reg["metrics"] if m.get("expect", True)}
     wl_keys = list(union_props(reg["workloads"]))
     load_keys = list(union_props(reg["loads"]))
     defs = value_defs(reg)
@@ -314,7 +314,7 @@ def build(reg):
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://hgrun.invalid/schemas/scenario.schema.json",
+        "$id": "urn:hgrun:scenario:1",
         "title": "hgrun scenario, format version 1",
         "description": "A declarative real-time experiment for hgrun (a modern Hourglass). "
                        "Reference: docs/scenario.md. Rules across fields (exec <= period, "

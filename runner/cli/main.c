@@ -2,17 +2,20 @@
  * and check the scenario (load -> check -> resolve, with any --set applied),
  * then validate, list, calibrate, run or sweep it. */
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
 #include "cli/overrides.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
-#include "results/results.h"
+#include "results/sink.h"
 #include "run/run.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
@@ -79,6 +82,16 @@ static int run_scenario(const struct hg_cli *cli)
 	if (cli->kernel_trace)
 		plan->kernel_trace = true;
 	hg_plan_trust_notes(plan, "hgrun: ", stderr);
+	/* From here to exit the stop signals are hg_run's (run/run.c): one that
+	 * comes after result.json is final is not allowed to kill hgrun with an
+	 * exit code the result does not state. */
+	sigset_t stops;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &stops, NULL);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
@@ -117,6 +130,10 @@ static int sweep_scenario(const struct hg_cli *cli)
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
+	/* A closed stdout or stderr (`hgrun ... | head`) costs output, never the
+	 * run: a write gets EPIPE instead of killing hgrun before it cleans up.
+	 * Load processes reset every signal to its default (loads/process.c). */
+	signal(SIGPIPE, SIG_IGN);
 	int rc = hg_cli_parse(argc, argv, &cli, stderr);
 	if (rc)
 		return rc;
@@ -133,6 +150,8 @@ int main(int argc, char **argv)
 		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli.json);
+	case HG_CMD_SCHEMA:
+		return hg_schema_command(stdout, stderr, cli.list_what, cli.path_only);
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
 #include "run/ktrace.h"
 
 #define TOP_WHO 10
@@ -38,7 +39,7 @@ static void who_name(const struct hg_run_state *rs, uint8_t cause, int32_t who, 
 		snprintf(buf, size, "vector %d", who);
 		return;
 	default:
-		snprintf(buf, size, "%s", hg_kernel_task_name(rs, who));
+		snprintf(buf, size, "%s", hg_ktrace_task_name(rs->ktrace, who));
 	}
 }
 
@@ -147,7 +148,7 @@ int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs)
 	for (size_t i = 0; kf && i < kf->n_segs; i++) {
 		const struct hg_kseg *s = &kf->segs[i];
 		if (s->kind == HG_SEG_TASK)
-			snprintf(name, sizeof(name), "%s", hg_kernel_task_name(rs, s->id));
+			snprintf(name, sizeof(name), "%s", hg_ktrace_task_name(rs->ktrace, s->id));
 		else
 			who_name(rs, s->kind == HG_SEG_IRQ ? HG_CAUSE_IRQ : s->kind == HG_SEG_SOFTIRQ
 				 ? HG_CAUSE_SOFTIRQ : HG_CAUSE_TIMER, s->id, name, sizeof(name));
