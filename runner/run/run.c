@@ -15,6 +15,7 @@
 #include "base/cpuset.h"
 #include "base/exitcodes.h"
 #include "base/timeutil.h"
+#include "base/units.h"
 #include "loads/supervisor.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
@@ -372,6 +373,32 @@ static void append_load_warnings(struct hg_run_state *rs)
 	json_decref(w);
 }
 
+/* Threads and loads whose window the run's duration leaves empty (a
+ * --duration --cut shorter than their start): said in result.json, since
+ * their numbers are zeros and their expectations have nothing to judge. */
+static void warn_cut(struct hg_run_state *rs)
+{
+	const struct hg_plan *plan = rs->plan;
+	char a[32], b[32];
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		uint64_t end = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
+		if (tp->start_ns >= end)
+			hg_run_warn(rs, "%s does not run: its start %s is at or after the run's end %s "
+				    "(the duration was cut); its numbers are zeros and its expectations "
+				    "fail as nothing measured", tp->os_name,
+				    hg_format_duration(tp->start_ns, a), hg_format_duration(end, b));
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		uint64_t end = l->stop_ns < plan->duration_ns ? l->stop_ns : plan->duration_ns;
+		if (l->start_ns >= end)
+			hg_run_warn(rs, "load %s does not run: its start %s is at or after the run's end "
+				    "%s (the duration was cut)", l->name, hg_format_duration(l->start_ns, a),
+				    hg_format_duration(end, b));
+	}
+}
+
 /* Everything before the threads exist; returns 0 or an exit code. */
 static int prepare(struct hg_run_state *rs, FILE *err)
 {
@@ -393,6 +420,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
 	rs->host = hg_host_capture();
 	hg_run_warn_environment(rs);
+	warn_cut(rs);
 	if ((rc = hg_observe_start(rs, err)) != 0)
 		return rc;
 	char msg[PATH_MAX + 128];
