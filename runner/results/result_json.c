@@ -212,7 +212,7 @@ static json_t *files_json(const struct hg_run_state *rs)
 	hg_stream_files_json(rs->stream, o);
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
-	if (rs->dir[0])                         /* an exec load's output (docs/loads.md) */
+	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
 		hg_loadrun_files(rs->plan, o);
 	return o;
 }

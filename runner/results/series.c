@@ -42,6 +42,7 @@ struct hg_series {
 	int error;                         /* the first write error of an emit */
 	int64_t start, span;               /* the series interval being filled */
 	uint64_t *load_prev;               /* per load, HG_LOAD_NCOUNTERS counters */
+	bool *load_told;                   /* per counts_at_end load: its one line written */
 	struct hg_series_thread *th;
 	size_t n;
 };
@@ -108,7 +109,8 @@ int hg_series_open(struct hg_series **out, const struct hg_run_state *rs)
 	size_t nl = rs->plan->n_loads;
 	s->load_prev = calloc(nl ? nl * HG_LOAD_NCOUNTERS : 1, sizeof(*s->load_prev));
 	s->th = calloc(s->n ? s->n : 1, sizeof(*s->th));
-	int rc = s->load_prev && s->th ? 0 : -ENOMEM;
+	s->load_told = calloc(nl ? nl : 1, sizeof(*s->load_told));
+	int rc = s->load_prev && s->load_told && s->th ? 0 : -ENOMEM;
 	for (size_t i = 0; !rc && i < s->n; i++)
 		if (acc_init(&s->th[i].cur) || acc_init(&s->th[i].next))
 			rc = -ENOMEM;
@@ -132,6 +134,7 @@ void hg_series_close(struct hg_series *s)
 	}
 	free(s->th);
 	free(s->load_prev);
+	free(s->load_told);
 	free(s);
 }
 
@@ -242,20 +245,33 @@ keep:
 	t->dropped_prev = dropped;
 }
 
+/* A load's line: the growth of its counters in the interval.  A load that
+ * knows its counters only at its end (stress_ng) gets one line, in the
+ * first interval after that, with the window it covers: hgreport spreads
+ * it over the window (docs/results.md). */
 static void load_line(struct hg_series *s, size_t i, int64_t end, int64_t span)
 {
 	const struct hg_load_plan *lp = &s->rs->plan->loads[i];
 	uint64_t c[HG_LOAD_NCOUNTERS], *prev = &s->load_prev[i * HG_LOAD_NCOUNTERS];
-	hg_loadrun_sample(s->rs->loads, i, c);
+	bool known = hg_loadrun_sample(s->rs->loads, i, c);
 	int64_t read = hg_now_ns() - s->rs->sync->t0_ns;   /* the counters' time: after `end` */
-	if (overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
+	bool at_end = lp->ops->counts_at_end;
+	if (at_end ? known && !s->load_told[i]
+		   : overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
 		json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
 				      "span_ns", (json_int_t)span, "read_ns", (json_int_t)read,
 				      "load", lp->name, "ops", u64(c[0] - prev[0]));
 		for (unsigned k = 0; k < HG_LOAD_NCOUNTERS; k++)
 			if (lp->ops->counters[k])
 				json_object_set_new(o, lp->ops->counters[k], u64(c[k] - prev[k]));
+		int64_t from, to;
+		if (at_end && hg_loadrun_window(s->rs->loads, i, &from, &to)) {
+			json_object_set_new(o, "whole_window", json_true());
+			json_object_set_new(o, "from_ns", json_integer(from));
+			json_object_set_new(o, "to_ns", json_integer(to));
+		}
 		put_line(s, o);
+		s->load_told[i] = at_end;
 	}
 	memcpy(prev, c, sizeof(c));
 }
