@@ -360,6 +360,7 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 		if (kf->traced) {
 			attribute_all(rs, cl);
 			warn_thread_losses(rs);
+			hg_kernel_wakeups_build(rs, classify, cl);
 		}
 	}
 	kf->competition = hg_kernel_competition(rs, classify, cl, cl->loads, cl->n_loads);
@@ -373,6 +374,7 @@ void hg_kernel_findings_free(struct hg_run_state *rs)
 	if (!kf)
 		return;
 	free(kf->per_thread);
+	free(kf->wakes);
 	free(kf->items);
 	free(kf->segs);
 	json_decref(kf->competition);

@@ -160,6 +160,8 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 							       __ATOMIC_RELAXED)));
 	json_object_set_new(o, "stats", stats_json(rs, i));
 	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
+	if (tp->workload.ops == &hg_workload_latency)
+		json_object_set_new(o, "wakeup_causes", hg_kernel_wakeups_json(rs, i));
 	return o;
 }
 
@@ -216,6 +218,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 		json_object_set_new(o, "series", json_string("series.jsonl"));
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
+	if (rs->kernel && rs->kernel->wakes_written)
+		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
 	return o;
 }
 
