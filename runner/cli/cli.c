@@ -33,12 +33,14 @@ static const char *command_name(enum hg_command c)
 }
 
 enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
-       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE };
+       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE, OPT_CUT, OPT_SCALE };
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "set", required_argument, NULL, OPT_SET },
+	{ "cut", no_argument, NULL, OPT_CUT },
+	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -59,7 +61,7 @@ static unsigned takers(int opt)
 {
 	switch (opt) {
 	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE:
-	case OPT_KERNEL_TRACE: return RUNS;
+	case OPT_KERNEL_TRACE: case OPT_CUT: case OPT_SCALE: return RUNS;
 	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
 	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
@@ -176,6 +178,13 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 						   "1ms, as a scenario's duration (got %s)", optarg);
 			cli->duration_given = true;
 			break;
+		case OPT_CUT: cli->cut = true; break;
+		case OPT_SCALE:
+			if (hg_parse_number(optarg, &cli->scale, msg) != 0 || !(cli->scale > 0))
+				return usage_error(err, cli->command, "--scale takes a factor above 0, "
+						   "e.g. --scale 0.3 for a run 0.3 times as long "
+						   "(got '%s')", optarg);
+			break;
 		case OPT_SET:
 			if (parse_set(cli, optarg, err))
 				return HG_EXIT_USAGE;
@@ -219,6 +228,13 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 		return usage_error(err, c, "%s needs -o DIR (the directory to %s)",
 				   cli->resume ? "--resume" : "--force",
 				   cli->resume ? "resume" : "replace");
+	if (cli->scale > 0 && cli->duration_given)
+		return usage_error(err, c, "--scale and --duration both set the run's length: "
+				   "choose one (--scale shortens every phase alike, --duration "
+				   "moves the end)");
+	if (cli->cut && !cli->duration_given)
+		return usage_error(err, c, "--cut lets --duration leave out what starts after the "
+				   "new end: it needs --duration");
 	switch (c) {
 	case HG_CMD_RUN:
 	case HG_CMD_SWEEP:

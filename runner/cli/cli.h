@@ -31,6 +31,8 @@ struct hg_cli {
 	const char *out_dir;     /* run -o DIR */
 	bool duration_given;
 	uint64_t duration_ns;    /* run --duration */
+	bool cut;                /* --cut: --duration may leave out threads and loads */
+	double scale;            /* --scale F: every time of the timeline x F (0: none) */
 	struct hg_override sets[HG_MAX_SETS];   /* --set PATH=VALUE, in order */
 	char set_paths[HG_MAX_SETS][HG_SET_PATH_MAX]; /* their paths (argv keeps PATH=VALUE whole) */
 	size_t n_sets;

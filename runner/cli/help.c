@@ -10,8 +10,8 @@ struct command_help {
 
 static const struct command_help helps[] = {
 	{ HG_CMD_RUN,
-	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	  "                  [--strict] [--kernel-trace] [--quiet]\n",
+	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME [--cut] | --scale F]\n"
+	  "                  [--set PATH=VALUE]... [--strict] [--kernel-trace] [--quiet]\n",
 	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
 	  "when that exists) unless -o DIR is given.\n"
 	  "\n"
@@ -20,9 +20,14 @@ static const struct command_help helps[] = {
 	  "  --force             -o DIR may hold an earlier run: its result.json, traces,\n"
 	  "                      series.jsonl and report/ are removed first (nothing else is\n"
 	  "                      touched; other files make hgrun refuse even with --force)\n"
-	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs\n"
-	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable):\n"
-	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
+	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs;\n"
+	  "                      refused when threads or loads would start after it\n"
+	  "  --cut               with --duration: run only what starts before the new end\n"
+	  "  --scale F           every start, stop, finish and the duration times F (0.1:\n"
+	  "                      each phase a tenth as long)\n"
+	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable; all\n"
+	  "                      are applied, then checked once): duration,\n"
+	  "                      threads[NAME].KEY.KEY, loads[NAME].KEY (NAME or index)\n"
 	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
 	  "                      reservation or memory lock is not granted\n"
 	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
@@ -36,7 +41,8 @@ static const struct command_help helps[] = {
 	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
-	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
+	  "                   [--duration TIME [--cut] | --scale F] [--set PATH=VALUE]...\n"
+	  "                   [--strict] [--quiet]\n",
 	  "Runs the scenario once per point of its sweep: grid, each point `repeat`\n"
 	  "times, one directory per run (DIR/pNNN/rM/) indexed by DIR/sweep.json.\n"
 	  "Results go to results/<name>/sweep-<UTC time>/ unless -o DIR is given.\n"
@@ -52,8 +58,10 @@ static const struct command_help helps[] = {
 	  "  --shard K/N         run only runs j with j % N == K (0 <= K < N), for job arrays:\n"
 	  "                      --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
 	  "  --list              print the runs (index, point, repeat, values) and stop\n"
-	  "  --duration TIME     override every run's duration (e.g. 2s)\n"
-	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable)\n"
+	  "  --duration TIME     override every run's duration (e.g. 2s); --cut as for run\n"
+	  "  --scale F           every run's timeline times F\n"
+	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable);\n"
+	  "                      also sweep.repeat=N and sweep.grid.PATH=[V1, V2]\n"
 	  "  --strict            exit 4 (and stop) when a privilege is not granted\n"
 	  "  --kernel-trace      record kernel events in every run (docs/kernel-trace.md)\n"
 	  "  --quiet             no summaries or progress; one line per failed run\n"
@@ -150,7 +158,8 @@ static void overview(FILE *out)
 	      "  list              the workloads, timers, priorities, loads and metrics\n"
 	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
 	      "\n"
-	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
+	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
+	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"
 	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
 	      "            130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
 	      "            (a result is still written; SIGUSR1 prints a status line)\n"
@@ -168,7 +177,8 @@ void hg_cli_usage(FILE *out, enum hg_command command)
 	fputs(h->usage, out);
 	fputc('\n', out);
 	fputs(h->text, out);
-	fputs("\nexit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario, 3 bad command\n"
-	      "line, 4 privilege missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/\n"
-	      "SIGQUIT; see docs/cli.md\n", out);
+	fputs("\nexit codes: 0 ok, 5 an expectation failed (runs complete and valid), 1 a run\n"
+	      "failed or is incomplete, 2 invalid scenario, 3 bad command line, 4 privilege\n"
+	      "missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT; see docs/cli.md\n",
+	      out);
 }

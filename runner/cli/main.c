@@ -3,18 +3,19 @@
  * then validate, list, calibrate, run or sweep it. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/calibrate_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
-#include "cli/merge_cmd.h"
-#include "cli/outdir.h"
 #include "cli/overrides.h"
-#include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
+#include "results/outdir.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "sweep/sweep_merge.h"
+#include "sweep/sweep_run.h"
 
 static void print_ok(const char *file, const struct hg_plan *plan)
 {
@@ -33,7 +34,7 @@ static int validate_files(const struct hg_cli *cli)
 	for (int i = 0; i < cli->n_files; i++) {
 		int file_rc;
 		struct hg_plan *plan = hg_load_with_sets(cli, cli->files[i], false, false, stderr,
-							 &file_rc);
+							 &file_rc, NULL);
 		if (!plan) {
 			rc = HG_EXIT_INVALID;
 			continue;
@@ -61,9 +62,15 @@ static int validate_files(const struct hg_cli *cli)
 static int run_scenario(const struct hg_cli *cli)
 {
 	int rc;
-	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc);
+	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc,
+						 NULL);
 	if (!plan)
 		return rc;
+	/* Before -o DIR is prepared: --force must not remove a run for nothing. */
+	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr))) {
+		hg_plan_free(plan);
+		return rc;
+	}
 	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
 						     stderr))) {
 		hg_plan_free(plan);
@@ -71,13 +78,6 @@ static int run_scenario(const struct hg_cli *cli)
 	}
 	if (cli->kernel_trace)
 		plan->kernel_trace = true;
-	if (cli->duration_given) {
-		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
-		if (idle)
-			fprintf(stderr, "hgrun: note: with --duration, %zu thread%s or load%s start%s "
-				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
-				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
-	}
 	hg_plan_trust_notes(plan, "hgrun: ", stderr);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
@@ -87,6 +87,30 @@ static int run_scenario(const struct hg_cli *cli)
 	rc = hg_run(plan, &opt);
 	json_decref(sets);
 	hg_plan_free(plan);
+	return rc;
+}
+
+/* The sweep of the scenario with its --set options applied. */
+static int sweep_scenario(const struct hg_cli *cli)
+{
+	int rc;
+	char *text;
+	struct hg_plan *base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc,
+						 &text);
+	if (!base)
+		return rc;
+	json_t *sets = hg_sets_json(cli);
+	struct hg_sweep_options opt = {
+		.file = cli->files[0], .text = text, .n_sets = cli->n_sets, .overrides = sets,
+		.out_dir = cli->out_dir, .force = cli->force, .resume = cli->resume,
+		.quiet = cli->quiet, .strict = cli->strict, .kernel_trace = cli->kernel_trace,
+		.dry_run = cli->dry_run, .length = hg_cli_length(cli), .shard = cli->shard,
+		.shards = cli->shards, .argc = cli->argc, .argv = cli->argv,
+	};
+	rc = hg_sweep_run(base, &opt);
+	json_decref(sets);
+	free(text);
+	hg_plan_free(base);
 	return rc;
 }
 
@@ -112,9 +136,9 @@ int main(int argc, char **argv)
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:
-		return hg_sweep_command(&cli);
+		return sweep_scenario(&cli);
 	case HG_CMD_MERGE:
-		return hg_merge_command(&cli);
+		return hg_sweep_merge(cli.files[0], cli.files + 1, cli.n_files - 1);
 	}
 	return HG_EXIT_FAILED;
 }

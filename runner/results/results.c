@@ -178,7 +178,7 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 			    "written in the room kept for it; other files may be cut short",
 			    strerror(-rc));
 		rs->complete = false;      /* records were lost: the run is not whole */
-		if (!rs->exit_status)
+		if (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT)
 			rs->exit_status = HG_EXIT_FAILED;
 		rc = write_atomic(rs, name = "result.json", write_result);
 	}

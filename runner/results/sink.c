@@ -24,9 +24,9 @@ int hg_results_verdict(const struct hg_run_state *rs, int rc)
 		return 128 + rs->signal;
 	if (rc)
 		return rc;
-	if (!rs->complete || rs->expect_failed)
-		return HG_EXIT_FAILED;
-	return HG_EXIT_OK;
+	if (!rs->complete)
+		return HG_EXIT_FAILED;     /* an incomplete run's expectations are no finding */
+	return rs->expect_failed ? HG_EXIT_EXPECT : HG_EXIT_OK;
 }
 
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
@@ -36,13 +36,16 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	hg_kernel_findings_build(rs);
 	hg_expect_evaluate(rs);
 	rs->exit_status = hg_results_verdict(rs, rc);
-	/* --strict: the scenario asked for something the run did not get. */
-	if (rs->opt->strict && !rs->exit_status &&
+	/* --strict: the scenario asked for something the run did not get (its
+	 * expectations then say nothing about the scenario as written). */
+	if (rs->opt->strict &&
+	    (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT) &&
 	    (hg_loadrun_shortfall(rs->loads) || (rs->stream && rs->stream->cpus_not_granted)))
 		rs->exit_status = HG_EXIT_PRIVILEGE;
 	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
 		fprintf(err, "error: %s\n", msg);
-		rs->exit_status = rs->exit_status ? rs->exit_status : HG_EXIT_FAILED;
+		if (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT)
+			rs->exit_status = HG_EXIT_FAILED;
 	}
 	if (!rs->opt->quiet)
 		hg_summary_print(rs, out);

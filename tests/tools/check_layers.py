@@ -17,7 +17,9 @@ ALLOWED = {
     "workloads": {"base", "plan", "run"},
     "timers": {"base", "plan", "run"},
     "results": {"base", "plan", "run", "loads"},
-    "cli": {"base", "plan", "scenario", "loads", "run", "results", "workloads", "timers"},
+    "sweep": {"base", "plan", "scenario", "run", "results"},
+    "cli": {"base", "plan", "scenario", "loads", "run", "results", "workloads", "timers",
+            "sweep"},
 }
 
 

@@ -1,5 +1,5 @@
 /* Table-driven tests of what -o DIR accepts and what --force removes
- * (runner/cli/outdir.c): only names hgrun and hgreport write, never
+ * (runner/results/outdir.c): only names hgrun and hgreport write, never
  * anything else, never recursively. */
 #include <errno.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "unit.h"
 #include "base/exitcodes.h"
-#include "cli/outdir.h"
+#include "results/outdir.h"
+#include "unit.h"
 
 /* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, "r:NAME" a
  * result.json whose "files" names kernel.trace, else an empty file. */

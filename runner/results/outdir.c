@@ -13,7 +13,7 @@
 
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
-#include "cli/outdir.h"
+#include "results/outdir.h"
 
 /* The files of one run (results/stream.c, results/results.c) and their
  * temporaries; a run's

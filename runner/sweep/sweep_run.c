@@ -12,34 +12,36 @@
 #include <time.h>
 
 #include "base/cpuset.h"
+#include "base/exitcodes.h"
 #include "base/fsutil.h"
-#include "cli/outdir.h"
-#include "cli/overrides.h"
-#include "cli/sweep_cmd.h"
-#include "cli/sweep_index.h"
+#include "plan/timeline.h"
 #include "plan/trust.h"
+#include "results/outdir.h"
 #include "results/results.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
+#include "sweep/sweep_index.h"
+#include "sweep/sweep_run.h"
 
 struct sweep_job {
-	const struct hg_cli *cli;
+	const struct hg_sweep_options *opt;
 	struct hg_plan *base;
-	char *text;                 /* the scenario file */
-	json_t *sets;               /* --set as {"PATH": "VALUE"} */
+	char *text;                 /* the scenario text, with the --set options applied */
+	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	char dir[PATH_MAX];
 };
 
 struct tally {
 	size_t todo, done, succeeded, failed, skipped;
+	size_t expect_failed;       /* of succeeded: complete, an expectation failed (exit 5) */
 	double spent_s;             /* wall time of the runs done */
 };
 
-static bool mine(const struct hg_cli *cli, size_t run)
+static bool mine(const struct hg_sweep_options *opt, size_t run)
 {
-	return !cli->shards || run % cli->shards == cli->shard;
+	return !opt->shards || run % opt->shards == opt->shard;
 }
 
 static void run_name(const struct sweep_job *j, size_t run, char out[64])
@@ -49,13 +51,11 @@ static void run_name(const struct sweep_job *j, size_t run, char out[64])
 	snprintf(out, 64, "%s/r%zu", id, run / j->n_points);
 }
 
-/* The --set options, then the point's grid values. */
+/* The point's grid values (j->text has the --set options in already). */
 static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_override *ov)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	size_t n = 0;
-	for (size_t i = 0; i < j->cli->n_sets; i++)
-		ov[n++] = j->cli->sets[i];
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		ov[n].path = sp->axes[a].path;
 		ov[n++].value = sp->axes[a].values[hg_sweep_coord(sp, point, a)];
@@ -67,14 +67,14 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
-	struct hg_override *ov = calloc(j->cli->n_sets + j->base->sweep.n_axes + 1, sizeof(*ov));
+	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
 	char err[HG_ERRLEN] = "out of memory", id[32], buf[128];
 	hg_sweep_point_id(j->n_points, point, id);
 	char *text = ov ? hg_sweep_apply(j->text, ov, overrides_of(j, point, ov), err) : NULL;
 	free(ov);
 	bool applied = text != NULL;
 	struct hg_diags d;
-	struct hg_plan *plan = text ? hg_scenario_load_string(j->cli->files[0], text, &d) : NULL;
+	struct hg_plan *plan = text ? hg_scenario_load_string(j->opt->file, text, &d) : NULL;
 	free(text);
 	if (!plan) {
 		bool at = applied && d.items[0].path[0];
@@ -89,9 +89,13 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 		hg_plan_free(plan);
 		return NULL;
 	}
-	if (j->cli->duration_given)
-		hg_plan_set_duration(plan, j->cli->duration_ns);
-	if (j->cli->kernel_trace)
+	char what[64];
+	snprintf(what, sizeof(what), "hgrun: sweep point %s: ", id);
+	if (hg_plan_apply_length(plan, &j->opt->length, what, stderr)) {
+		hg_plan_free(plan);
+		return NULL;
+	}
+	if (j->opt->kernel_trace)
 		plan->kernel_trace = true;
 	return plan;
 }
@@ -168,13 +172,13 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 		return HG_EXIT_INVALID;
 	char *messages = NULL;
 	size_t messages_len = 0;
-	FILE *err = j->cli->quiet ? open_memstream(&messages, &messages_len) : NULL;
+	FILE *err = j->opt->quiet ? open_memstream(&messages, &messages_len) : NULL;
 	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
 				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
 				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
 	struct hg_run_options opt = {
-		.sink = &hg_results_sink, .out_dir = dir, .strict = j->cli->strict, .quiet = j->cli->quiet,
-		.argc = j->cli->argc, .argv = j->cli->argv, .sweep_point = where, .overrides = j->sets,
+		.sink = &hg_results_sink, .out_dir = dir, .strict = j->opt->strict, .quiet = j->opt->quiet,
+		.argc = j->opt->argc, .argv = j->opt->argv, .sweep_point = where, .overrides = j->sets,
 		.err = err,
 	};
 	rc = hg_run(plan, &opt);
@@ -192,7 +196,7 @@ static void list_runs(const struct sweep_job *j)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->cli, run))
+		if (!mine(j->opt, run))
 			continue;
 		char id[32];
 		size_t point = run % j->n_points;
@@ -222,8 +226,13 @@ static double now_s(void)
 
 static void final_line(const struct sweep_job *j, const struct tally *t, const char *stopped)
 {
-	printf("sweep: %zu succeeded, %zu failed, %zu skipped (complete already)%s; results in %s "
-	       "(index: sweep.json)\n", t->succeeded, t->failed, t->skipped, stopped, j->dir);
+	char findings[64] = "";
+	if (t->expect_failed)
+		snprintf(findings, sizeof(findings), " (%zu with a failed expectation)",
+			 t->expect_failed);
+	printf("sweep: %zu succeeded%s, %zu failed, %zu skipped (complete already)%s; results in %s "
+	       "(index: sweep.json)\n", t->succeeded, findings, t->failed, t->skipped, stopped,
+	       j->dir);
 	fflush(stdout);
 }
 
@@ -236,10 +245,10 @@ static int run_all(struct sweep_job *j)
 	for (size_t run = 0; run < j->n_runs; run++) {
 		char name[64];
 		run_name(j, run, name);
-		complete[run] = mine(j->cli, run) && j->cli->resume &&
+		complete[run] = mine(j->opt, run) && j->opt->resume &&
 				hg_sweep_run_complete(j->dir, name);
 		t.skipped += complete[run];
-		t.todo += mine(j->cli, run) && !complete[run];
+		t.todo += mine(j->opt, run) && !complete[run];
 	}
 	int worst = HG_EXIT_OK;
 	char reason[320];
@@ -251,12 +260,12 @@ static int run_all(struct sweep_job *j)
 	sigaddset(&stops, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->cli, run) || complete[run])
+		if (!mine(j->opt, run) || complete[run])
 			continue;
 		int rc = pending_stop(&stops);
 		bool ran = !rc;
 		if (ran) {
-			if (!j->cli->quiet)
+			if (!j->opt->quiet)
 				progress_line(j, &t, run);
 			double start = now_s();
 			reason[0] = '\0';
@@ -273,9 +282,16 @@ static int run_all(struct sweep_job *j)
 			free(complete);
 			return rc;
 		}
-		if (rc) {
-			char name[64];
-			run_name(j, run, name);
+		char name[64];
+		run_name(j, run, name);
+		if (rc == HG_EXIT_EXPECT) {
+			/* A finding: the run is complete and valid (--resume keeps it). */
+			t.succeeded++;
+			t.expect_failed++;
+			worst = worst == HG_EXIT_OK ? HG_EXIT_EXPECT : worst;
+			fprintf(stderr, "hgrun: run %zu/%zu %s: an expectation failed (exit %d): %s/%s%s\n",
+				run + 1, j->n_runs, name, rc, j->dir, name, reason);
+		} else if (rc) {
 			t.failed++;
 			worst = HG_EXIT_FAILED;
 			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,
@@ -295,7 +311,7 @@ static bool has_my_runs(const struct sweep_job *j, char name[64])
 {
 	char path[PATH_MAX + 80];
 	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->cli, run))
+		if (!mine(j->opt, run))
 			continue;
 		run_name(j, run, name);
 		snprintf(path, sizeof(path), "%s/%s/result.json", j->dir, name);
@@ -315,41 +331,41 @@ static int check_dir(struct sweep_job *j, json_t *index)
 	char err[PATH_MAX + 128], diff[512], name[64];
 	bool missing;
 	json_t *recorded = hg_sweep_index_read(j->dir, &missing, err, sizeof(err));
-	if (!recorded && !missing && !j->cli->force) {
+	if (!recorded && !missing && !j->opt->force) {
 		fprintf(stderr, "hgrun: -o %s: %s\n", j->dir, err);
 		return HG_EXIT_USAGE;
 	}
-	if (recorded && !j->cli->force) {
+	if (recorded && !j->opt->force) {
 		const char *d = hg_sweep_index_differs(recorded, index, "sweep.json", "this one",
 						       diff, sizeof(diff));
 		json_decref(recorded);
 		if (d) {
 			fprintf(stderr, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
-				j->cli->resume ? "resume it with the command that started it, or "
+				j->opt->resume ? "resume it with the command that started it, or "
 				"choose a new directory" : "choose a new directory, or add --force "
 				"to replace it");
 			return HG_EXIT_USAGE;
 		}
-		if (j->cli->resume)
+		if (j->opt->resume)
 			return 0;
 		if (has_my_runs(j, name)) {
 			fprintf(stderr, "hgrun: -o %s already holds runs of this %s (%s/result.json); "
 				"add --resume to run only the missing ones, or --force to start over\n",
-				j->dir, j->cli->shards ? "shard" : "sweep", name);
+				j->dir, j->opt->shards ? "shard" : "sweep", name);
 			return HG_EXIT_USAGE;
 		}
 		return 0;   /* another shard's directory */
 	}
 	json_decref(recorded);
-	return hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->cli->force, stderr);
+	return hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, stderr);
 }
 
 static int prepare_dir(struct sweep_job *j)
 {
-	json_t *index = hg_sweep_index(j->base, j->cli->files[0], j->sets);
+	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
 	int rc;
-	if (j->cli->out_dir) {
-		snprintf(j->dir, sizeof(j->dir), "%s", j->cli->out_dir);
+	if (j->opt->out_dir) {
+		snprintf(j->dir, sizeof(j->dir), "%s", j->opt->out_dir);
 		rc = check_dir(j, index);
 		if (!rc && (rc = hg_mkdirs(j->dir)) < 0)
 			fprintf(stderr, "hgrun: cannot create %s: %s\n", j->dir, strerror(-rc));
@@ -367,11 +383,14 @@ static int prepare_dir(struct sweep_job *j)
 	return rc < 0 ? HG_EXIT_FAILED : rc;
 }
 
-/* Every point loads (with the --set options); the first that does not is
- * named before anything runs. */
+/* Every point loads (with the --set options, --duration or --scale); the
+ * first that does not is named before anything runs.  Beyond 4096 points
+ * each run checks its own point as it starts. */
 static int check_points(const struct sweep_job *j)
 {
-	for (size_t p = 0; p < j->n_points && j->cli->n_sets; p++) {
+	const struct hg_length *len = &j->opt->length;
+	bool edited = j->opt->n_sets || len->duration_given || len->scale > 0;
+	for (size_t p = 0; p < j->n_points && p < 4096 && edited; p++) {
 		struct hg_plan *plan = point_plan(j, p);
 		if (!plan)
 			return HG_EXIT_INVALID;
@@ -380,41 +399,29 @@ static int check_points(const struct sweep_job *j)
 	return 0;
 }
 
-int hg_sweep_command(const struct hg_cli *cli)
+int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
-	struct sweep_job j = { .cli = cli };
-	char err[256];
-	int rc;
-	j.base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc);
-	if (!j.base)
-		return rc;
+	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text };
+	int rc = HG_EXIT_OK;
 	if (!j.base->sweep.present) {
 		fprintf(stderr, "%s: error: sweep: this scenario has no sweep: section; run it with "
-			"'hgrun %s'\n", cli->files[0], cli->files[0]);
+			"'hgrun %s'\n", opt->file, opt->file);
 		rc = HG_EXIT_INVALID;
-	} else if (cli->shards && !cli->out_dir && !cli->dry_run) {
+	} else if (opt->shards && !opt->out_dir && !opt->dry_run) {
 		fprintf(stderr, "hgrun: --shard needs -o DIR, the directory every shard shares (or "
 			"merge shard directories later with 'hgrun sweep-merge')\n");
 		rc = HG_EXIT_USAGE;
-	} else if (!(j.text = hg_read_text(cli->files[0], NULL, err))) {
-		fprintf(stderr, "%s: error: %s\n", cli->files[0], err);
-		rc = HG_EXIT_FAILED;
 	}
-	if (rc == HG_EXIT_OK) {
-		if (cli->duration_given)
-			hg_plan_set_duration(j.base, cli->duration_ns);
-		j.sets = hg_sets_json(cli);
+	if (rc == HG_EXIT_OK && !(rc = hg_plan_apply_length(j.base, &opt->length, "hgrun: ", stderr)
+				  ? HG_EXIT_USAGE : 0)) {
 		j.n_points = hg_sweep_n_points(&j.base->sweep);
 		j.n_runs = j.n_points * j.base->sweep.repeat;
-		if (cli->dry_run)
+		if (opt->dry_run)
 			list_runs(&j);
 		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j))) {
 			hg_plan_trust_notes(j.base, "hgrun: ", stderr);
 			rc = run_all(&j);
 		}
 	}
-	json_decref(j.sets);
-	free(j.text);
-	hg_plan_free(j.base);
 	return rc;
 }

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/fsutil.h"
-#include "cli/sweep_index.h"
 #include "plan/plan_json.h"
 #include "scenario/sweep.h"
+#include "sweep/sweep_index.h"
 
 void hg_sweep_point_id(size_t n_points, size_t p, char out[32])
 {

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/exitcodes.h"
 #include "base/fsutil.h"
-#include "cli/merge_cmd.h"
-#include "cli/outdir.h"
-#include "cli/sweep_index.h"
+#include "results/outdir.h"
+#include "sweep/sweep_index.h"
+#include "sweep/sweep_merge.h"
 
 static int copy_stream(FILE *out, const void *ctx)
 {
@@ -57,22 +58,22 @@ static int copy_run(const char *from, const char *to)
 }
 
 /* The shards' indexes, each checked against the first. */
-static int read_indexes(const struct hg_cli *cli, json_t **idx, int n)
+static int read_indexes(char *const *shards, json_t **idx, int n)
 {
 	char err[PATH_MAX + 128], diff[512];
 	bool missing;
 	for (int i = 0; i < n; i++) {
-		const char *dir = cli->files[1 + i];
+		const char *dir = shards[i];
 		idx[i] = hg_sweep_index_read(dir, &missing, err, sizeof(err));
 		if (!idx[i]) {
 			fprintf(stderr, "hgrun: sweep-merge: %s\n", err);
 			return HG_EXIT_USAGE;
 		}
-		const char *d = i ? hg_sweep_index_differs(idx[0], idx[i], cli->files[1], dir, diff,
+		const char *d = i ? hg_sweep_index_differs(idx[0], idx[i], shards[0], dir, diff,
 							   sizeof(diff)) : NULL;
 		if (d) {
 			fprintf(stderr, "hgrun: sweep-merge: %s and %s are shards of different sweeps "
-				"(%s); merge only the shards of one sweep\n", cli->files[1], dir, d);
+				"(%s); merge only the shards of one sweep\n", shards[0], dir, d);
 			return HG_EXIT_USAGE;
 		}
 	}
@@ -80,10 +81,9 @@ static int read_indexes(const struct hg_cli *cli, json_t **idx, int n)
 }
 
 /* Copies every run to OUT; counts what is missing. */
-static int merge_runs(const struct hg_cli *cli, json_t *index, int n, size_t *copied,
-		      size_t *missing)
+static int merge_runs(const char *out, char *const *shards, json_t *index, int n,
+		      size_t *copied, size_t *missing)
 {
-	const char *out = cli->files[0];
 	size_t i, k;
 	json_t *point, *run;
 	json_array_foreach(json_object_get(index, "points"), i, point) {
@@ -91,7 +91,7 @@ static int merge_runs(const struct hg_cli *cli, json_t *index, int n, size_t *co
 			const char *name = json_string_value(run);
 			int from = -1;
 			for (int s = 0; s < n && from < 0 && name; s++)
-				if (hg_sweep_run_complete(cli->files[1 + s], name))
+				if (hg_sweep_run_complete(shards[s], name))
 					from = s;
 			if (from < 0) {
 				if ((*missing)++ < 10)
@@ -100,7 +100,7 @@ static int merge_runs(const struct hg_cli *cli, json_t *index, int n, size_t *co
 				continue;
 			}
 			char src[PATH_MAX], dst[PATH_MAX];
-			snprintf(src, sizeof(src), "%s/%s", cli->files[1 + from], name);
+			snprintf(src, sizeof(src), "%s/%s", shards[from], name);
 			snprintf(dst, sizeof(dst), "%s/%s", out, name);
 			int rc = copy_run(src, dst);
 			if (rc) {
@@ -114,13 +114,11 @@ static int merge_runs(const struct hg_cli *cli, json_t *index, int n, size_t *co
 	return 0;
 }
 
-int hg_merge_command(const struct hg_cli *cli)
+int hg_sweep_merge(const char *out, char *const *shards, int n)
 {
-	const char *out = cli->files[0];
-	int n = cli->n_files - 1;
 	json_t **idx = calloc((size_t)n, sizeof(*idx));
 	size_t copied = 0, missing = 0;
-	int rc = idx ? read_indexes(cli, idx, n) : HG_EXIT_FAILED;
+	int rc = idx ? read_indexes(shards, idx, n) : HG_EXIT_FAILED;
 	if (!rc)
 		rc = hg_outdir_prepare(out, HG_OUTDIR_SWEEP, false, stderr);
 	if (!rc && (rc = hg_mkdirs(out)) < 0) {
@@ -128,7 +126,7 @@ int hg_merge_command(const struct hg_cli *cli)
 		rc = HG_EXIT_FAILED;
 	}
 	if (!rc)
-		rc = merge_runs(cli, idx[0], n, &copied, &missing);
+		rc = merge_runs(out, shards, idx[0], n, &copied, &missing);
 	if (!rc && (rc = hg_sweep_index_write(out, idx[0])) < 0) {
 		fprintf(stderr, "hgrun: sweep-merge: cannot write %s/sweep.json: %s\n", out,
 			strerror(-rc));
