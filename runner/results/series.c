@@ -1,7 +1,8 @@
 /* series.jsonl (docs/results.md): per thread and per series interval, what
  * the writer saw through the rings (CPU received, intervals, gaps, the
  * longest gap, wake-ups and their lateness) and what the thread published
- * (releases, hits, misses); per load, its counters' growth.  One JSON
+ * (releases, hits, misses); per load, its counters' growth; per CPU of the
+ * scenario, its interrupts (series_cpus.c).  One JSON
  * object per line, written with jansson as each interval closes.
  *
  * A record belongs to the interval holding its time (an interval's CPU is
@@ -80,7 +81,7 @@ int hg_series_init(struct hg_stream *s)
 	for (size_t i = 0; i < s->n; i++)
 		if (acc_init(&s->th[i].cur) || acc_init(&s->th[i].next))
 			return -ENOMEM;
-	return 0;
+	return hg_series_cpus_init(s);
 }
 
 void hg_series_free(struct hg_stream *s)
@@ -90,6 +91,7 @@ void hg_series_free(struct hg_stream *s)
 		hg_histogram_free(&s->th[i].next.lat);
 	}
 	free(s->load_prev);
+	hg_series_cpus_free(s);
 }
 
 void hg_series_interval(struct hg_stream *s, struct hg_stream_thread *t,
@@ -207,6 +209,9 @@ static void write_interval(struct hg_stream *s, int64_t end, int64_t span)
 		thread_line(s, i, end, span);
 	for (size_t i = 0; i < s->rs->plan->n_loads; i++)
 		load_line(s, i, end, span);
+	json_t *o;
+	for (int cpu = -1; (o = hg_series_cpus_next(s, end, span, &cpu)) != NULL;)
+		put_line(s, o);
 }
 
 void hg_series_emit(struct hg_stream *s, int64_t upto, bool final)

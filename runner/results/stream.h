@@ -78,6 +78,7 @@ struct hg_stream {
 	int64_t series_start, series_span; /* the series interval being filled */
 	int64_t lag_ns, poll_ns;
 	uint64_t *load_prev;               /* per load, HG_LOAD_NCOUNTERS counters */
+	struct hg_series_cpus *cpus;       /* series_cpus.c: interrupts per CPU */
 	struct hg_stream_thread *th;
 	size_t n;
 	/* outlier windows */
@@ -127,6 +128,13 @@ void hg_series_wakeup(struct hg_stream *s, struct hg_stream_thread *t,
  * time zero); at the end, with final, the last partial one too. */
 void hg_series_emit(struct hg_stream *s, int64_t upto, bool final);
 void hg_series_free(struct hg_stream *s);
+
+/* series_cpus.c: the CPU lines of series.jsonl.  next: the line of the
+ * scenario CPU after *cpu (-1 to start an interval: reads
+ * /proc/interrupts), NULL after the last one. */
+int  hg_series_cpus_init(struct hg_stream *s);
+json_t *hg_series_cpus_next(struct hg_stream *s, int64_t end, int64_t span, int *cpu);
+void hg_series_cpus_free(struct hg_stream *s);
 
 /* outliers.c */
 int  hg_outliers_init(struct hg_stream *s);
