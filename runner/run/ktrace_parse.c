@@ -10,20 +10,24 @@
 
 const struct hg_kevent_spec hg_kevent_specs[] = {
 	{ "sched/sched_switch", HG_KEV_SWITCH, 0,
-	  { "prev_pid", "next_pid", "prev_state", "prev_comm" } },
-	{ "sched/sched_wakeup", HG_KEV_WAKEUP, 0, { "pid", "target_cpu", "comm", NULL } },
-	{ "sched/sched_waking", HG_KEV_WAKING, 0, { "pid", "target_cpu", "comm", NULL } },
+	  { "prev_pid", "next_pid", "prev_state", "prev_comm" }, false },
+	{ "sched/sched_wakeup", HG_KEV_WAKEUP, 0, { "pid", "target_cpu", "comm", NULL }, false },
+	{ "sched/sched_waking", HG_KEV_WAKING, 0, { "pid", "target_cpu", "comm", NULL }, true },
 	{ "timer/hrtimer_start", HG_KEV_HRT_START, 0,
-	  { "hrtimer", "softexpires", "expires", NULL } },
-	{ "timer/hrtimer_expire_entry", HG_KEV_HRT_EXPIRE, 0, { "hrtimer", "now", NULL, NULL } },
-	{ "timer/hrtimer_expire_exit", HG_KEV_HRT_EXPIRE_EXIT, 0, { "hrtimer", NULL, NULL, NULL } },
-	{ "irq/irq_handler_entry", HG_KEV_IRQ_ENTRY, 0, { "irq", "name", NULL, NULL } },
-	{ "irq/irq_handler_exit", HG_KEV_IRQ_EXIT, 0, { "irq", NULL, NULL, NULL } },
-	{ "irq/softirq_entry", HG_KEV_SOFTIRQ_ENTRY, 0, { "vec", NULL, NULL, NULL } },
-	{ "irq/softirq_exit", HG_KEV_SOFTIRQ_EXIT, 0, { "vec", NULL, NULL, NULL } },
+	  { "hrtimer", "softexpires", "expires", NULL }, true },
+	{ "timer/hrtimer_expire_entry", HG_KEV_HRT_EXPIRE, 0, { "hrtimer", "now", NULL, NULL },
+	  true },
+	{ "timer/hrtimer_expire_exit", HG_KEV_HRT_EXPIRE_EXIT, 0, { "hrtimer", NULL, NULL, NULL },
+	  true },
+	{ "irq/irq_handler_entry", HG_KEV_IRQ_ENTRY, 0, { "irq", "name", NULL, NULL }, false },
+	{ "irq/irq_handler_exit", HG_KEV_IRQ_EXIT, 0, { "irq", NULL, NULL, NULL }, false },
+	{ "irq/softirq_entry", HG_KEV_SOFTIRQ_ENTRY, 0, { "vec", NULL, NULL, NULL }, false },
+	{ "irq/softirq_exit", HG_KEV_SOFTIRQ_EXIT, 0, { "vec", NULL, NULL, NULL }, false },
 #define VEC(name, sub) \
-	{ "irq_vectors/" name "_entry", HG_KEV_VEC_ENTRY, sub, { "vector", NULL, NULL, NULL } }, \
-	{ "irq_vectors/" name "_exit", HG_KEV_VEC_EXIT, sub, { "vector", NULL, NULL, NULL } }
+	{ "irq_vectors/" name "_entry", HG_KEV_VEC_ENTRY, sub, \
+	  { "vector", NULL, NULL, NULL }, false }, \
+	{ "irq_vectors/" name "_exit", HG_KEV_VEC_EXIT, sub, \
+	  { "vector", NULL, NULL, NULL }, false }
 	VEC("local_timer", HG_KVEC_LOCAL_TIMER),
 	VEC("reschedule", HG_KVEC_RESCHEDULE),
 	VEC("call_function", HG_KVEC_CALL_FUNCTION),

@@ -72,6 +72,7 @@ struct hg_kevent_spec {
 	const char *path;
 	uint8_t kind, sub;
 	const char *fields[4];
+	bool wakeups;           /* only for the late wake-ups of latency threads */
 };
 extern const struct hg_kevent_spec hg_kevent_specs[];
 extern const size_t hg_n_kevent_specs;
