@@ -42,7 +42,7 @@ def load_registry(hgrun):
 def build(reg):
     WORKLOADS = {w["name"]: w for w in reg["workloads"]}
     TIMERS = {t["name"]: t["summary"] for t in reg["timers"]}
-    METRICS = {m["name"]: m["summary"] for m in reg["metrics"]}
+    METRICS = {m["name"]: m["summary"] for m in reg["metrics"] if m.get("expect", True)}
     wl_keys = list(union_props(reg["workloads"]))
     load_keys = list(union_props(reg["loads"]))
     defs = value_defs(reg)

@@ -1,5 +1,5 @@
 """The `hgreport` command line. The commands are listed once, in COMMANDS; each lives in its
-own cmd_*.py (name, help, arguments, what it does: command.py)."""
+own module of commands/ (name, help, arguments, what it does: commands/command.py)."""
 from __future__ import annotations
 
 import argparse
@@ -8,10 +8,18 @@ import sys
 from typing import Sequence
 
 from . import __version__
-from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_series, cmd_sweep, cmd_table2
-from . import cmd_compare, cmd_dispatch, cmd_export, cmd_table1
-from .command import Command, UsageError
-from .errors import InputError
+from .base.errors import InputError
+from .commands import cache_penalty as cmd_cache_penalty
+from .commands import compare as cmd_compare
+from .commands import dispatch as cmd_dispatch
+from .commands import export as cmd_export
+from .commands import report as cmd_report
+from .commands import rta as cmd_rta
+from .commands import series as cmd_series
+from .commands import sweep as cmd_sweep
+from .commands import table1 as cmd_table1
+from .commands import table2 as cmd_table2
+from .commands.command import Command, UsageError
 
 COMMANDS: tuple[Command, ...] = (
     cmd_report.COMMAND,

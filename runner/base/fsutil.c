@@ -12,6 +12,27 @@
 
 #include "base/fsutil.h"
 
+int hg_read_first_line(const char *path, char *buf, size_t size)
+{
+	if (size == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	int rc = 0;
+	if (!fgets(buf, (int)size, f))
+		rc = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (rc)
+		return rc;
+	size_t len = strcspn(buf, "\n");
+	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	return (int)len;
+}
+
 int hg_mkdirs(const char *path)
 {
 	char buf[PATH_MAX];

@@ -6,6 +6,9 @@
 
 /* mkdir -p.  Returns 0 or -errno. */
 int hg_mkdirs(const char *path);
+/* Reads the first line of a (sysfs, procfs) file into buf without its
+ * newline and trailing blanks.  Returns its length, or -errno (buf is then ""). */
+int hg_read_first_line(const char *path, char *buf, size_t size);
 /* Unlinks every file directly in path (not subdirectories). */
 void hg_empty_dir(const char *path);
 #include <stdio.h>

@@ -292,3 +292,23 @@ const char *hg_format_size(uint64_t bytes, char buf[32])
 {
 	return format_exact(bytes, size_units, 4 /* B..GiB */, buf);
 }
+
+const char *hg_format_size_approx(uint64_t bytes, char buf[32])
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	if (bytes < 1024) {
+		snprintf(buf, 32, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+		return buf;
+	}
+	double v = (double)bytes / 1024;
+	int u = 0;
+	while (v >= 1023.95 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	int len = snprintf(buf, 32, "%.1f", v);
+	if (len > 2 && strcmp(buf + len - 2, ".0") == 0)
+		buf[len - 2] = '\0';
+	snprintf(buf + strlen(buf), 32 - strlen(buf), " %s", unit[u]);
+	return buf;
+}

@@ -2,6 +2,8 @@
  * and check the scenario (load -> check -> resolve, with any --set applied),
  * then validate, list, calibrate, run or sweep it. */
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -79,6 +81,16 @@ static int run_scenario(const struct hg_cli *cli)
 	if (cli->kernel_trace)
 		plan->kernel_trace = true;
 	hg_plan_trust_notes(plan, "hgrun: ", stderr);
+	/* From here to exit the stop signals are hg_run's (run/run.c): one that
+	 * comes after result.json is final is not allowed to kill hgrun with an
+	 * exit code the result does not state. */
+	sigset_t stops;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &stops, NULL);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
@@ -117,6 +129,10 @@ static int sweep_scenario(const struct hg_cli *cli)
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
+	/* A closed stdout or stderr (`hgrun ... | head`) costs output, never the
+	 * run: a write gets EPIPE instead of killing hgrun before it cleans up.
+	 * Load processes reset every signal to its default (loads/process.c). */
+	signal(SIGPIPE, SIG_IGN);
 	int rc = hg_cli_parse(argc, argv, &cli, stderr);
 	if (rc)
 		return rc;

@@ -76,6 +76,11 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr);
  * before the stop time.  --strict turns this into exit 4. */
 bool hg_loadrun_shortfall(const struct hg_loadrun *lr);
 
+/* The files the plan's loads write into the result directory (an exec
+ * load's output), added to result.json's `files` object.  From the plan
+ * only: safe from any thread, before and during the run. */
+void hg_loadrun_files(const struct hg_plan *plan, json_t *files);
+
 /* Stops everything if not yet done, runs each load's cleanup (temp files),
  * frees. NULL is fine. */
 void hg_loadrun_destroy(struct hg_loadrun *lr);

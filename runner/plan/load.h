@@ -8,6 +8,7 @@
 #ifndef HG_LOAD_H
 #define HG_LOAD_H
 
+#include <jansson.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +33,12 @@ struct hg_load_slot {
 					   (2: it ended by itself before the stop) */
 	int status;
 	char error[256];                /* why the process gave up, "" if it did not */
+	/* exec: its stdout [0] and stderr [1] kept and discarded (output_max),
+	 * when the first byte was discarded (CLOCK_MONOTONIC ns, 0 = never), and
+	 * descendants killed at the stop for having left the process group */
+	uint64_t out_kept[2], out_discarded[2];
+	int64_t out_cut_at[2];
+	unsigned escaped_killed;
 };
 
 /* What a load sees of its run. */
@@ -78,6 +85,16 @@ struct hg_load_ops {
 	/* In hgrun, after every process is gone (or after a failed prepare):
 	 * close, unlink, free priv.  May be NULL. */
 	void (*cleanup)(struct hg_load_run *l);
+	/* In hgrun, after the stop, from process 0's slot: adds its own keys to
+	 * the load's result.json object (`load`, NULL when only warnings are
+	 * wanted) and its own warnings.  t0: CLOCK_MONOTONIC ns of time zero.
+	 * May be NULL. */
+	void (*report)(const struct hg_load_run *l, const struct hg_load_slot *slot, int64_t t0,
+		       json_t *load, json_t *warnings);
+	/* The files it writes into the result directory, added to result.json's
+	 * `files` ({"load.NAME.out": "load-NAME.out"}); from the plan alone, so
+	 * that checkpoints name them too.  May be NULL. */
+	void (*files)(const struct hg_load_plan *p, json_t *files);
 };
 
 static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_t n)

@@ -1,14 +1,13 @@
-/* result.json `competition` and its warnings (docs/kernel-trace.md): who
- * else ran on the scenario's CPUs, from the kernel trace's segments when
- * there is one, else from /proc (run/competition.h); steal time and
- * interrupts per CPU always. */
+/* result.json `competition` and its warnings: who else ran on the
+ * scenario's CPUs (the trace's segments or /proc), steal time, interrupts. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/cpuset.h"
 #include "base/grow.h"
-#include "results/kernel_findings.h"
+#include "results/kernel_competition.h"
 #include "run/competition.h"
+#include "run/ktrace.h"
 #include "run/observe.h"
 
 #define OUTSIDERS_WARN_SHARE 0.05   /* of the scenario's CPUs' time */
@@ -24,15 +23,14 @@ static int by_ns(const void *pa, const void *pb)
 }
 
 /* Outsiders' time on `cpus` within [0, window) from the segments. */
-static long traced_outsiders(const struct hg_run_state *rs, const cpu_set_t *cpus,
-			     int64_t window, hg_task_class_fn classify, void *ctx,
-			     struct hg_outsider **out)
+static long traced_outsiders(const struct hg_run_state *rs, const struct hg_kseg *segs,
+			     size_t n_segs, const cpu_set_t *cpus, int64_t window,
+			     hg_task_class_fn classify, void *ctx, struct hg_outsider **out)
 {
-	const struct hg_kernel_findings *kf = rs->kernel;
 	struct hg_outsider *v = NULL;
 	size_t n = 0, cap = 0;
-	for (size_t i = 0; i < kf->n_segs; i++) {
-		const struct hg_kseg *s = &kf->segs[i];
+	for (size_t i = 0; i < n_segs; i++) {
+		const struct hg_kseg *s = &segs[i];
 		if (s->kind != HG_SEG_TASK || s->id <= 0 || !CPU_ISSET(s->cpu, cpus))
 			continue;
 		int64_t a = s->start > 0 ? s->start : 0, b = s->end < window ? s->end : window;
@@ -51,7 +49,7 @@ static long traced_outsiders(const struct hg_run_state *rs, const cpu_set_t *cpu
 			v = p;
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].pid = s->id;
-			snprintf(v[n].comm, sizeof(v[n].comm), "%s", hg_kernel_task_name(rs, s->id));
+			snprintf(v[n].comm, sizeof(v[n].comm), "%s", hg_ktrace_task_name(rs->ktrace, s->id));
 			v[n].kthread = c == HG_CAUSE_KTHREAD;
 			n++;
 		}
@@ -78,18 +76,18 @@ static void warn_outsiders(struct hg_run_state *rs, const struct hg_outsider *v,
 		    OUTSIDERS_WARN_SHARE * 100, n ? list : "?");
 }
 
-json_t *hg_kernel_competition(struct hg_run_state *rs, hg_task_class_fn classify, void *ctx,
+json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct hg_kseg *segs,
+			      size_t n_segs, hg_task_class_fn classify, void *ctx,
 			      const pid_t *loads, size_t n_loads)
 {
 	cpu_set_t cpus;
 	char cpus_text[256];
 	hg_observe_cpus(rs, &cpus);
 	hg_cpuset_format(&cpus, cpus_text, sizeof(cpus_text));
-	bool traced = rs->kernel && rs->kernel->traced;
 	int64_t window = traced ? rs->sync->end_ns - rs->sync->t0_ns
 				: hg_competition_window_ns(rs->competition);
 	struct hg_outsider *v = NULL;
-	long n = traced ? traced_outsiders(rs, &cpus, window, classify, ctx, &v)
+	long n = traced ? traced_outsiders(rs, segs, n_segs, &cpus, window, classify, ctx, &v)
 			: hg_competition_outsiders(rs->competition, loads, n_loads, &v);
 	uint64_t procs_ns = 0, kthreads_ns = 0;
 	json_t *top = json_array();

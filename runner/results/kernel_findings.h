@@ -69,31 +69,4 @@ struct hg_kernel_findings {
 void hg_kernel_findings_build(struct hg_run_state *rs);
 void hg_kernel_findings_free(struct hg_run_state *rs);
 
-/* The name of a pid seen in the trace ("?" when unknown) and its class. */
-const char *hg_kernel_task_name(const struct hg_run_state *rs, int32_t pid);
-
-/* The name of who within a cause: a task's comm, an irq's name, a softirq. */
-void hg_kernel_who_name(const struct hg_run_state *rs, uint8_t cause, int32_t who, char *buf,
-			size_t size);
-
-/* kernel_wakeups.c: explains each wake-up in latency.bin later than
- * trace.late_wakeup into late_wakeups.jsonl and kf->wakes (after the gaps). */
-void hg_kernel_wakeups_build(struct hg_run_state *rs, hg_task_class_fn classify, void *ctx);
-/* result.json threads[i].wakeup_causes; the summary's lines. */
-json_t *hg_kernel_wakeups_json(const struct hg_run_state *rs, size_t i);
-void hg_kernel_wakeups_summary(const struct hg_run_state *rs, FILE *out);
-
-/* kernel_competition.c: result.json `competition` (from the trace's
- * segments when traced, else /proc), and its warnings. */
-json_t *hg_kernel_competition(struct hg_run_state *rs, hg_task_class_fn classify, void *ctx,
-			      const pid_t *loads, size_t n_loads);
-
-/* kernel_json.c: result.json `kernel_trace`, per-thread `gap_causes`, and
- * kernel.jsonl (the segments) in the result directory. */
-json_t *hg_kernel_trace_json(const struct hg_run_state *rs);
-json_t *hg_kernel_thread_json(const struct hg_run_state *rs, size_t i);
-int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs);
-/* One summary line per thread with gaps, when traced. */
-void hg_kernel_summary(const struct hg_run_state *rs, FILE *out);
-
 #endif

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
+#include "results/kernel_names.h"
+#include "results/kernel_wakeups.h"
 #include "run/ktrace.h"
 
 #define TOP_WHO 10
 
-static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
-	"IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
 static const char *const seg_kinds[] = { "task", "irq", "softirq", "local_timer", "ipi" };
 
 static json_t *causes_json(void)
@@ -19,26 +20,6 @@ static json_t *causes_json(void)
 	for (int c = 0; c < HG_CAUSE_N; c++)
 		json_array_append_new(a, json_string(hg_cause_names[c]));
 	return a;
-}
-
-void hg_kernel_who_name(const struct hg_run_state *rs, uint8_t cause, int32_t who, char *buf,
-			size_t size)
-{
-	const char *n = NULL;
-	switch (cause) {
-	case HG_CAUSE_IRQ:
-		n = hg_knames_irq(hg_ktrace_names(rs->ktrace), who);
-		snprintf(buf, size, "irq %d%s%s", who, n ? " " : "", n ? n : "");
-		return;
-	case HG_CAUSE_SOFTIRQ:
-		snprintf(buf, size, "%s", who >= 0 && who < 10 ? softirq_names[who] : "?");
-		return;
-	case HG_CAUSE_TIMER: case HG_CAUSE_IPI:
-		snprintf(buf, size, "vector %d", who);
-		return;
-	default:
-		snprintf(buf, size, "%s", hg_kernel_task_name(rs, who));
-	}
 }
 
 static bool has_cause_field(uint8_t cause)
@@ -146,7 +127,7 @@ int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs)
 	for (size_t i = 0; kf && i < kf->n_segs; i++) {
 		const struct hg_kseg *s = &kf->segs[i];
 		if (s->kind == HG_SEG_TASK)
-			snprintf(name, sizeof(name), "%s", hg_kernel_task_name(rs, s->id));
+			snprintf(name, sizeof(name), "%s", hg_ktrace_task_name(rs->ktrace, s->id));
 		else
 			hg_kernel_who_name(rs, s->kind == HG_SEG_IRQ ? HG_CAUSE_IRQ : s->kind == HG_SEG_SOFTIRQ
 				 ? HG_CAUSE_SOFTIRQ : HG_CAUSE_TIMER, s->id, name, sizeof(name));

@@ -16,6 +16,8 @@
 #include "base/grow.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_names.h"
+#include "results/kernel_wakeups.h"
 #include "results/stream.h"
 #include "run/ktrace.h"
 

@@ -7,6 +7,8 @@
 
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_names.h"
+#include "results/kernel_wakeups.h"
 #include "results/stream.h"
 #include "run/ktrace.h"
 

@@ -9,6 +9,8 @@
 #include "plan/plan_json.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_wakeups.h"
+#include "results/kernel_json.h"
 #include "results/results.h"
 #include "results/stream.h"
 #include "run/counter.h"
@@ -220,6 +222,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
 	if (rs->kernel && rs->kernel->wakes_written)
 		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
+	if (rs->dir[0])                         /* an exec load's output (docs/loads.md) */
+		hg_loadrun_files(rs->plan, o);
 	return o;
 }
 

@@ -13,6 +13,7 @@
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
 #include "results/results.h"
 #include "results/stream.h"
 
@@ -168,6 +169,8 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 		int krc = write_atomic(rs, "kernel.jsonl", hg_kernel_write_segments);
 		if (krc)
 			hg_run_warn(rs, "cannot write %s/kernel.jsonl: %s", rs->dir, strerror(-krc));
+		if (hg_run_take_signal(rs, "while kernel.jsonl was written"))
+			rs->exit_status = hg_results_verdict(rs, rs->exit_status);
 	}
 	const char *name = "result.json";
 	int rc = write_atomic(rs, name, write_result);

@@ -33,8 +33,12 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];
 	collect(rs);
+	/* A stop signal since the measuring ended (they stay blocked until
+	 * hgrun exits) ends the rest: the exit code and result.json agree. */
+	hg_run_take_signal(rs, "while hgrun stopped its threads and loads");
 	hg_kernel_findings_build(rs);
 	hg_expect_evaluate(rs);
+	hg_run_take_signal(rs, "before result.json was written");
 	rs->exit_status = hg_results_verdict(rs, rc);
 	/* --strict: the scenario asked for something the run did not get (its
 	 * expectations then say nothing about the scenario as written). */

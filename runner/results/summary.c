@@ -8,6 +8,7 @@
 #include "loads/supervisor.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
 #include "results/results.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/host.h"
+#include "base/fsutil.h"
 #include "run/ktrace_internal.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
@@ -308,6 +308,12 @@ const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n)
 const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt)
 {
 	return kt ? kt->names : NULL;
+}
+
+const char *hg_ktrace_task_name(const struct hg_ktrace *kt, int32_t pid)
+{
+	const char *n = pid == 0 ? "idle" : hg_knames_task(hg_ktrace_names(kt), pid);
+	return n ? n : "?";
 }
 
 json_t *hg_ktrace_to_json(const struct hg_ktrace *kt)

@@ -44,6 +44,8 @@ void hg_ktrace_losses(const struct hg_ktrace *kt, uint64_t *not_kept, uint64_t *
 /* After stop: the events sorted by (cpu, ts), and the names seen. */
 const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n);
 const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt);
+/* The name of a pid seen in the trace: "idle" for 0, "?" when unknown. */
+const char *hg_ktrace_task_name(const struct hg_ktrace *kt, int32_t pid);
 
 /* result.json `kernel_trace` facts of the recording: {enabled, reason,
  * instance, clock, cpus, buffer_kb, events, events_not_kept, lost,

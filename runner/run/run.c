@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +23,13 @@
 #include "run/observe.h"
 #include "run/pmqos.h"
 #include "run/run_env.h"
+#include "run/run.h"
 #include "run/runstate.h"
 #include "run/wake.h"
 
 #define HG_CALIBRATE_MS 100
 #define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
 #define HG_WORKER_STACK (256 * 1024)
-
-void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(rs->warnings, json_string(buf));
-}
 
 static void utc_now(char *buf, size_t size)
 {
@@ -65,23 +55,54 @@ static int check_cpus(const struct hg_plan *plan, FILE *err)
 }
 
 /* Signals: SIGINT/SIGTERM/SIGHUP/SIGQUIT (each ends the run with a result),
- * SIGUSR1 (a status line), SIGXCPU and the done signal are blocked in every
- * thread and taken by main with sigtimedwait; the timer signal is blocked
- * (the signal timer waits for it); the wake signal has a no-op handler. */
+ * SIGUSR1 (a status line), SIGTSTP/SIGTTIN/SIGTTOU (refused: a stopped hgrun
+ * would leave its loads running and its threads unmeasured), SIGCONT (after
+ * a SIGSTOP nobody can refuse), SIGXCPU and the done signal are blocked in
+ * every thread and taken by main with sigtimedwait; the timer signal is
+ * blocked (the signal timer waits for it); the wake signal has a no-op
+ * handler.  SIGPIPE is ignored by main() (cli/main.c): a closed stdout costs
+ * the summary, not the run. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);       /* a dropped ssh session */
+	sigaddset(set, SIGQUIT);
+}
+
 static void block_signals(sigset_t *waited, sigset_t *old)
 {
-	sigemptyset(waited);
-	sigaddset(waited, SIGINT);
-	sigaddset(waited, SIGTERM);
-	sigaddset(waited, SIGHUP);       /* a dropped ssh session */
-	sigaddset(waited, SIGQUIT);
+	stop_signals(waited);
 	sigaddset(waited, SIGUSR1);
+	sigaddset(waited, SIGTSTP);
+	sigaddset(waited, SIGTTIN);
+	sigaddset(waited, SIGTTOU);
+	sigaddset(waited, SIGCONT);
 	sigaddset(waited, SIGXCPU);
 	sigaddset(waited, hg_done_signal());
 	sigset_t all = *waited;
 	sigaddset(&all, hg_timer_signal_number());
 	pthread_sigmask(SIG_BLOCK, &all, old);
 	hg_wake_install();
+}
+
+bool hg_run_take_signal(struct hg_run_state *rs, const char *stage)
+{
+	sigset_t stops;
+	struct timespec now = { 0, 0 };
+	stop_signals(&stops);
+	int sig = sigtimedwait(&stops, NULL, &now);
+	if (sig <= 0)
+		return false;
+	if (!rs->signal)
+		rs->signal = sig;
+	hg_run_warn(rs, "SIG%s arrived after the measuring ended, %s: the measurements are "
+		    "whole, what hgrun had left to do there was cut short", sigabbrev_np(sig),
+		    stage);
+	rs->complete = false;
+	rs->cut_short = true;
+	return true;
 }
 
 static struct hg_worker *alloc_workers(const struct hg_run_state *rs)
@@ -228,6 +249,22 @@ static int gate(struct hg_run_state *rs, int verdict)
 	return verdict;
 }
 
+/* Ctrl-Z (and a background read or write of the terminal): refused, said
+ * once on stderr and recorded, since stopping hgrun would stop neither its
+ * loads (their own process groups) nor the clock its threads measure. */
+static void refuse_stop(struct hg_run_state *rs, int sig)
+{
+	if (rs->stop_refused++)
+		return;
+	FILE *err = rs->opt->err ? rs->opt->err : stderr;
+	double at = (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9;
+	fprintf(err, "\nhgrun: SIG%s at %.1f s refused: a run does not stop (its loads would run "
+		"on); Ctrl-C ends it and keeps a partial result\n", sigabbrev_np(sig), at);
+	fflush(err);
+	hg_run_warn(rs, "SIG%s at %.1f s was refused (docs/cli.md): the run went on", sigabbrev_np(sig),
+		    at);
+}
+
 /* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
  * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
 static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
@@ -248,6 +285,13 @@ static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
 				(double)(hg_now_ns() - rs->sync->t0_ns) / 1e9,
 				(double)rs->plan->duration_ns / 1e9, rs->dir);
 			fflush(err);
+		} else if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+			refuse_stop(rs, sig);
+		} else if (sig == SIGCONT) {
+			hg_run_warn(rs, "hgrun was stopped (SIGSTOP) and continued before %.1f s: "
+				    "its threads were not measured while it was stopped and its loads "
+				    "ran on; gaps around then are the stop's",
+				    (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9);
 		} else if (sig == SIGXCPU) {
 			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
 				    "too long without blocking; the run was stopped");

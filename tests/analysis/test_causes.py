@@ -6,11 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from hgreport import binfile
-from hgreport.causes import (CAUSES, KernelSegments, cause_rows, culprit, top_gaps,
+from hgreport.read import binfile
+from hgreport.analyses.causes import (CAUSES, KernelSegments, cause_rows, culprit, top_gaps,
                              write_section)
-from hgreport.rundir import read_run
-from hgreport.traceio import gaps, interval_records
+from hgreport.read.rundir import read_run
+from hgreport.read.records import gaps, interval_records
 
 S = 1_000_000_000
 
@@ -123,7 +123,7 @@ def test_windows_gaps_keep_their_window_and_cause(golden):
 
 def test_report_has_the_section_and_the_timeline_legend_names_causes(golden, hgreport,
                                                                    monkeypatch):
-    from hgreport import plotting
+    from hgreport.figures import plotting
     legends = {}
     monkeypatch.setattr(plotting, "SAVE_HOOKS", [lambda fig, path: legends.setdefault(
         path.name, [t.get_text() for ax in fig.get_axes() if ax.get_legend()

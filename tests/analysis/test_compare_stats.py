@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from hgreport.compare_stats import (_u_counts, bootstrap_diff, mann_whitney, quantile_nr,
+from hgreport.base.significance import (_u_counts, bootstrap_diff, mann_whitney, quantile_nr,
                                     rankdata)
 
 
@@ -87,7 +87,7 @@ def test_bootstrap_order_statistic_shortcut_equals_naive_resampling():
     v = np.sort(np.random.default_rng(1).lognormal(3, 1, 200))
     naive_rng = np.random.default_rng(2)
     naive = np.array([quantile_nr(np.sort(naive_rng.choice(v, len(v))), 0.9) for _ in range(4000)])
-    from hgreport.compare_stats import _boot_quantiles
+    from hgreport.base.significance import _boot_quantiles
     fast = _boot_quantiles(v, 0.9, 4000, np.random.default_rng(3))
     for q in (0.1, 0.5, 0.9):
         assert np.quantile(fast, q) == pytest.approx(np.quantile(naive, q), rel=0.03)

@@ -93,7 +93,7 @@ def test_sweep_directory_gives_the_sweep_report(golden, hgreport, tmp_path):
 
 def test_unforeseen_failure_is_one_line_exit_2(golden, hgreport, monkeypatch):
     """The last resort: an exception no check foresaw ends with one line naming the input."""
-    import hgreport.report as report
+    from hgreport.report import assemble as report
     run = golden("miss")
     monkeypatch.setattr(report, "summarize", lambda *a, **k: {}["boom"])
     rc, _, err = hgreport(run)

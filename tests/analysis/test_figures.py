@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
-from hgreport import plotting
-from hgreport.figcheck import legend_over_data, overlapping_labels, text_collisions
-from hgreport.plotting import load_style, log_axis, plt, shade_loads
-from hgreport.rundir import read_run
-from hgreport.timeline_auto import choose_windows, phase_changes
-from hgreport.traceio import gaps, interval_records
+from hgreport.figures import plotting
+from figcheck import legend_over_data, overlapping_labels, text_collisions
+from hgreport.figures.plotting import load_style, log_axis, plt, shade_loads
+from hgreport.read.rundir import read_run
+from hgreport.analyses.timeline_windows import choose_windows, phase_changes
+from hgreport.read.records import gaps, interval_records
 
 
 @pytest.fixture

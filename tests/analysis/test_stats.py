@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from hgreport.stats import mean_ci, nearest_rank, t_cdf, t_quantile
+from hgreport.base.stats import mean_ci, nearest_rank, t_cdf, t_quantile
 
 
 @pytest.mark.parametrize("df, q", [(1, 12.706), (2, 4.303), (4, 2.776), (14, 2.145), (30, 2.042),

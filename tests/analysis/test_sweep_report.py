@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from hgreport.cache_penalty import penalty_ns, penalty_per_cpu_ns
+from hgreport.tables.cache_penalty import penalty_ns, penalty_per_cpu_ns
 
 
 def test_real_sweep(sweep_dir, hgreport):
