@@ -314,7 +314,7 @@ def build(reg):
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://hgrun.invalid/schemas/scenario.schema.json",
+        "$id": "urn:hgrun:scenario:1",
         "title": "hgrun scenario, format version 1",
         "description": "A declarative real-time experiment for hgrun (a modern Hourglass). "
                        "Reference: docs/scenario.md. Rules across fields (exec <= period, "

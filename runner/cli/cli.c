@@ -20,7 +20,7 @@ static const struct {
 } commands[] = {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
-	{ "calibrate", HG_CMD_CALIBRATE }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
+	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -33,7 +33,8 @@ static const char *command_name(enum hg_command c)
 }
 
 enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
-       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE, OPT_CUT, OPT_SCALE };
+       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE, OPT_CUT, OPT_SCALE,
+       OPT_PATH };
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -50,6 +51,7 @@ static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "path", no_argument, NULL, OPT_PATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -65,6 +67,7 @@ static unsigned takers(int opt)
 	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
 	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
+	case OPT_PATH: return ON(HG_CMD_SCHEMA);
 	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE);
 	default: return ~0u;
 	}
@@ -197,6 +200,7 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 		case OPT_RESOLVED: cli->resolved = true; break;
 		case OPT_JSON: cli->json = true; break;
 		case OPT_LIST: cli->dry_run = true; break;
+		case OPT_PATH: cli->path_only = true; break;
 		case OPT_SHARD:
 			if (parse_shard(cli, optarg, err))
 				return HG_EXIT_USAGE;
@@ -253,6 +257,11 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 	case HG_CMD_LIST:
 		if (cli->n_files > 1)
 			return usage_error(err, c, "list takes at most one topic");
+		cli->list_what = cli->n_files ? cli->files[0] : NULL;
+		break;
+	case HG_CMD_SCHEMA:
+		if (cli->n_files > 1)
+			return usage_error(err, c, "schema takes at most one name (scenario or result)");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
 		break;
 	case HG_CMD_CALIBRATE:

@@ -1,5 +1,5 @@
 /* The command line: hgrun [run] SCENARIO | sweep | sweep-merge | validate |
- * list | calibrate (docs/cli.md is the contract). */
+ * list | calibrate | schema (docs/cli.md is the contract). */
 #ifndef HG_CLI_H
 #define HG_CLI_H
 
@@ -14,7 +14,7 @@
 #define HG_SET_PATH_MAX 256
 
 enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
-		  HG_CMD_CALIBRATE, HG_CMD_HELP, HG_CMD_VERSION };
+		  HG_CMD_CALIBRATE, HG_CMD_SCHEMA, HG_CMD_HELP, HG_CMD_VERSION };
 
 struct hg_cli {
 	enum hg_command command;
@@ -23,6 +23,7 @@ struct hg_cli {
 	int n_files;
 	bool resolved;           /* validate --resolved */
 	bool json;               /* calibrate --json, list --json */
+	bool path_only;          /* schema --path */
 	bool strict;             /* run --strict */
 	bool kernel_trace;       /* run, sweep --kernel-trace: as trace.kernel: true */
 	bool quiet;              /* run --quiet: no start line, progress or summary; sweep: only failures */
@@ -36,7 +37,7 @@ struct hg_cli {
 	struct hg_override sets[HG_MAX_SETS];   /* --set PATH=VALUE, in order */
 	char set_paths[HG_MAX_SETS][HG_SET_PATH_MAX]; /* their paths (argv keeps PATH=VALUE whole) */
 	size_t n_sets;
-	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics] */
+	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics]; schema [NAME] */
 	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
 	bool dry_run;            /* sweep --list: print the runs, run nothing */
 	int argc;

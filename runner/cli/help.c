@@ -113,6 +113,20 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun calibrate\n"
 	  "  hgrun calibrate --json\n" },
+	{ HG_CMD_SCHEMA,
+	  "usage: hgrun schema [scenario|result] [--path]\n",
+	  "Prints the JSON Schema of scenarios (the default) or of result.json, as\n"
+	  "installed with hgrun (PREFIX/share/hgrun/schemas/; a binary in its build tree\n"
+	  "uses the source tree's schemas/).  Point an editor at it with a first line\n"
+	  "  # yaml-language-server: $schema=/usr/local/share/hgrun/schemas/scenario.schema.json\n"
+	  "\n"
+	  "options:\n"
+	  "  --path              print the schema file's absolute path instead\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun schema --path\n"
+	  "  hgrun schema result --path\n"
+	  "  hgrun schema            # the text; > scenario.schema.json copies it\n" },
 };
 
 static const struct command_help *find(enum hg_command command)
@@ -139,6 +153,7 @@ static void overview(FILE *out)
 	      "       hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n"
 	      "       hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n"
 	      "       hgrun calibrate [--json]\n"
+	      "       hgrun schema [scenario|result] [--path]\n"
 	      "       hgrun COMMAND --help | hgrun --help | hgrun --version\n"
 	      "\n"
 	      "Runs real-time experiments described in YAML scenario files (a modern\n"
@@ -157,6 +172,7 @@ static void overview(FILE *out)
 	      "                    scenario (defaults filled in, units in ns/bytes) as JSON\n"
 	      "  list              the workloads, timers, priorities, loads and metrics\n"
 	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
+	      "  schema            the scenario JSON Schema for editors (--path: its file)\n"
 	      "\n"
 	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
 	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"

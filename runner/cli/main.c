@@ -8,13 +8,14 @@
 #include <stdlib.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
 #include "cli/overrides.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
-#include "results/results.h"
+#include "results/sink.h"
 #include "run/run.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
@@ -149,6 +150,8 @@ int main(int argc, char **argv)
 		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli.json);
+	case HG_CMD_SCHEMA:
+		return hg_schema_command(stdout, stderr, cli.list_what, cli.path_only);
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:

@@ -64,9 +64,16 @@ void hg_loadrun_stop_all(struct hg_loadrun *lr);
 json_t *hg_loadrun_to_json(const struct hg_loadrun *lr);
 
 /* While the loads run (from any thread): load i's slot counters summed
- * over its processes so far (plan/load.h names them); zeros when unknown. */
-void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
+ * over its processes so far (plan/load.h names them).  False (and zeros)
+ * when unknown: not started, or a counts_at_end load not yet ended. */
+bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
 		       uint64_t counters[HG_LOAD_NCOUNTERS]);
+
+/* Load i's window as it ran: from its first process's start to its stop
+ * (SIGTERM, or its end if it ended by itself), ns from t0; false when it
+ * has not run.  From the supervisor thread's records: call after the load
+ * is done (hg_loadrun_sample returned true for a counts_at_end load). */
+bool hg_loadrun_window(const struct hg_loadrun *lr, size_t i, int64_t *from_ns, int64_t *to_ns);
 
 /* Run-level warnings of the loads (stray processes killed, ...), as an array
  * of strings to append to result.json's warnings.  New reference. */

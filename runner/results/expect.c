@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "results/expect.h"
+#include "results/numbers.h"
 
 /* The value of `metric` for one instance; false when there is none. */
 static bool metric_value(const struct hg_thread_numbers *n, const char *metric, double *v)

@@ -14,6 +14,7 @@
 
 #include "base/procstat.h"
 #include "loads/supervisor.h"
+#include "results/binfile.h"
 #include "results/kernel_competition.h"
 #include "results/kernel_findings.h"
 #include "results/kernel_wakeups.h"
@@ -122,7 +123,7 @@ static struct hg_bin_interval *read_trace(const struct hg_run_state *rs, size_t 
 	char path[PATH_MAX + 16];
 	*n = 0;
 	*fd = -1;
-	if (!rs->stream || !rs->stream->trace.f || fflush(rs->stream->trace.f) != 0)
+	if (hg_stream_flush_trace(rs->stream) != 0)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/trace.bin", rs->dir);
 	*fd = open(path, O_RDWR | O_CLOEXEC);

@@ -15,6 +15,7 @@
 #include "base/fsutil.h"
 #include "base/grow.h"
 #include "plan/workload.h"
+#include "results/binfile.h"
 #include "results/kernel_findings.h"
 #include "results/kernel_names.h"
 #include "results/kernel_wakeups.h"
@@ -339,7 +340,7 @@ static json_t *line_json(const struct hg_run_state *rs, const struct hg_bin_wake
 static int open_latency(const struct hg_run_state *rs, off_t *records)
 {
 	char path[PATH_MAX + 16];
-	if (!rs->stream || !rs->stream->latency.f || fflush(rs->stream->latency.f) != 0)
+	if (hg_stream_flush_latency(rs->stream) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/latency.bin", rs->dir);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

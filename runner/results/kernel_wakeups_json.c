@@ -34,7 +34,11 @@ static const char *why_not(const struct hg_run_state *rs, size_t i)
 		return hg_ktrace_why(rs->ktrace);
 	if (!kf || !kf->traced)
 		return "no kernel events were read";
-	if (!rs->stream || !rs->stream->latency.f)
+	json_t *files = json_object();
+	hg_stream_files_json(rs->stream, files);
+	bool latency = json_object_get(files, "latency") != NULL;
+	json_decref(files);
+	if (!latency)
 		return "no latency.bin (trace.mode none)";
 	return "late_wakeups.jsonl could not be written";
 }

@@ -11,7 +11,8 @@
 #include "results/kernel_findings.h"
 #include "results/kernel_wakeups.h"
 #include "results/kernel_json.h"
-#include "results/results.h"
+#include "results/numbers.h"
+#include "results/result_json.h"
 #include "results/stream.h"
 #include "run/counter.h"
 
@@ -51,12 +52,12 @@ static json_t *latency_json(const struct hg_run_state *rs, size_t i,
 	const struct hg_worker *w = &rs->workers[i];
 	if (w->plan->workload.ops != &hg_workload_latency)
 		return json_null();
-	const struct hg_stream *st = rs->stream;
-	bool cp = st && st->checkpointing;
-	const struct hg_histogram *h = cp ? &st->th[i].lat_all : &w->wk.hist;
+	const struct hg_thread_totals *t = hg_stream_totals(rs->stream, i);
+	bool cp = hg_stream_checkpointing(rs->stream);
+	const struct hg_histogram *h = cp ? &t->lat_all : &w->wk.hist;
 	struct hg_summary sum;
 	hg_histogram_summarise(h, &sum);
-	uint64_t written = st ? st->th[i].latency_written : 0;
+	uint64_t written = t ? t->latency_written : 0;
 	return json_pack("{s:o, s:o, s:o, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "count", u64(sum.count), "samples", u64(written),
 			 "min_ns", u64(sum.min), "mean_ns", sum.mean, "p50_ns", u64(sum.p50),
@@ -71,8 +72,8 @@ static json_t *latency_json(const struct hg_run_state *rs, size_t i,
  * the counts only known at the end are null. */
 static json_t *checkpoint_stats_json(const struct hg_run_state *rs, size_t i)
 {
-	const struct hg_stream_thread *t = &rs->stream->th[i];
-	const struct hg_worker *w = t->w;
+	const struct hg_thread_totals *t = hg_stream_totals(rs->stream, i);
+	const struct hg_worker *w = &rs->workers[i];
 	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"cpu_ns", u64(t->cpu_ns), "intervals", u64(t->intervals), "gaps", u64(t->gaps),
 		"records", u64(t->trace_written), "records_written", u64(t->trace_written),
@@ -90,7 +91,7 @@ static json_t *checkpoint_stats_json(const struct hg_run_state *rs, size_t i)
 
 static json_t *stats_json(const struct hg_run_state *rs, size_t i)
 {
-	if (rs->stream && rs->stream->checkpointing)
+	if (hg_stream_checkpointing(rs->stream))
 		return checkpoint_stats_json(rs, i);
 	const struct hg_worker *w = &rs->workers[i];
 	const struct hg_thread_numbers *n = &rs->nums[i];
@@ -138,7 +139,7 @@ static json_t *asked_json(const struct hg_thread_plan *tp)
 
 static json_t *started_json(const struct hg_run_state *rs, int64_t ns)
 {
-	if (rs->stream && rs->stream->checkpointing)
+	if (hg_stream_checkpointing(rs->stream))
 		return json_null(); /* the thread is still writing it */
 	return ns < 0 ? json_null() : json_integer(ns);
 }
@@ -210,19 +211,13 @@ static void add_scenario(json_t *o, const struct hg_plan *plan)
 /* Only the files that exist, by plain name. */
 static json_t *files_json(const struct hg_run_state *rs)
 {
-	const struct hg_stream *s = rs->stream;
 	json_t *o = json_object();
-	if (s && s->trace.f)
-		json_object_set_new(o, "trace", json_string("trace.bin"));
-	if (s && s->latency.f)
-		json_object_set_new(o, "latency", json_string("latency.bin"));
-	if (s && s->series)
-		json_object_set_new(o, "series", json_string("series.jsonl"));
+	hg_stream_files_json(rs->stream, o);
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
 	if (rs->kernel && rs->kernel->wakes_written)
 		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
-	if (rs->dir[0])                         /* an exec load's output (docs/loads.md) */
+	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
 		hg_loadrun_files(rs->plan, o);
 	return o;
 }
@@ -241,7 +236,7 @@ static json_t *checkpoint_loads_json(const struct hg_plan *plan)
 
 json_t *hg_result_json(const struct hg_run_state *rs)
 {
-	bool cp = rs->stream && rs->stream->checkpointing;
+	bool cp = hg_stream_checkpointing(rs->stream);
 	json_t *o = json_pack("{s:s, s:s, s:b, s:o, s:o, s:s, s:o}", "format", HG_RESULT_FORMAT,
 			      "hgrun_version", HG_VERSION, "complete", cp ? false : rs->complete,
 			      "exit_status", cp ? json_null() : json_integer(rs->exit_status),
@@ -273,7 +268,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	if (cp) {
 		json_object_set_new(o, "loads", checkpoint_loads_json(rs->plan));
 		json_object_set_new(o, "expectations", json_array());
-		json_object_set(o, "warnings", rs->stream->warnings_at_start);
+		json_object_set(o, "warnings", hg_stream_warnings_at_start(rs->stream));
 	} else {
 		json_object_set_new(o, "loads", rs->loads ? hg_loadrun_to_json(rs->loads)
 							  : json_array());

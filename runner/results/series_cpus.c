@@ -9,13 +9,12 @@
 #include <string.h>
 
 #include "base/timeutil.h"
-#include "results/stream.h"
+#include "results/series_cpus.h"
 #include "run/competition.h"
 #include "run/observe.h"
 
 struct hg_series_cpus {
 	cpu_set_t cpus;              /* the scenario's CPUs */
-	bool readable;               /* /proc/interrupts was read at the start */
 	uint64_t prev[CPU_SETSIZE];  /* counts at the last read */
 	uint64_t now[CPU_SETSIZE];
 	int64_t read_ns;             /* when `now` was read, from time zero */
@@ -32,32 +31,33 @@ static bool read_counts(uint64_t *intr)
 	return true;
 }
 
-int hg_series_cpus_init(struct hg_stream *s)
+struct hg_series_cpus *hg_series_cpus_open(const struct hg_run_state *rs)
 {
 	struct hg_series_cpus *c = calloc(1, sizeof(*c));
 	if (!c)
-		return -ENOMEM;
-	hg_observe_cpus(s->rs, &c->cpus);
-	c->readable = read_counts(c->prev);
-	s->cpus = c;
-	return 0;
+		return NULL;
+	hg_observe_cpus(rs, &c->cpus);
+	if (!read_counts(c->prev)) {
+		free(c);
+		return NULL;
+	}
+	return c;
 }
 
-void hg_series_cpus_free(struct hg_stream *s)
+void hg_series_cpus_close(struct hg_series_cpus *c)
 {
-	free(s->cpus);
-	s->cpus = NULL;
+	free(c);
 }
 
-json_t *hg_series_cpus_next(struct hg_stream *s, int64_t end, int64_t span, int *cpu)
+json_t *hg_series_cpus_next(struct hg_series_cpus *c, const struct hg_run_state *rs,
+			    int64_t end, int64_t span, int *cpu)
 {
-	struct hg_series_cpus *c = s->cpus;
-	if (!c || !c->readable)
+	if (!c)
 		return NULL;
 	if (*cpu < 0) {   /* the first CPU of this interval: read the counts once */
 		if (!read_counts(c->now))
 			return NULL;
-		c->read_ns = hg_now_ns() - s->rs->sync->t0_ns;
+		c->read_ns = hg_now_ns() - rs->sync->t0_ns;
 	}
 	int k = *cpu + 1;
 	while (k < CPU_SETSIZE && !CPU_ISSET(k, &c->cpus))

@@ -7,26 +7,20 @@
 
 #include "base/exitcodes.h"
 #include "loads/supervisor.h"
+#include "results/checkpoint.h"
+#include "results/expect.h"
 #include "results/kernel_findings.h"
+#include "results/numbers.h"
 #include "results/results.h"
+#include "results/sink.h"
 #include "results/stream.h"
+#include "results/summary.h"
 
 static void collect(struct hg_run_state *rs)
 {
 	rs->nums = calloc(rs->n_workers ? rs->n_workers : 1, sizeof(*rs->nums));
 	for (size_t i = 0; rs->nums && i < rs->n_workers; i++)
 		hg_thread_numbers(rs, &rs->workers[i], &rs->nums[i]);
-}
-
-int hg_results_verdict(const struct hg_run_state *rs, int rc)
-{
-	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
-		return 128 + rs->signal;
-	if (rc)
-		return rc;
-	if (!rs->complete)
-		return HG_EXIT_FAILED;     /* an incomplete run's expectations are no finding */
-	return rs->expect_failed ? HG_EXIT_EXPECT : HG_EXIT_OK;
 }
 
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
@@ -44,7 +38,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	 * expectations then say nothing about the scenario as written). */
 	if (rs->opt->strict &&
 	    (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT) &&
-	    (hg_loadrun_shortfall(rs->loads) || (rs->stream && rs->stream->cpus_not_granted)))
+	    (hg_loadrun_shortfall(rs->loads) || hg_stream_cpus_not_granted(rs->stream)))
 		rs->exit_status = HG_EXIT_PRIVILEGE;
 	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
 		fprintf(err, "error: %s\n", msg);
@@ -64,7 +58,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 /* The streaming writer runs from the gate until the threads are joined. */
 static int start(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	return hg_stream_start(rs, err, errlen);
+	return hg_stream_start(rs, hg_checkpoint_write, err, errlen);
 }
 
 const struct hg_run_sink hg_results_sink = {

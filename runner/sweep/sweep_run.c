@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/cpuset.h"
 #include "base/exitcodes.h"
@@ -17,7 +18,7 @@
 #include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
-#include "results/results.h"
+#include "results/sink.h"
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
@@ -325,14 +326,15 @@ static bool has_my_runs(const struct sweep_job *j, char name[64])
 }
 
 /* -o DIR: new, empty, this sweep's (--resume, or another shard's), or
- * --force.  Returns 0 or the exit code after printing why. */
-static int check_dir(struct sweep_job *j, json_t *index)
+ * --force.  Returns 0 or the exit code after printing why to err; *unsettled
+ * when it refused a directory that had no sweep.json yet. */
+static int check_dir_once(struct sweep_job *j, json_t *index, FILE *err_out, bool *unsettled)
 {
 	char err[PATH_MAX + 128], diff[512], name[64];
 	bool missing;
 	json_t *recorded = hg_sweep_index_read(j->dir, &missing, err, sizeof(err));
 	if (!recorded && !missing && !j->opt->force) {
-		fprintf(stderr, "hgrun: -o %s: %s\n", j->dir, err);
+		fprintf(err_out, "hgrun: -o %s: %s\n", j->dir, err);
 		return HG_EXIT_USAGE;
 	}
 	if (recorded && !j->opt->force) {
@@ -340,7 +342,7 @@ static int check_dir(struct sweep_job *j, json_t *index)
 						       diff, sizeof(diff));
 		json_decref(recorded);
 		if (d) {
-			fprintf(stderr, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
+			fprintf(err_out, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
 				j->opt->resume ? "resume it with the command that started it, or "
 				"choose a new directory" : "choose a new directory, or add --force "
 				"to replace it");
@@ -349,7 +351,7 @@ static int check_dir(struct sweep_job *j, json_t *index)
 		if (j->opt->resume)
 			return 0;
 		if (has_my_runs(j, name)) {
-			fprintf(stderr, "hgrun: -o %s already holds runs of this %s (%s/result.json); "
+			fprintf(err_out, "hgrun: -o %s already holds runs of this %s (%s/result.json); "
 				"add --resume to run only the missing ones, or --force to start over\n",
 				j->dir, j->opt->shards ? "shard" : "sweep", name);
 			return HG_EXIT_USAGE;
@@ -357,7 +359,41 @@ static int check_dir(struct sweep_job *j, json_t *index)
 		return 0;   /* another shard's directory */
 	}
 	json_decref(recorded);
-	return hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, stderr);
+	int rc = hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, err_out);
+	*unsettled = rc != 0 && missing;
+	return rc;
+}
+
+/* The shards of a job array start together (scripts/slurm/sweep.sbatch):
+ * between one shard's look for sweep.json (none yet) and its check of the
+ * directory, another may write sweep.json and start its runs, which looks
+ * like an earlier sweep's results.  So a shard refused that way looks again,
+ * every 50 ms for up to 2 s, and prints a refusal only if it stands. */
+#define SHARD_SETTLE_TRIES 40
+#define SHARD_SETTLE_US 50000
+
+static int check_dir(struct sweep_job *j, json_t *index)
+{
+	bool unsettled = false;
+	if (!j->opt->shards || j->opt->force)
+		return check_dir_once(j, index, stderr, &unsettled);
+	for (int i = 0;; i++) {
+		char *msg = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&msg, &len);
+		if (!m)
+			return check_dir_once(j, index, stderr, &unsettled);
+		unsettled = false;
+		int rc = check_dir_once(j, index, m, &unsettled);
+		fclose(m);
+		if (rc == 0 || !unsettled || i == SHARD_SETTLE_TRIES) {
+			fputs(msg, stderr);
+			free(msg);
+			return rc;
+		}
+		free(msg);
+		usleep(SHARD_SETTLE_US);
+	}
 }
 
 static int prepare_dir(struct sweep_job *j)

@@ -22,7 +22,8 @@ import pytest
 from runhelp import ROOT
 
 DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
-COMMANDS = {"run", "sweep", "sweep-merge", "validate", "list", "calibrate", "help", "version"}
+COMMANDS = {"run", "sweep", "sweep-merge", "validate", "list", "calibrate", "schema", "help",
+            "version"}
 NOT_RUN = {"docs/cli.md: build/hgrun sweep-merge /tmp/hg-merged /scratch/node*/hg-sweep",
            "README.md: build/hgrun sweep-merge /tmp/cp /scratch/node*/cp"}
 
@@ -44,7 +45,7 @@ def help_examples():
     """The examples of `hgrun COMMAND --help` (a trailing backslash continues a line)."""
     found = []
     hgrun = ROOT / "build" / "hgrun"
-    for command in ("run", "sweep", "validate", "list", "calibrate"):
+    for command in ("run", "sweep", "validate", "list", "calibrate", "schema"):
         text = subprocess.run([str(hgrun), command, "--help"], capture_output=True,
                               text=True).stdout if hgrun.exists() else ""
         block = text.split("examples:\n")[1].split("\n\n")[0] if "examples:\n" in text else ""
