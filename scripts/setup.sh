@@ -11,6 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev clang libclang-rt-dev)
+# Packages only some tests use (CI sets HG_TEST_DEBS="slurm-wlm munge" for
+# tests/e2e/test_slurm.py, which skips without them).
+read -r -a extra <<< "${HG_TEST_DEBS:-}"
+debs+=("${extra[@]}")
 missing=()
 for p in "${debs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -40,10 +40,15 @@ def test_other_errors_of_the_child_keep_their_type(mix_run, hgreport, tmp_path, 
     def broken(run, path):
         raise ValueError("a value the export did not expect (test)")
 
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(perfetto, "write", broken)
     rc, _, err = hgreport(mix_run, "-o", tmp_path / "out")
-    assert rc == 2                               # cli.py: an unforeseen input, no traceback
+    assert rc == 70                              # cli.py: a bug (base/bugreport.py)
     assert "ValueError: a value the export did not expect (test)" in err
+    bug, = tmp_path.glob("hgreport-bug-*.txt")   # with the child's own traceback
+    text = bug.read_text()
+    assert "in the child process:" in text and "in broken" in text
 
 
 @needs_fork

@@ -16,14 +16,15 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..base.errors import InputError
     from ..read.rundir import read_run
-    from ..report.over_time import section
+    from ..report.sections.over_time import TITLE, section
     run = read_run(args.run_dir)
     out = args.output or run.path / "report"
     text, summary = section(run, out)
     if not text:
         raise InputError(run.path / "result.json", "the run has no series.jsonl (`files.series`); "
                                                    "runs of hgrun before streaming have none")
-    (out / "series.md").write_text(f"# {run.scenario.get('name')}: over time\n\n{text}")
+    (out / "series.md").write_text(f"# {run.scenario.get('name')}: over time\n\n"
+                                   f"## {TITLE}\n\n{text}")
     for line in summary:
         print(line)
     print(f"report: {out / 'series.md'}")

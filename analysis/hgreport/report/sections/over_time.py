@@ -1,7 +1,7 @@
-"""The "Over time" section of a run's report, from series.jsonl (issue 8 item 8): what a run of
-hours or days is read by. `write_section(run, out)` writes series.png, series.json (the bins)
-and, in `outliers` mode, outliers.png into `out` and returns the markdown; report/assemble.py calls it
-once."""
+"""The "Over time" section of a run's report, from series.jsonl (docs/results.md#seriesjsonl):
+what a run of hours or days is read by. It writes series.png, series.json (the bins) and, in
+`outliers` mode, outliers.png into the report's directory; `hgreport series` writes it alone
+(`section`, commands/series.py)."""
 from __future__ import annotations
 
 import json
@@ -11,14 +11,16 @@ from typing import Any
 
 import numpy as np
 
-from ..analyses.series_bins import Bins, aggregate, fmt_clock, fmt_span, sample_p99
-from ..base.markdown import table
-from ..base.units import fmt_ns
-from ..figures.series import plot_series
-from ..read.rundir import Run
-from ..read.series import Series, read_series
-from . import outliers as outlier_windows
+from ...analyses.series_bins import Bins, aggregate, fmt_clock, fmt_span, sample_p99
+from ...base.markdown import table
+from ...base.units import fmt_ns
+from ...figures.series import plot_series
+from ...read.rundir import Run
+from ...read.series import Series, read_series
+from .. import outliers as outlier_windows
+from ..section import Context, Section
 
+TITLE = "Over time"
 WORST = 10
 
 
@@ -128,14 +130,14 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
                    "Mbit/s mean (min–max per bin)"], rows, "llrr"), ""]
 
 
-def write_section(run: Run, out: Path) -> str:
-    """The markdown of the section (empty when the run has no series), writing series.png and
-    outliers.png into `out`."""
-    return section(run, out)[0]
+def render(ctx: Context) -> str:
+    return section(ctx.run, ctx.out)[0]
+
 
 
 def section(run: Run, out: Path) -> tuple[str, list[str]]:
-    """(markdown, one summary line per thread) of the section; ("", []) without a series."""
+    """(markdown under the section's heading, one summary line per thread), writing series.png,
+    series.json and outliers.png into `out`; ("", []) without a series."""
     s = read_series(run)
     if s is None or s.lines == 0:
         return "", []
@@ -148,7 +150,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
     out.mkdir(parents=True, exist_ok=True)
     plot_series(run, s, b, out / "series.png", covered, windows)
-    lines = ["## Over time", ""] + _coverage(run, s, b, covered)
+    lines = _coverage(run, s, b, covered)
     lines += [table(["thread", f"CPU received per {fmt_span(b.bin_ns)}", "longest gap",
                      "deadline misses", "wake-up latency max", "dropped"],
                     _thread_rows(run, s, b), "llllll"), ""]
@@ -217,3 +219,6 @@ def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str,
     if windows:
         out.append(f"outlier windows: {len(windows)}")
     return out
+
+
+SECTION = Section(TITLE, render)
