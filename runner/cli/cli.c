@@ -68,7 +68,7 @@ static unsigned takers(int opt)
 	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
 	case OPT_PATH: return ON(HG_CMD_SCHEMA);
-	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE);
+	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE) | ON(HG_CMD_RUN);
 	default: return ~0u;
 	}
 }

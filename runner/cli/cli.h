@@ -22,7 +22,7 @@ struct hg_cli {
 	char **files;            /* scenario files (run, sweep: exactly one); sweep-merge: OUT SHARD... */
 	int n_files;
 	bool resolved;           /* validate --resolved */
-	bool json;               /* calibrate --json, list --json */
+	bool json;               /* calibrate, list --json; run --json: a summary object on stdout */
 	bool path_only;          /* schema --path */
 	bool strict;             /* run --strict */
 	bool kernel_trace;       /* run, sweep --kernel-trace: as trace.kernel: true */

@@ -11,7 +11,7 @@ struct command_help {
 static const struct command_help helps[] = {
 	{ HG_CMD_RUN,
 	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME [--cut] | --scale F]\n"
-	  "                  [--set PATH=VALUE]... [--strict] [--kernel-trace] [--quiet]\n",
+	  "                  [--set PATH=VALUE]... [--strict] [--kernel-trace] [--quiet] [--json]\n",
 	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
 	  "when that exists) unless -o DIR is given.\n"
 	  "\n"
@@ -33,6 +33,8 @@ static const struct command_help helps[] = {
 	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
 	  "                      (as trace.kernel: true; docs/kernel-trace.md)\n"
 	  "  --quiet             no start line, progress or summary\n"
+	  "  --json              stdout: one line, a JSON summary for scripts (verdict,\n"
+	  "                      exit_status, threads, loads, ...); the summary on stderr\n"
 	  "\n"
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"

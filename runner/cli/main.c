@@ -16,6 +16,7 @@
 #include "plan/trust.h"
 #include "results/outdir.h"
 #include "results/sink.h"
+#include "results/summary.h"
 #include "run/run.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
@@ -62,7 +63,17 @@ static int validate_files(const struct hg_cli *cli)
 	return rc;
 }
 
-static int run_scenario(const struct hg_cli *cli)
+/* run --json: one line on stdout, whatever happened after the scenario
+ * was read. */
+static void print_summary(json_t *summary)
+{
+	json_dumpf(summary, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(summary);
+}
+
+static int run_once(const struct hg_cli *cli, json_t **summary)
 {
 	int rc;
 	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc,
@@ -75,7 +86,7 @@ static int run_scenario(const struct hg_cli *cli)
 		return rc;
 	}
 	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
-						     stderr))) {
+						     stderr, NULL))) {
 		hg_plan_free(plan);
 		return rc;
 	}
@@ -96,10 +107,21 @@ static int run_scenario(const struct hg_cli *cli)
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
 		.argc = cli->argc, .argv = cli->argv, .overrides = sets,
+		/* --json: stdout holds the summary object only (docs/cli.md) */
+		.out = cli->json ? stderr : stdout, .summary = summary,
 	};
 	rc = hg_run(plan, &opt);
 	json_decref(sets);
 	hg_plan_free(plan);
+	return rc;
+}
+
+static int run_scenario(const struct hg_cli *cli)
+{
+	json_t *summary = NULL;
+	int rc = run_once(cli, cli->json ? &summary : NULL);
+	if (cli->json)          /* also when it ended before the run (exit 2, 3, ...) */
+		print_summary(hg_summary_json_exit(summary, rc));
 	return rc;
 }
 

@@ -48,6 +48,8 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	if (!rs->opt->quiet)
 		hg_summary_print(rs, out);
 	fflush(out);
+	if (rs->opt->summary)
+		*rs->opt->summary = hg_summary_json(rs);
 	if (rs->expect_failed)
 		hg_expect_report(rs, err);
 	hg_kernel_findings_free(rs);
