@@ -24,7 +24,7 @@ threads:
   - {name: lat, count: 2, priority: RTHIGH, workload: {type: latency, period: 1ms}}
 """
 
-# What each kind of line looks like (cyclictest.c's print_hist); {n}: one field per thread.
+# What each kind of line looks like (cyclictest's print_hist); {n}: one field per thread.
 KINDS = [
     ("dma", r"# /dev/cpu_dma_latency set to \d+us"),
     ("title", r"# Histogram"),

@@ -1,5 +1,5 @@
 """Latency threads' histograms in cyclictest's `-h` text layout, the form OSADL's
-latency plots and many lab scripts read (rt-tests' cyclictest.c, print_hist):
+latency plots and many lab scripts read (rt-tests' cyclictest, its print_hist):
 
     # /dev/cpu_dma_latency set to 0us        (when the run held it)
     # Histogram
