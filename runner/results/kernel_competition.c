@@ -6,6 +6,8 @@
 #include "base/cpuset.h"
 #include "base/grow.h"
 #include "results/kernel_competition.h"
+#include "results/not_received.h"
+#include "results/stream.h"
 #include "run/competition.h"
 #include "run/ktrace.h"
 #include "run/observe.h"
@@ -62,7 +64,7 @@ static long traced_outsiders(const struct hg_run_state *rs, const struct hg_kseg
 }
 
 static void warn_outsiders(struct hg_run_state *rs, const struct hg_outsider *v, long n,
-			   double share, const char *cpus)
+			   double share, const char *cpus, bool traced)
 {
 	char list[384] = "";
 	size_t len = 0;
@@ -70,10 +72,12 @@ static void warn_outsiders(struct hg_run_state *rs, const struct hg_outsider *v,
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d%s) %.3f s",
 					i ? ", " : "", v[i].comm, (int)v[i].pid,
 					v[i].kthread ? ", kernel thread" : "", v[i].cpu_ns / 1e9);
-	hg_run_warn(rs, "competition: other processes took %.1f%% of the scenario's CPUs (%s) "
+	hg_run_warn(rs, "competition: other processes %s %.1f%% of the scenario's CPUs (%s) "
 		    "during the run, more than %.0f%%: %s; the threads' numbers include that "
-		    "competition (docs/kernel-trace.md)", share * 100, cpus,
-		    OUTSIDERS_WARN_SHARE * 100, n ? list : "?");
+		    "competition (%s; docs/kernel-trace.md)", traced ? "took" : "took about",
+		    share * 100, cpus, OUTSIDERS_WARN_SHARE * 100, n ? list : "?",
+		    traced ? "from the kernel trace" : "estimated from /proc: a process's time "
+		    "on other CPUs may count; 'CPU not received' is what the threads missed");
 }
 
 json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct hg_kseg *segs,
@@ -91,6 +95,11 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 			: hg_competition_outsiders(rs->competition, loads, n_loads, &v);
 	uint64_t procs_ns = 0, kthreads_ns = 0;
 	json_t *top = json_array();
+	/* /proc counts a process's time on every CPU when its last CPU was one
+	 * of these: no process is counted above the window times the CPUs. */
+	uint64_t cap = window > 0 ? (uint64_t)window * (uint64_t)CPU_COUNT(&cpus) : 0;
+	for (long i = 0; i < n && !traced; i++)
+		v[i].cpu_ns = v[i].cpu_ns < cap ? v[i].cpu_ns : cap;
 	for (long i = 0; i < n; i++) {
 		*(v[i].kthread ? &kthreads_ns : &procs_ns) += v[i].cpu_ns;
 		if (i < TOP)
@@ -100,11 +109,18 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	}
 	double capacity = (double)window * CPU_COUNT(&cpus);
 	double share = capacity > 0 ? (double)(procs_ns + kthreads_ns) / capacity : 0;
+	if (share > 1)
+		share = 1;   /* never more than all of the scenario's CPUs */
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:o}",
 			      "source", traced ? "kernel_trace" : "procfs", "cpus", cpus_text,
 			      "window_ns", (json_int_t)window, "processes_ns", (json_int_t)procs_ns,
 			      "kernel_threads_ns", (json_int_t)kthreads_ns, "outsiders_share", share,
 			      "top", top);
+	/* The gap trace's measure beside it (results/not_received.h): the time
+	 * the threads wanted these CPUs and did not get, whoever took it. */
+	uint64_t received, missed;
+	if (hg_nr_total(hg_stream_not_received(rs->stream), &received, &missed))
+		json_object_set_new(o, "not_received_ns", json_integer((json_int_t)missed));
 	json_t *per_cpu = hg_competition_cpus_json(rs->competition);
 	json_object_set(o, "per_cpu", json_is_object(per_cpu) ? json_object_get(per_cpu, "cpus")
 							      : json_null());
@@ -114,7 +130,7 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	json_object_set_new(o, "steal_share", json_real(steal));
 	json_decref(per_cpu);
 	if (share > OUTSIDERS_WARN_SHARE)
-		warn_outsiders(rs, v, n, share, cpus_text);
+		warn_outsiders(rs, v, n, share, cpus_text, traced);
 	if (steal > STEAL_WARN_SHARE)
 		hg_run_warn(rs, "steal time: the hypervisor took %.1f%% of the scenario's CPUs (%s) "
 			    "from this virtual machine during the run (/proc/stat); gaps include "

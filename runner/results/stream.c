@@ -22,6 +22,7 @@
 #include "results/outliers.h"
 #include "results/progress.h"
 #include "results/series.h"
+#include "results/not_received.h"
 #include "results/stream.h"
 
 #define HG_WRITER_NICE 5
@@ -62,6 +63,7 @@ struct hg_stream {
 	json_t *warnings_at_start;         /* what checkpoints list (main may add more) */
 	cpu_set_t online_at_start;         /* to tell CPUs taken offline during the run */
 	bool cpus_not_granted;             /* a thread ran outside its cpus */
+	struct hg_not_received *nr;        /* CPU the scenario did not get */
 	int error;                         /* first write error (-errno), 0 = none */
 	char error_what[64];
 };
@@ -116,6 +118,7 @@ static void take_interval(struct hg_stream *s, uint32_t idx, const struct hg_gap
 		t->outside_cpu = g->cpu;
 	}
 	hg_series_interval(s->series, &r, gap);
+	hg_nr_interval(s->nr, &r);
 	room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
@@ -283,6 +286,8 @@ static void *writer_main(void *arg)
 		if (rc)
 			fail(s, rc, "series.jsonl");
 		hg_outliers_tick(s->outliers, s->covers_ns);
+		/* A second behind: an interval is handed over when it ends. */
+		hg_nr_fold(s->nr, now - HG_NS_PER_SEC);
 		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
 			s->last_checkpoint = now;
 			s->checkpoint(s, rs);
@@ -296,6 +301,7 @@ static void *writer_main(void *arg)
 	if (rc)
 		fail(s, rc, "series.jsonl");
 	hg_outliers_tick(s->outliers, INT64_MAX);
+	hg_nr_fold(s->nr, INT64_MAX);
 	hg_progress_tick(&s->progress, rs, s->tot, s->covers_ns, true);
 	if ((rc = hg_series_flush(s->series, false)))
 		fail(s, rc, "series.jsonl");
@@ -415,6 +421,8 @@ int hg_stream_start(struct hg_run_state *rs, hg_checkpoint_fn checkpoint, char *
 		.recording = recording_outliers,
 	};
 	int rc = init_threads(s);
+	if (!rc && !(s->nr = hg_nr_new(rs)))
+		rc = -ENOMEM;
 	if (!rc)
 		rc = hg_series_open(&s->series, rs);
 	if (!rc)
@@ -464,6 +472,7 @@ void hg_stream_stop(struct hg_run_state *rs)
 			    json_string_value(json_object_get(w, "why")));
 	}
 	s->cpus_not_granted = hg_cpucheck_warn(rs, &s->online_at_start, s->tot);
+	hg_nr_warn(s->nr, rs);
 }
 
 void hg_stream_free(struct hg_stream *s)
@@ -476,6 +485,7 @@ void hg_stream_free(struct hg_stream *s)
 	for (size_t i = 0; s->tot && i < s->n; i++)
 		hg_histogram_free(&s->tot[i].lat_all);
 	hg_outliers_free(s->outliers);
+	hg_nr_free(s->nr);
 	json_decref(s->warnings_at_start);
 	json_decref(s->switches);
 	free(s->tot);
@@ -486,6 +496,11 @@ void hg_stream_free(struct hg_stream *s)
 const struct hg_thread_totals *hg_stream_totals(const struct hg_stream *s, size_t i)
 {
 	return s && i < s->n ? &s->tot[i] : NULL;
+}
+
+const struct hg_not_received *hg_stream_not_received(const struct hg_stream *s)
+{
+	return s ? s->nr : NULL;
 }
 
 bool hg_stream_cpus_not_granted(const struct hg_stream *s)

@@ -22,6 +22,7 @@
 #define HG_CHECKPOINT_NS 2000000000LL      /* result.json rewritten this often */
 
 struct hg_stream;
+struct hg_not_received;
 
 /* Called by the writer's thread every HG_CHECKPOINT_NS (results/checkpoint.c,
  * handed in by results/sink.c).  Returns 0 or -errno. */
@@ -36,6 +37,9 @@ void hg_stream_free(struct hg_stream *s);
 
 /* What the writer counted of thread i; NULL without a writer. */
 const struct hg_thread_totals *hg_stream_totals(const struct hg_stream *s, size_t i);
+/* CPU the scenario did not get (results/not_received.h); NULL without a
+ * writer. */
+const struct hg_not_received *hg_stream_not_received(const struct hg_stream *s);
 /* Whether a thread ran outside its cpus (known after the stop). */
 bool hg_stream_cpus_not_granted(const struct hg_stream *s);
 /* The warnings a checkpoint lists: those known when the writer started
