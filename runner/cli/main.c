@@ -86,7 +86,7 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 		return rc;
 	}
 	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
-						     stderr))) {
+						     stderr, NULL))) {
 		hg_plan_free(plan);
 		return rc;
 	}

@@ -13,8 +13,11 @@
 #include <unistd.h>
 
 #include "base/cpuset.h"
+#include "base/dirlock.h"
 #include "base/exitcodes.h"
+#include "base/fsutil.h"
 #include "base/timeutil.h"
+#include "base/units.h"
 #include "loads/supervisor.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
@@ -372,6 +375,53 @@ static void append_load_warnings(struct hg_run_state *rs)
 	json_decref(w);
 }
 
+/* Threads and loads whose window the run's duration leaves empty (a
+ * --duration --cut shorter than their start): said in result.json, since
+ * their numbers are zeros and their expectations have nothing to judge. */
+static void warn_cut(struct hg_run_state *rs)
+{
+	const struct hg_plan *plan = rs->plan;
+	char a[32], b[32];
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		uint64_t end = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
+		if (tp->start_ns >= end)
+			hg_run_warn(rs, "%s does not run: its start %s is at or after the run's end %s "
+				    "(the duration was cut); its numbers are zeros and its expectations "
+				    "fail as nothing measured", tp->os_name,
+				    hg_format_duration(tp->start_ns, a), hg_format_duration(end, b));
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		uint64_t end = l->stop_ns < plan->duration_ns ? l->stop_ns : plan->duration_ns;
+		if (l->start_ns >= end)
+			hg_run_warn(rs, "load %s does not run: its start %s is at or after the run's end "
+				    "%s (the duration was cut)", l->name, hg_format_duration(l->start_ns, a),
+				    hg_format_duration(end, b));
+	}
+}
+
+/* One writer per run directory (base/dirlock.h): held until hg_run
+ * returns.  A second run on the same -o is refused before it writes. */
+static int lock_dir(struct hg_run_state *rs, const char *dir, FILE *err)
+{
+	char holder[256], what[128];
+	int rc = hg_mkdirs(dir);
+	snprintf(what, sizeof(what), "hgrun run %.100s", rs->plan->name);
+	if (!rc)
+		rc = hg_dirlock_take(dir, HG_DIRLOCK_NAME, what, &rs->lock, holder, sizeof(holder));
+	if (rc == -EBUSY) {
+		fprintf(err, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to end, "
+			"or choose another directory\n", dir, holder);
+		return HG_EXIT_USAGE;
+	}
+	if (rc) {
+		fprintf(err, "error: cannot create the result directory %s: %s\n", dir, strerror(-rc));
+		return HG_EXIT_FAILED;
+	}
+	return 0;
+}
+
 /* Everything before the threads exist; returns 0 or an exit code. */
 static int prepare(struct hg_run_state *rs, FILE *err)
 {
@@ -393,14 +443,21 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
 	rs->host = hg_host_capture();
 	hg_run_warn_environment(rs);
+	warn_cut(rs);
 	if ((rc = hg_observe_start(rs, err)) != 0)
 		return rc;
 	char msg[PATH_MAX + 128];
 	utc_now(rs->started_utc, sizeof(rs->started_utc));
+	/* -o DIR: locked before anything is written there (the reserve, the
+	 * loads' output); a new default directory right after mkdir made it. */
+	if (rs->opt->out_dir && (rc = lock_dir(rs, rs->opt->out_dir, err)) != 0)
+		return rc;
 	if (rs->opt->sink->open(rs, msg, sizeof(msg)) < 0 ||
+	    (!rs->opt->out_dir && (rc = lock_dir(rs, rs->dir, err)) != 0) ||
 	    !(rs->loads = hg_loadrun_create(rs->plan, rs->dir, msg, sizeof(msg)))) {
-		fprintf(err, "error: %s\n", msg);
-		return HG_EXIT_FAILED;
+		if (!rc)
+			fprintf(err, "error: %s\n", msg);
+		return rc ? rc : HG_EXIT_FAILED;
 	}
 	if (hg_run_plan_has_rt(rs->plan) && (rc = hg_watchdog_rttime(rs->plan->duration_ns)) < 0)
 		hg_run_warn(rs, "RLIMIT_RTTIME not set: %s", strerror(-rc));
@@ -434,7 +491,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
 	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
-				   .pmqos_fd = -1 };
+				   .pmqos_fd = -1, .lock = { .dir = -1, .fd = -1 } };
 	rs.warnings = json_array();
 	rs.expectations = json_array();
 	sigset_t waited, old;
@@ -445,6 +502,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	if (rc) {
 		if (opt->sink->close && rs.dir[0])
 			opt->sink->close(&rs);
+		hg_dirlock_release(&rs.lock);
 		free_state(&rs, true);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
@@ -481,6 +539,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		rs.exit_status = rc;
 	if (opt->sink->close && rs.dir[0])
 		opt->sink->close(&rs);
+	hg_dirlock_release(&rs.lock);
 	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "base/dirlock.h"
 #include "plan/plan.h"
 #include "run/counter.h"
 #include "run/run_options.h"
@@ -47,6 +48,7 @@ struct hg_run_state {
 	unsigned stop_refused;      /* SIGTSTP/SIGTTIN/SIGTTOU refused during the run */
 	int exit_status;
 	char dir[PATH_MAX];         /* the result directory */
+	struct hg_dirlock lock;     /* its lock (base/dirlock.h), held for the run */
 };
 
 /* Adds a printf-formatted warning. */

@@ -2,12 +2,15 @@
  * the first difference ("scenario.threads[0].priority: 80 here, 70 in
  * sweep.json"). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/fsutil.h"
+#include "base/jsonfile.h"
 #include "plan/plan_json.h"
 #include "scenario/sweep.h"
 #include "sweep/sweep_index.h"
@@ -57,28 +60,85 @@ json_t *hg_sweep_index(const struct hg_plan *base, const char *source, json_t *o
 			 "points", points);
 }
 
+/* "p" or "r" then 1..9 digits: the only names hgrun gives points and
+ * repeats (hg_sweep_point_id, hg_sweep_index). */
+static bool id_ok(const char *s, size_t len, char letter)
+{
+	if (len < 2 || len > 10 || s[0] != letter)
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+bool hg_sweep_run_name_split(const char *name, char point[32], char rep[32])
+{
+	const char *slash = name ? strchr(name, '/') : NULL;
+	if (!slash || !id_ok(name, (size_t)(slash - name), 'p') ||
+	    !id_ok(slash + 1, strlen(slash + 1), 'r'))
+		return false;
+	snprintf(point, 32, "%.*s", (int)(slash - name), name);
+	snprintf(rep, 32, "%s", slash + 1);
+	return true;
+}
+
+int hg_sweep_index_check(json_t *index, char *err, size_t errlen)
+{
+	const char *format = json_string_value(json_object_get(index, "format"));
+	if (!json_is_object(index) || !format || strcmp(format, "hgrun-sweep/1") != 0) {
+		snprintf(err, errlen, "not an hgrun-sweep/1 index");
+		return -EINVAL;
+	}
+	json_t *points = json_object_get(index, "points"), *point, *run;
+	if (!json_is_array(points)) {
+		snprintf(err, errlen, "points: not a list");
+		return -EINVAL;
+	}
+	size_t i, k;
+	char p[32], r[32];
+	json_array_foreach(points, i, point) {
+		json_t *runs = json_object_get(point, "runs");
+		if (!json_is_array(runs)) {
+			snprintf(err, errlen, "points[%zu].runs: not a list", i);
+			return -EINVAL;
+		}
+		json_array_foreach(runs, k, run) {
+			const char *name = json_string_value(run);
+			if (!hg_sweep_run_name_split(name, p, r)) {
+				/* a name read from a file is never made into a path
+				 * unless it is one hgrun writes: "../../etc/cron.d" */
+				snprintf(err, errlen, "points[%zu].runs[%zu]: %.80s%s%s is not a run "
+					 "name (pNNN/rM)", i, k, name ? "'" : "", name ? name : "not a string",
+					 name ? "'" : "");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 json_t *hg_sweep_index_read(const char *dir, bool *missing, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	json_error_t je;
-	snprintf(path, sizeof(path), "%s/sweep.json", dir);
-	*missing = false;
-	json_t *index = json_load_file(path, 0, &je);
+	char why[256];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	json_t *index = fd >= 0 ? hg_json_read_at(fd, "sweep.json", HG_JSONFILE_MAX, missing, why,
+						  sizeof(why)) : NULL;
+	if (fd < 0) {
+		*missing = false;
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else {
+		close(fd);
+	}
 	if (!index) {
-		FILE *f = fopen(path, "r");
-		*missing = !f && errno == ENOENT;
-		if (f)
-			fclose(f);
 		if (*missing)
 			snprintf(err, errlen, "%s has no sweep.json: not a sweep directory", dir);
 		else
-			snprintf(err, errlen, "%s: line %d: %s", path, je.line, je.text);
+			snprintf(err, errlen, "%s/sweep.json: %s", dir, why);
 		return NULL;
 	}
-	if (!json_is_object(index) || strcmp(json_string_value(json_object_get(index, "format"))
-					     ? json_string_value(json_object_get(index, "format")) : "",
-					     "hgrun-sweep/1") != 0) {
-		snprintf(err, errlen, "%s: not an hgrun-sweep/1 index", path);
+	if (hg_sweep_index_check(index, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s/sweep.json: %s", dir, why);
 		json_decref(index);
 		return NULL;
 	}
@@ -164,12 +224,31 @@ const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *re
 	return NULL;
 }
 
+bool hg_sweep_result_complete(json_t *result)
+{
+	return json_is_object(result) && json_is_true(json_object_get(result, "complete"));
+}
+
 bool hg_sweep_run_complete(const char *dir, const char *run)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s/result.json", dir, run);
-	json_t *r = json_load_file(path, 0, NULL);
-	bool complete = json_is_true(json_object_get(r, "complete"));
-	json_decref(r);
+	char p[32], r[32], why[256];
+	bool missing, complete = false;
+	if (!hg_sweep_run_name_split(run, p, r))
+		return false;
+	int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int pfd = top >= 0 ? hg_open_dir_at(top, p, false) : -1;
+	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, false) : -1;
+	if (rfd >= 0) {
+		json_t *res = hg_json_read_at(rfd, "result.json", HG_JSONFILE_MAX, &missing, why,
+					      sizeof(why));
+		complete = hg_sweep_result_complete(res);
+		json_decref(res);
+	}
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (top >= 0)
+		close(top);
 	return complete;
 }

@@ -18,8 +18,9 @@ void hg_sweep_point_id(size_t n_points, size_t p, char out[32]);
 /* The grid values of point p as {"PATH": "VALUE"} (new reference). */
 json_t *hg_sweep_point_values(const struct hg_sweep_plan *sp, size_t p);
 
-/* Reads DIR/sweep.json.  Returns the index, or NULL with err set (errno
- * ENOENT in *missing when there is none). */
+/* Reads DIR/sweep.json (a regular file, not a link, at most 64 MiB) and
+ * checks it (hg_sweep_index_check).  Returns the index, or NULL with err
+ * set (*missing when there is none). */
 json_t *hg_sweep_index_read(const char *dir, bool *missing, char *err, size_t errlen);
 int hg_sweep_index_write(const char *dir, json_t *index);
 /* NULL when the two indexes describe the same sweep (scenario, axes,
@@ -27,7 +28,17 @@ int hg_sweep_index_write(const char *dir, json_t *index);
  * "scenario.duration_ns: sweep.json has 1000000, this sweep has 2000000". */
 const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *recorded_name,
 				   const char *now_name, char *buf, size_t size);
-/* Whether DIR/RUN/result.json exists and says complete: true. */
+/* Whether DIR/RUN/result.json exists and says complete: true (RUN a run
+ * name, its directories and the file not links, the file regular). */
 bool hg_sweep_run_complete(const char *dir, const char *run);
+/* Whether a parsed result.json says complete: true. */
+bool hg_sweep_result_complete(json_t *result);
+/* Splits a run name "p007/r2" into its point and repeat directories;
+ * false for anything else ("../x", "p1/../../y", "/etc", "p1/r2/x"). */
+bool hg_sweep_run_name_split(const char *name, char point[32], char rep[32]);
+/* An index read from disk: its format, and every run name a name
+ * hg_sweep_run_name_split accepts.  0, or -EINVAL with the first problem
+ * in err.  hg_sweep_index_read applies it. */
+int hg_sweep_index_check(json_t *index, char *err, size_t errlen);
 
 #endif

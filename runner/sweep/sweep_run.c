@@ -2,6 +2,7 @@
  * point again), so slow drifts of the machine spread over all points rather
  * than landing on the last ones.  A sweep directory is refused unless it is
  * new, empty, this sweep's (a shard's, or --resume), or --force. */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/cpuset.h"
+#include "base/dirlock.h"
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "plan/timeline.h"
@@ -34,6 +36,7 @@ struct sweep_job {
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
 	char dir[PATH_MAX];
+	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
 
 struct tally {
@@ -160,10 +163,15 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	run_name(j, run, name);
 	hg_sweep_point_id(j->n_points, point, id);
 	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
-	int rc = hg_outdir_clear_run(dir);
+	char why[512];
+	int rc = hg_outdir_clear_run(dir, why, sizeof(why));
+	if (rc == -EBUSY) {
+		fprintf(stderr, "hgrun: run %s: another hgrun is writing %s (%s)\n", name, dir, why);
+		return HG_EXIT_USAGE;
+	}
 	if (rc && rc != -ENOENT) {
 		fprintf(stderr, "hgrun: run %s: cannot clear %s for a new attempt: %s\n", name, dir,
-			strerror(-rc));
+			why);
 		return HG_EXIT_FAILED;
 	}
 	struct hg_plan *plan = point_plan(j, point);
@@ -356,7 +364,7 @@ static int check_dir_once(struct sweep_job *j, json_t *index, FILE *err_out, boo
 		return 0;   /* another shard's directory */
 	}
 	json_decref(recorded);
-	int rc = hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, err_out);
+	int rc = hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, err_out, j->lock.name);
 	*unsettled = rc != 0 && missing;
 	return rc;
 }
@@ -393,6 +401,51 @@ static int check_dir(struct sweep_job *j, json_t *index)
 	}
 }
 
+/* One writer per sweep directory (base/dirlock.h): a sweep holds
+ * .hgrun-lock, a shard .hgrun-lock-shard-K-of-N, for as long as it runs;
+ * shards of one sweep run side by side, a whole sweep and a shard do not
+ * (each run directory has its own lock besides, taken by hg_run). */
+static int lock_dir(struct sweep_job *j)
+{
+	char name[64], holder[256];
+	if (j->opt->shards)
+		snprintf(name, sizeof(name), HG_DIRLOCK_NAME "-shard-%u-of-%u", j->opt->shard,
+			 j->opt->shards);
+	else
+		snprintf(name, sizeof(name), HG_DIRLOCK_NAME);
+	int rc = hg_dirlock_take(j->dir, name, "hgrun sweep", &j->lock, holder, sizeof(holder));
+	int d = rc ? -1 : hg_open_dir(j->dir);
+	if (d >= 0) {
+		/* the other kind: a shard while the whole sweep runs, or the reverse */
+		DIR *dir = fdopendir(d);
+		struct dirent *e;
+		while (dir && (e = readdir(dir)))
+			if (!strncmp(e->d_name, HG_DIRLOCK_NAME, sizeof(HG_DIRLOCK_NAME) - 1) &&
+			    strcmp(e->d_name, name) != 0 &&
+			    (!j->opt->shards || !strcmp(e->d_name, HG_DIRLOCK_NAME)) &&
+			    hg_dirlock_busy_at(dirfd(dir), e->d_name, holder, sizeof(holder))) {
+				rc = -EBUSY;
+				break;
+			}
+		if (dir)
+			closedir(dir);
+		else
+			close(d);
+		if (rc)
+			hg_dirlock_release(&j->lock);
+	}
+	if (rc == -EBUSY) {
+		fprintf(stderr, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to "
+			"end, or choose another directory\n", j->dir, holder);
+		return HG_EXIT_USAGE;
+	}
+	if (rc) {
+		fprintf(stderr, "hgrun: -o %s: cannot lock it: %s\n", j->dir, strerror(-rc));
+		return HG_EXIT_FAILED;
+	}
+	return 0;
+}
+
 static int prepare_dir(struct sweep_job *j)
 {
 	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
@@ -400,9 +453,12 @@ static int prepare_dir(struct sweep_job *j)
 	int rc;
 	if (j->opt->out_dir) {
 		snprintf(j->dir, sizeof(j->dir), "%s", j->opt->out_dir);
-		rc = check_dir(j, index);
-		if (!rc && (rc = hg_mkdirs(j->dir)) < 0)
+		if ((rc = hg_mkdirs(j->dir)) < 0)
 			fprintf(stderr, "hgrun: cannot create %s: %s\n", j->dir, strerror(-rc));
+		if (!rc)
+			rc = lock_dir(j);
+		if (!rc)
+			rc = check_dir(j, index);
 	} else {
 		char stamp[32], prefix[PATH_MAX];
 		time_t now = time(NULL);
@@ -410,6 +466,8 @@ static int prepare_dir(struct sweep_job *j)
 		snprintf(prefix, sizeof(prefix), "results/%s/sweep-%s", j->base->name, stamp);
 		if ((rc = hg_outdir_make_unique(prefix, j->dir, sizeof(j->dir))) < 0)
 			fprintf(stderr, "hgrun: cannot create %s: %s\n", prefix, strerror(-rc));
+		if (!rc)
+			rc = lock_dir(j);
 	}
 	if (!rc && (rc = hg_sweep_index_write(j->dir, index)) < 0)
 		fprintf(stderr, "hgrun: cannot write %s/sweep.json: %s\n", j->dir, strerror(-rc));
@@ -453,7 +511,8 @@ static uint64_t default_seed(const struct sweep_job *j)
 
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
-	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text };
+	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text,
+			       .lock = { .dir = -1, .fd = -1 } };
 	int rc = HG_EXIT_OK;
 	if (!j.base->sweep.present) {
 		fprintf(stderr, "%s: error: sweep: this scenario has no sweep: section; run it with "
@@ -481,6 +540,7 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 			rc = run_all(&j);
 		}
 		hg_sweep_order_free(&j.order);
+		hg_dirlock_release(&j.lock);
 	}
 	return rc;
 }
