@@ -378,6 +378,12 @@ def build(reg):
                                    "pattern": ci_alternatives(["true", "false"])}],
                         "default": False,
                     },
+                    "late_wakeup": ref("duration", "With the kernel trace: each wake-up of a "
+                                       "latency thread later than this gets its components "
+                                       "(timer, interrupts, the task that held the CPU, the "
+                                       "switch, time the kernel did not see) in "
+                                       "late_wakeups.jsonl (docs/kernel-trace.md), 0s..1s. "
+                                       "Default 50us."),
                 },
                 "additionalProperties": False,
             },

@@ -119,6 +119,7 @@ struct hg_trace_plan {
 	uint64_t series_ns;          /* one series line per thread per series_ns */
 	uint64_t outlier_gap_ns;     /* outliers: a longer gap opens a window */
 	uint64_t outlier_latency_ns; /* outliers: a later wake-up opens a window */
+	uint64_t late_wakeup_ns;     /* kernel trace: later wake-ups are explained */
 	uint64_t before_ns, after_ns;/* outliers: the window around the trigger */
 	uint64_t budget_bytes;       /* trace.bin + latency.bin at most; 0 = no budget */
 };

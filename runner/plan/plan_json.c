@@ -191,6 +191,7 @@ static json_t *trace_to_json(const struct hg_plan *plan)
 	json_object_set_new(o, "budget_bytes", t->budget_bytes
 			    ? json_integer((json_int_t)t->budget_bytes) : json_null());
 	json_object_set_new(o, "kernel", json_boolean(plan->kernel_trace));
+	json_object_set_new(o, "late_wakeup_ns", json_integer((json_int_t)t->late_wakeup_ns));
 	return o;
 }
 

@@ -17,6 +17,7 @@
 #include "results/binfile.h"
 #include "results/kernel_competition.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_wakeups.h"
 #include "results/stream.h"
 #include "run/competition.h"
 #include "run/host.h"
@@ -359,6 +360,7 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 		if (kf->traced) {
 			attribute_all(rs, cl);
 			warn_thread_losses(rs);
+			hg_kernel_wakeups_build(rs, classify, cl);
 		}
 	}
 	kf->competition = hg_kernel_competition(rs, kf->traced, kf->segs, kf->n_segs, classify, cl,
@@ -373,6 +375,7 @@ void hg_kernel_findings_free(struct hg_run_state *rs)
 	if (!kf)
 		return;
 	free(kf->per_thread);
+	free(kf->wakes);
 	free(kf->items);
 	free(kf->segs);
 	json_decref(kf->competition);

@@ -9,6 +9,7 @@
 #include "plan/plan_json.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_wakeups.h"
 #include "results/kernel_json.h"
 #include "results/not_received.h"
 #include "results/numbers.h"
@@ -163,6 +164,8 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 							       __ATOMIC_RELAXED)));
 	json_object_set_new(o, "stats", stats_json(rs, i));
 	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
+	if (tp->workload.ops == &hg_workload_latency)
+		json_object_set_new(o, "wakeup_causes", hg_kernel_wakeups_json(rs, i));
 	return o;
 }
 
@@ -213,6 +216,8 @@ static json_t *files_json(const struct hg_run_state *rs)
 	hg_stream_files_json(rs->stream, o);
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
+	if (rs->kernel && rs->kernel->wakes_written)
+		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
 	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
 		hg_loadrun_files(rs->plan, o);
 	return o;

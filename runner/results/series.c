@@ -1,7 +1,8 @@
 /* series.jsonl (docs/results.md): per thread and per series interval, what
  * the writer saw through the rings (CPU received, intervals, gaps, the
  * longest gap, wake-ups and their lateness) and what the thread published
- * (releases, hits, misses); per load, its counters' growth.  One JSON
+ * (releases, hits, misses); per load, its counters' growth; per CPU of the
+ * scenario, its interrupts (results/series_cpus.h).  One JSON
  * object per line, written with jansson as each interval closes.
  *
  * A record belongs to the interval holding its time (an interval's CPU is
@@ -19,6 +20,7 @@
 #include "plan/load.h"
 #include "plan/workload.h"
 #include "results/series.h"
+#include "results/series_cpus.h"
 
 #define HG_SERIES_BUCKET_NS 1000
 #define HG_SERIES_BUCKETS 20000        /* 1 us buckets to 20 ms, then overflow */
@@ -46,6 +48,7 @@ struct hg_series {
 	bool *load_told;                   /* per counts_at_end load: its one line written */
 	struct hg_series_thread *th;
 	size_t n;
+	struct hg_series_cpus *cpus;       /* the CPU lines; NULL without /proc/interrupts */
 };
 
 static int acc_init(struct hg_series_acc *a)
@@ -111,6 +114,7 @@ int hg_series_open(struct hg_series **out, const struct hg_run_state *rs)
 	s->load_prev = calloc(nl ? nl * HG_LOAD_NCOUNTERS : 1, sizeof(*s->load_prev));
 	s->th = calloc(s->n ? s->n : 1, sizeof(*s->th));
 	s->load_told = calloc(nl ? nl : 1, sizeof(*s->load_told));
+	s->cpus = hg_series_cpus_open(rs);
 	int rc = s->load_prev && s->load_told && s->th ? 0 : -ENOMEM;
 	for (size_t i = 0; !rc && i < s->n; i++)
 		if (acc_init(&s->th[i].cur) || acc_init(&s->th[i].next))
@@ -136,6 +140,7 @@ void hg_series_close(struct hg_series *s)
 	free(s->th);
 	free(s->load_prev);
 	free(s->load_told);
+	hg_series_cpus_close(s->cpus);
 	free(s);
 }
 
@@ -289,6 +294,9 @@ static void write_interval(struct hg_series *s, int64_t end, int64_t span)
 		thread_line(s, i, end, span);
 	for (size_t i = 0; i < s->rs->plan->n_loads; i++)
 		load_line(s, i, end, span);
+	json_t *o;
+	for (int cpu = -1; (o = hg_series_cpus_next(s->cpus, s->rs, end, span, &cpu)) != NULL;)
+		put_line(s, o);
 }
 
 int hg_series_emit(struct hg_series *s, int64_t upto, bool final)

@@ -563,6 +563,11 @@ int hg_stream_flush_trace(struct hg_stream *s)
 	return s && s->trace.f && fflush(s->trace.f) == 0 ? 0 : -1;
 }
 
+int hg_stream_flush_latency(struct hg_stream *s)
+{
+	return s && s->latency.f && fflush(s->latency.f) == 0 ? 0 : -1;
+}
+
 static json_t *u64(uint64_t v)
 {
 	return json_integer((json_int_t)v);

@@ -186,12 +186,16 @@ static char *slurp(const char *path)
 }
 
 /* Reads the layout of each event and enables it; sched_switch is required,
- * the others are taken where this kernel has them. */
+ * the others are taken where this kernel has them; the late wake-ups'
+ * only when asked (they double the events of a busy machine:
+ * docs/kernel-trace.md). */
 static int enable_events(struct hg_ktrace *kt)
 {
 	char path[PATH_MAX + 128];
 	for (size_t i = 0; i < hg_n_kevent_specs; i++) {
 		const struct hg_kevent_spec *s = &hg_kevent_specs[i];
+		if (s->wakeups && !kt->wakeups)
+			continue;
 		snprintf(path, sizeof(path), "%s/events/%s/format", kt->dir, s->path);
 		char *text = slurp(path);
 		struct hg_kformat f;
@@ -226,7 +230,7 @@ static int configure(struct hg_ktrace *kt)
 	return -1;
 }
 
-struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus)
+struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups)
 {
 	struct hg_ktrace *kt = calloc(1, sizeof(*kt));
 	if (!kt)
@@ -234,6 +238,7 @@ struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus)
 	for (int i = 0; i < CPU_SETSIZE; i++)
 		kt->fds[i] = -1;
 	kt->cpus = *cpus;
+	kt->wakeups = wakeups;
 	kt->enabled = json_array();
 	kt->names = malloc(sizeof(*kt->names));
 	if (!kt->names || !kt->enabled) {

@@ -22,10 +22,11 @@ struct hg_ktrace;
 
 /* Starts tracing on `cpus`.  Always returns a state (NULL only when out of
  * memory); hg_ktrace_active() says whether it traces, hg_ktrace_why() why
- * not.  The tracefs root is $HGRUN_TRACEFS when set (tests point it at a
+ * not.  wakeups: also the events of the late wake-ups (sched_waking, the
+ * hrtimers), for a scenario with a latency thread.  The tracefs root is $HGRUN_TRACEFS when set (tests point it at a
  * missing directory), else the mounted tracefs, else tracefs mounted at
  * /sys/kernel/tracing for the run. */
-struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus);
+struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups);
 bool hg_ktrace_active(const struct hg_ktrace *kt);
 const char *hg_ktrace_why(const struct hg_ktrace *kt);
 /* True when it failed for want of privilege (EACCES, EPERM, EROFS). */

@@ -15,6 +15,7 @@ struct hg_ktrace {
 	char root[PATH_MAX];        /* the tracefs mount */
 	char dir[PATH_MAX];         /* root/instances/hgrun-<pid> */
 	cpu_set_t cpus;
+	bool wakeups;               /* the late wake-ups' events too */
 	int stale_removed;
 	/* the events enabled and their layouts */
 	struct hg_kformat formats[32];
