@@ -8,13 +8,11 @@
 #include <stdio.h>
 
 #include "base/exitcodes.h"
+#include "cli/help.h"
 #include "scenario/sweep.h"
 
 #define HG_MAX_SETS 64
 #define HG_SET_PATH_MAX 256
-
-enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
-		  HG_CMD_CALIBRATE, HG_CMD_SCHEMA, HG_CMD_HELP, HG_CMD_VERSION };
 
 struct hg_cli {
 	enum hg_command command;
@@ -46,9 +44,5 @@ struct hg_cli {
 
 /* Returns 0, or HG_EXIT_USAGE after printing the problem to err. */
 int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err);
-/* help.c: the help of one command (HG_CMD_HELP: the overview). */
-void hg_cli_usage(FILE *out, enum hg_command command);
-/* help.c: the usage line(s) of one command, for errors. */
-void hg_cli_usage_line(FILE *out, enum hg_command command);
 
 #endif

@@ -1,6 +1,6 @@
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
-#include "cli/cli.h"
+#include "cli/help.h"
 
 struct command_help {
 	enum hg_command command;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "run/ktrace.h"
 #include "run/ktrace_internal.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"

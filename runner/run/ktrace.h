@@ -12,11 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/ktrace_limits.h"
 #include "run/ktrace_parse.h"
-
-#define HG_KTRACE_BUFFER_KB 4096        /* per CPU, the instance's buffer_size_kb */
-#define HG_KTRACE_MAX_EVENTS 4000000     /* kept in memory (24 bytes each) */
-#define HG_KTRACE_READ_PERIOD_MS 50
 
 struct hg_ktrace;
 

@@ -6,8 +6,12 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
-#include "run/ktrace.h"
+#include <jansson.h>
+
+#include "run/ktrace_limits.h"
+#include "run/ktrace_parse.h"
 
 struct hg_ktrace {
 	bool active, denied, stopped, mounted, removed;
