@@ -36,7 +36,10 @@ struct hg_cli {
 	char set_paths[HG_MAX_SETS][HG_SET_PATH_MAX]; /* their paths (argv keeps PATH=VALUE whole) */
 	size_t n_sets;
 	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics]; schema [NAME] */
-	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
+	unsigned shard, shards;  /* sweep --shard K/N (N = 0: all) */
+	bool grid_order;         /* sweep --grid-order */
+	bool seed_given;
+	uint64_t seed;           /* sweep --seed N */
 	bool dry_run;            /* sweep --list: print the runs, run nothing */
 	int argc;
 	char **argv;          /* the command line as typed (not permuted by getopt) */
