@@ -26,22 +26,22 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 READERS = {
     "hgreport binfile.columns": """
-from hgreport import binfile
+from hgreport.read import binfile
 c = binfile.columns(RUN / "trace.bin", "intervals", None, {"start_ns": "<i8", "end_ns": "<i8",
     "thread": "<u2", "cpu": "<i2", "end": "u1", "cause": "<u4", "window": "<u4"},
     sparse=("cause", "window"), threads=1 << 16)
 n = len(c["start_ns"])""",
     "hgreport Run.intervals": """
-from hgreport.rundir import read_run
+from hgreport.read.rundir import read_run
 n = len(read_run(RUN).intervals)""",
     "np.memmap, columns copied": """
-from hgreport.binfile import DTYPES
+from hgreport.read.binfile import DTYPES
 m = np.memmap(RUN / "trace.bin", DTYPES["intervals"], mode="r", offset=64)
 c = {k: np.ascontiguousarray(m[k]) for k in ("start_ns", "end_ns", "thread", "cpu", "end")}
 n = len(c["start_ns"])""",
     "polars from the binary": """
 import polars as pl
-from hgreport.binfile import DTYPES
+from hgreport.read.binfile import DTYPES
 r = np.fromfile(RUN / "trace.bin", DTYPES["intervals"], offset=64)
 n = pl.DataFrame({k: r[k] for k in ("start_ns", "end_ns", "thread", "cpu", "end")}).height""",
     "polars.read_ndjson": """
@@ -51,7 +51,7 @@ n = pl.read_ndjson(JSONL).height""",
 from pyarrow import json as pj
 n = pj.read_json(JSONL).num_rows""",
     "hgreport per line (1M lines)": """
-from hgreport.rundir import read_run
+from hgreport.read.rundir import read_run
 n = len(read_run(RUN)._intervals_jsonl(JSONL_1M))""",
 }
 

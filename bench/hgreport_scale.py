@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hgreport on a big trace: wall time and peak memory of `hgreport RUN` (the full report:
-summary, figures, Perfetto export) on a run of 5M intervals (issue 10's goal: <= 5 s and
+summary, figures, Perfetto export) on a run of 5M intervals (the goal, analysis/README.md#performance: <= 5 s and
 <= 1 GB, memory growing with the data at most ~2x its binary size).
 
 The big run is SYNTHESISED, not recorded: a real short run of the same scenario (4 yielding
@@ -9,11 +9,11 @@ trace.bin and latency.bin are then rewritten with --intervals records (docs/resu
 format, in the order the runner's writer drains them: 50 ms chunks, thread by thread) over a
 duration long enough to hold them, and result.json's counts (stats, trace.written, duration,
 load window) made to agree. A real run of this size takes ~30 s of both CPUs of this machine
-(issue 10: 3.4M intervals in 20 s); --run-dir times an existing run directory instead.
+(3.4M intervals took 20 s); --run-dir times an existing run directory instead.
 
 Each measurement is a fresh child process; peak RSS is its ru_maxrss (os.wait4), which counts
 the mapped trace pages it touched and is the max (not the sum) of hgreport's and its forked
-Perfetto writer's peaks (hgreport/forked.py); the tree columns sample the sum over both every
+Perfetto writer's peaks (hgreport/base/forked.py); the tree columns sample the sum over both every
 20 ms (RSS, and PSS: shared pages counted once). The baseline is the same command on a small
 run (the real 300 ms template run), so the growth is (tree PSS - baseline's), compared with
 the binary files' size.
@@ -41,7 +41,7 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "analysis"))
 
-from hgreport.binfile import DTYPES, HEADER, MAGIC, RECORD, VERSION  # noqa: E402
+from hgreport.read.binfile import DTYPES, HEADER, MAGIC, RECORD, VERSION  # noqa: E402
 
 SCENARIO = """\
 hgrun: 1
@@ -140,7 +140,7 @@ def synthesise(template: pathlib.Path, out: pathlib.Path, intervals: int, seed: 
 
 
 def _tree(pid: int) -> list[int]:
-    """pid and its descendants (the report's Perfetto child: hgreport/forked.py)."""
+    """pid and its descendants (the report's Perfetto child: hgreport/base/forked.py)."""
     out, todo = [], [pid]
     while todo:
         p = todo.pop()
@@ -217,8 +217,8 @@ def measure(argv: list[str], env_extra: dict[str, str] | None = None, sample: bo
 # "perfetto-only" runs just that export.
 STAGES = """
 import json, sys, pathlib
-from hgreport import report
-from hgreport.rundir import read_run
+from hgreport.report import assemble as report
+from hgreport.read.rundir import read_run
 export = getattr(report.perfetto, "write_perfetto", None) or report.perfetto.write
 run, out, what = read_run(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 t = {}

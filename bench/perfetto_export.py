@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Size and time of hgreport's Perfetto export (trace.perfetto-trace, analysis/hgreport/
-perfetto.py) against the former JSON export (perfetto_json.py), on a big run.
+perfetto/trace.py) against the former JSON export (perfetto/chrome_json.py), on a big run.
 
 Makes a short real run (four yielding threads and a latency thread, build/hgrun), repeats
 its trace.bin and latency.bin until it has --intervals intervals (each copy later by the
@@ -24,8 +24,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "analysis"))
 
-from hgreport import perfetto, perfetto_json  # noqa: E402
-from hgreport.rundir import read_run  # noqa: E402
+from hgreport.perfetto import trace as perfetto  # noqa: E402
+from hgreport.perfetto import chrome_json as perfetto_json
+from hgreport.read.rundir import read_run  # noqa: E402
 
 SCENARIO = """hgrun: 1
 name: perfetto_bench

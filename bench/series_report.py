@@ -104,8 +104,8 @@ def main() -> int:
     if not args.hgrun.exists():
         sys.exit(f"series_report: {args.hgrun} does not exist: build first (cmake --build build)")
     from hgreport.cli import main as hgreport
-    from hgreport.rundir import read_run
-    from hgreport.series import read_series
+    from hgreport.read.rundir import read_run
+    from hgreport.read.series import read_series
     base = args.keep or pathlib.Path(tempfile.mkdtemp(prefix="series_report."))
     base.mkdir(parents=True, exist_ok=True)
     run = template(args.hgrun, base)

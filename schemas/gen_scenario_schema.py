@@ -42,7 +42,7 @@ def load_registry(hgrun):
 def build(reg):
     WORKLOADS = {w["name"]: w for w in reg["workloads"]}
     TIMERS = {t["name"]: t["summary"] for t in reg["timers"]}
-    METRICS = {m["name"]: m["summary"] for m in reg["metrics"]}
+    METRICS = {m["name"]: m["summary"] for m in reg["metrics"] if m.get("expect", True)}
     wl_keys = list(union_props(reg["workloads"]))
     load_keys = list(union_props(reg["loads"]))
     defs = value_defs(reg)
@@ -314,7 +314,7 @@ def build(reg):
 
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://hgrun.invalid/schemas/scenario.schema.json",
+        "$id": "urn:hgrun:scenario:1",
         "title": "hgrun scenario, format version 1",
         "description": "A declarative real-time experiment for hgrun (a modern Hourglass). "
                        "Reference: docs/scenario.md. Rules across fields (exec <= period, "
@@ -378,6 +378,12 @@ def build(reg):
                                    "pattern": ci_alternatives(["true", "false"])}],
                         "default": False,
                     },
+                    "late_wakeup": ref("duration", "With the kernel trace: each wake-up of a "
+                                       "latency thread later than this gets its components "
+                                       "(timer, interrupts, the task that held the CPU, the "
+                                       "switch, time the kernel did not see) in "
+                                       "late_wakeups.jsonl (docs/kernel-trace.md), 0s..1s. "
+                                       "Default 50us."),
                 },
                 "additionalProperties": False,
             },

@@ -175,6 +175,14 @@ def param_schema(p):
              "description": description, "examples": ["192.0.2.7:5001"]}
     elif kind == "exec":
         s = ref("exec", description)
+    elif kind == "args":
+        scalar = {"type": ["string", "number", "boolean"]}
+        s = {"description": description,
+             "anyOf": [{"type": "object", "propertyNames": {"pattern": "^[^-]"},
+                        "additionalProperties": scalar},
+                       {"type": "array", "items": {"type": ["string", "number"]},
+                        "maxItems": 128}],
+             "examples": [{"vm-bytes": "1G", "vm-keep": True}, ["--vm-bytes", "1G"]]}
     else:
         raise SystemExit(f"gen_scenario_schema.py: unknown parameter kind {kind!r}")
     if p["default"] is not None and kind in ("enum", "integer"):

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Installs what hgrun needs (Debian packages, Python packages) when missing,
-# builds it into build/, and installs the analysis stage (analysis/, the
-# `hgreport` command) in editable mode so it follows this checkout.  Safe to run
-# again: it only does what is missing.
+# builds it into build/, installs it (`cmake --install`: PREFIX/bin/hgrun,
+# PREFIX/share/hgrun/schemas, PREFIX/share/doc/hgrun; PREFIX is $HG_PREFIX,
+# else /usr/local as root and ~/.local otherwise), and installs the analysis
+# stage (analysis/, the `hgreport` command) in editable mode so it follows
+# this checkout.  Both commands end up on PATH, or it says what to add.  Safe
+# to run again: it only does what is missing, and installs hgrun anew (a
+# rebuild reaches PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev clang libclang-rt-dev)
+# Packages only some tests use (CI sets HG_TEST_DEBS="slurm-wlm munge" for
+# tests/e2e/test_slurm.py, which skips without them).
+read -r -a extra <<< "${HG_TEST_DEBS:-}"
+debs+=("${extra[@]}")
 missing=()
 for p in "${debs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -46,3 +54,18 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${HG_CMAKE_FLAGS:-} >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 echo "setup: built build/hgrun ($(build/hgrun --version))"
+
+if [ -z "${HG_PREFIX:-}" ]; then
+	if [ "$(id -u)" -eq 0 ]; then HG_PREFIX=/usr/local; else HG_PREFIX=$HOME/.local; fi
+fi
+cmake --install build --prefix "$HG_PREFIX" >/dev/null
+echo "setup: installed $HG_PREFIX/bin/hgrun (scenario schema: $("$HG_PREFIX/bin/hgrun" schema --path))"
+case ":$PATH:" in
+*":$HG_PREFIX/bin:"*)
+	found=$(command -v hgrun || true)
+	if [ "$found" != "$HG_PREFIX/bin/hgrun" ]; then
+		echo "setup: 'hgrun' on PATH is $found, ahead of $HG_PREFIX/bin/hgrun: remove it or put $HG_PREFIX/bin first" >&2
+	fi ;;
+*)
+	echo "setup: $HG_PREFIX/bin is not on PATH: add it (export PATH=\"$HG_PREFIX/bin:\$PATH\", e.g. in ~/.profile) or run $HG_PREFIX/bin/hgrun" >&2 ;;
+esac

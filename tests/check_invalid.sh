@@ -1,11 +1,14 @@
 #!/bin/sh
 # One golden invalid case: `hgrun validate scenario.yaml` in the case
 # directory must exit 2 and print the line in `expected` as its first error.
+# Usage: check_invalid.sh HGRUN DIR [EMULATOR ARGS...]; a cross build passes
+# its CMAKE_CROSSCOMPILING_EMULATOR (qemu-aarch64 -L /, scripts/arm64.sh).
 set -u
 hgrun=$1
 dir=$2
+shift 2
 cd "$dir" || exit 1
-err=$("$hgrun" validate scenario.yaml 2>&1 >/dev/null)
+err=$("$@" "$hgrun" validate scenario.yaml 2>&1 >/dev/null)
 rc=$?
 want=$(cat expected)
 got=$(printf '%s\n' "$err" | head -n 1)

@@ -1,5 +1,5 @@
 """The `hgreport` command line. The commands are listed once, in COMMANDS; each lives in its
-own cmd_*.py (name, help, arguments, what it does: command.py)."""
+own module of commands/ (name, help, arguments, what it does: commands/command.py)."""
 from __future__ import annotations
 
 import argparse
@@ -8,10 +8,19 @@ import sys
 from typing import Sequence
 
 from . import __version__
-from . import cmd_cache_penalty, cmd_report, cmd_rta, cmd_series, cmd_sweep, cmd_table2
-from . import cmd_compare, cmd_dispatch, cmd_export, cmd_table1
-from .command import Command, UsageError
-from .errors import InputError
+from .base import bugreport
+from .base.errors import InputError
+from .commands import cache_penalty as cmd_cache_penalty
+from .commands import compare as cmd_compare
+from .commands import dispatch as cmd_dispatch
+from .commands import export as cmd_export
+from .commands import report as cmd_report
+from .commands import rta as cmd_rta
+from .commands import series as cmd_series
+from .commands import sweep as cmd_sweep
+from .commands import table1 as cmd_table1
+from .commands import table2 as cmd_table2
+from .commands.command import Command, UsageError
 
 COMMANDS: tuple[Command, ...] = (
     cmd_report.COMMAND,
@@ -28,6 +37,7 @@ COMMANDS: tuple[Command, ...] = (
 DEFAULT = "report"
 EXIT_INPUT = 2
 EXIT_USAGE = 3
+EXIT_INTERNAL = bugreport.EXIT_INTERNAL
 
 __all__ = ["COMMANDS", "UsageError", "main", "parser"]
 
@@ -41,7 +51,8 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
                "Exit status 1: a --fail-if condition of compare is true; 2: a missing or invalid "
-               "input; 3: a usage error.")
+               "input; 3: a usage error; 70: an internal error (a bug in hgreport: its traceback is "
+               "written to a file it names).")
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
@@ -69,11 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError,
-            RecursionError, OSError) as e:   # an input no check foresaw: no bare traceback
+    except OSError as e:               # a file that cannot be read or written: it names it
         if os.environ.get("HGREPORT_DEBUG"):
             raise
-        inputs = " ".join(a for a in argv[1:] if not a.startswith("-"))
-        print(f"hgreport: error: {inputs}: cannot be analysed ({type(e).__name__}: {e}); an input "
-              "hgreport does not check, or a bug: HGREPORT_DEBUG=1 shows where", file=sys.stderr)
+        print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_INPUT
+    except Exception as e:             # no check raised it: a bug (base/bugreport.py)
+        if os.environ.get("HGREPORT_DEBUG"):
+            raise
+        return bugreport.report(e, argv, __version__)

@@ -12,6 +12,27 @@
 
 #include "base/fsutil.h"
 
+int hg_read_first_line(const char *path, char *buf, size_t size)
+{
+	if (size == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	int rc = 0;
+	if (!fgets(buf, (int)size, f))
+		rc = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (rc)
+		return rc;
+	size_t len = strcspn(buf, "\n");
+	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	return (int)len;
+}
+
 int hg_mkdirs(const char *path)
 {
 	char buf[PATH_MAX];
@@ -84,30 +105,20 @@ static int open_temp(int dir, const char *base, char name[NAME_MAX + 1])
 	return -EEXIST;
 }
 
-int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
-			 const void *ctx)
+int hg_write_atomic_at(int dir, const char *name, int (*fn)(FILE *f, const void *ctx),
+		       const void *ctx)
 {
-	char dirname[PATH_MAX], tmp[NAME_MAX + 1];
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	if (snprintf(dirname, sizeof(dirname), "%.*s", slash ? (int)(slash - path) : 1,
-		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dirname))
-		return -ENAMETOOLONG;
-	if (!*base)
-		return -EISDIR;
-	int dir = open(dirname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return -errno;
-	int fd = open_temp(dir, base, tmp);
-	if (fd < 0) {
-		close(dir);
+	char tmp[NAME_MAX + 1];
+	if (!hg_plain_name(name))
+		return -EINVAL;
+	int fd = open_temp(dir, name, tmp);
+	if (fd < 0)
 		return fd;
-	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		int rc = -errno;
 		close(fd);
 		unlinkat(dir, tmp, 0);
-		close(dir);
 		return rc;
 	}
 	/* The errno of the write that failed is the one reported ("No space
@@ -121,10 +132,27 @@ int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
 	if (fclose(f) != 0 && !rc)
 		rc = -errno;
 	/* renameat replaces a link planted at the final name, never its target. */
-	if (!rc && renameat(dir, tmp, dir, base) < 0)
+	if (!rc && renameat(dir, tmp, dir, name) < 0)
 		rc = -errno;
 	if (rc)
 		unlinkat(dir, tmp, 0);
+	return rc;
+}
+
+int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
+			 const void *ctx)
+{
+	char dirname[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	if (snprintf(dirname, sizeof(dirname), "%.*s", slash ? (int)(slash - path) : 1,
+		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dirname))
+		return -ENAMETOOLONG;
+	if (!*base)
+		return -EISDIR;
+	int dir = open(dirname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -errno;
+	int rc = hg_write_atomic_at(dir, base, fn, ctx);
 	close(dir);
 	return rc;
 }
@@ -144,4 +172,27 @@ int hg_write_atomic(const char *path, const char *data, size_t len)
 {
 	struct buffer b = { data, len };
 	return hg_write_atomic_with(path, write_buffer, &b);
+}
+
+bool hg_plain_name(const char *name)
+{
+	size_t len = name ? strnlen(name, NAME_MAX + 1) : 0;
+	return len > 0 && len <= NAME_MAX && !strchr(name, '/') && strcmp(name, ".") != 0 &&
+	       strcmp(name, "..") != 0;
+}
+
+int hg_open_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int hg_open_dir_at(int dir, const char *name, bool create)
+{
+	if (!hg_plain_name(name))
+		return -EINVAL;
+	if (create && mkdirat(dir, name, 0777) < 0 && errno != EEXIST)
+		return -errno;
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }

@@ -2,10 +2,14 @@
 #ifndef HG_FSUTIL_H
 #define HG_FSUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* mkdir -p.  Returns 0 or -errno. */
 int hg_mkdirs(const char *path);
+/* Reads the first line of a (sysfs, procfs) file into buf without its
+ * newline and trailing blanks.  Returns its length, or -errno (buf is then ""). */
+int hg_read_first_line(const char *path, char *buf, size_t size);
 /* Unlinks every file directly in path (not subdirectories). */
 void hg_empty_dir(const char *path);
 #include <stdio.h>
@@ -27,5 +31,20 @@ int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
 			 const void *ctx);
 /* The same for a buffer. */
 int hg_write_atomic(const char *path, const char *data, size_t len);
+/* The same relative to an open directory: name must be a plain name. */
+int hg_write_atomic_at(int dir, const char *name, int (*fn)(FILE *f, const void *ctx),
+		       const void *ctx);
+
+/* A plain name inside a directory: not empty, not "." or "..", no '/',
+ * at most NAME_MAX bytes.  Names read from files (sweep.json's runs) are
+ * checked with it before any path is built from them. */
+bool hg_plain_name(const char *name);
+/* Opens path as a directory, refusing a symbolic link as its last
+ * component (O_DIRECTORY | O_NOFOLLOW).  Returns the fd or -errno. */
+int hg_open_dir(const char *path);
+/* Opens the plain name inside dir as a directory without following a
+ * link (create: mkdirat it first when missing, mode 0777 less umask).
+ * Returns the fd or -errno (-ELOOP or -ENOTDIR for a link or a file). */
+int hg_open_dir_at(int dir, const char *name, bool create);
 
 #endif

@@ -292,3 +292,37 @@ const char *hg_format_size(uint64_t bytes, char buf[32])
 {
 	return format_exact(bytes, size_units, 4 /* B..GiB */, buf);
 }
+
+const char *hg_format_ns_approx(double ns, char buf[32])
+{
+	static const struct { double scale; const char *unit; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t i = 0;
+	while (i + 1 < sizeof(u) / sizeof(u[0]) && ns < u[i].scale * 0.9995)
+		i++;
+	double v = ns / u[i].scale;
+	snprintf(buf, 32, v >= 99.95 || i == 3 ? "%.0f %s" : v >= 9.995 ? "%.1f %s" : "%.2f %s", v,
+		 u[i].unit);
+	return buf;
+}
+
+const char *hg_format_size_approx(uint64_t bytes, char buf[32])
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	if (bytes < 1024) {
+		snprintf(buf, 32, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+		return buf;
+	}
+	double v = (double)bytes / 1024;
+	int u = 0;
+	while (v >= 1023.95 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	int len = snprintf(buf, 32, "%.1f", v);
+	if (len > 2 && strcmp(buf + len - 2, ".0") == 0)
+		buf[len - 2] = '\0';
+	snprintf(buf + strlen(buf), 32 - strlen(buf), " %s", unit[u]);
+	return buf;
+}

@@ -24,6 +24,11 @@ int hg_parse_number(const char *s, double *out, char err[HG_ERRLEN]);
 
 /* Shortest exact spelling: 4000000 -> "4ms", 1500000000 -> "1.5s". */
 const char *hg_format_duration(uint64_t ns, char buf[32]);
+/* A measured time for people, three significant digits: "12.3 ms", "4.91 s". */
+const char *hg_format_ns_approx(double ns, char buf[32]);
 const char *hg_format_size(uint64_t bytes, char buf[32]);
+/* For messages, rounded to one decimal: 819552256 -> "781.6 MiB",
+ * 65536 -> "64 KiB", 12 -> "12 bytes". */
+const char *hg_format_size_approx(uint64_t bytes, char buf[32]);
 
 #endif

@@ -20,7 +20,7 @@ static const struct {
 } commands[] = {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
-	{ "calibrate", HG_CMD_CALIBRATE }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
+	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -33,12 +33,15 @@ static const char *command_name(enum hg_command c)
 }
 
 enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
-       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE };
+       OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE, OPT_CUT, OPT_SCALE,
+       OPT_PATH, OPT_SEED, OPT_GRID_ORDER };
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "set", required_argument, NULL, OPT_SET },
+	{ "cut", no_argument, NULL, OPT_CUT },
+	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -47,7 +50,10 @@ static const struct option options[] = {
 	{ "resolved", no_argument, NULL, OPT_RESOLVED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "grid-order", no_argument, NULL, OPT_GRID_ORDER },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "path", no_argument, NULL, OPT_PATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -59,11 +65,13 @@ static unsigned takers(int opt)
 {
 	switch (opt) {
 	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE:
-	case OPT_KERNEL_TRACE: return RUNS;
+	case OPT_KERNEL_TRACE: case OPT_CUT: case OPT_SCALE: return RUNS;
 	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
-	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
+	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: case OPT_SEED: case OPT_GRID_ORDER:
+		return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
-	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE);
+	case OPT_PATH: return ON(HG_CMD_SCHEMA);
+	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE) | ON(HG_CMD_RUN);
 	default: return ~0u;
 	}
 }
@@ -176,6 +184,13 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 						   "1ms, as a scenario's duration (got %s)", optarg);
 			cli->duration_given = true;
 			break;
+		case OPT_CUT: cli->cut = true; break;
+		case OPT_SCALE:
+			if (hg_parse_number(optarg, &cli->scale, msg) != 0 || !(cli->scale > 0))
+				return usage_error(err, cli->command, "--scale takes a factor above 0, "
+						   "e.g. --scale 0.3 for a run 0.3 times as long "
+						   "(got '%s')", optarg);
+			break;
 		case OPT_SET:
 			if (parse_set(cli, optarg, err))
 				return HG_EXIT_USAGE;
@@ -188,10 +203,18 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 		case OPT_RESOLVED: cli->resolved = true; break;
 		case OPT_JSON: cli->json = true; break;
 		case OPT_LIST: cli->dry_run = true; break;
+		case OPT_PATH: cli->path_only = true; break;
 		case OPT_SHARD:
 			if (parse_shard(cli, optarg, err))
 				return HG_EXIT_USAGE;
 			break;
+		case OPT_SEED:
+			if (hg_parse_uint(optarg, 0, 999999999, &cli->seed, msg) != 0)
+				return usage_error(err, cli->command, "--seed takes a whole number "
+						   "0..999999999 (got '%s')", optarg);
+			cli->seed_given = true;
+			break;
+		case OPT_GRID_ORDER: cli->grid_order = true; break;
 		case 'h':
 			cli->help_for = cli->command;
 			cli->command = HG_CMD_HELP;
@@ -219,6 +242,16 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 		return usage_error(err, c, "%s needs -o DIR (the directory to %s)",
 				   cli->resume ? "--resume" : "--force",
 				   cli->resume ? "resume" : "replace");
+	if (cli->scale > 0 && cli->duration_given)
+		return usage_error(err, c, "--scale and --duration both set the run's length: "
+				   "choose one (--scale shortens every phase alike, --duration "
+				   "moves the end)");
+	if (cli->grid_order && cli->seed_given)
+		return usage_error(err, c, "--grid-order runs the points in grid order: --seed "
+				   "(which shuffles them) does not go with it");
+	if (cli->cut && !cli->duration_given)
+		return usage_error(err, c, "--cut lets --duration leave out what starts after the "
+				   "new end: it needs --duration");
 	switch (c) {
 	case HG_CMD_RUN:
 	case HG_CMD_SWEEP:
@@ -237,6 +270,11 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 	case HG_CMD_LIST:
 		if (cli->n_files > 1)
 			return usage_error(err, c, "list takes at most one topic");
+		cli->list_what = cli->n_files ? cli->files[0] : NULL;
+		break;
+	case HG_CMD_SCHEMA:
+		if (cli->n_files > 1)
+			return usage_error(err, c, "schema takes at most one name (scenario or result)");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
 		break;
 	case HG_CMD_CALIBRATE:

@@ -1,6 +1,6 @@
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
-#include "cli/cli.h"
+#include "cli/help.h"
 
 struct command_help {
 	enum hg_command command;
@@ -10,8 +10,8 @@ struct command_help {
 
 static const struct command_help helps[] = {
 	{ HG_CMD_RUN,
-	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
-	  "                  [--strict] [--kernel-trace] [--quiet]\n",
+	  "usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME [--cut] | --scale F]\n"
+	  "                  [--set PATH=VALUE]... [--strict] [--kernel-trace] [--quiet] [--json]\n",
 	  "Runs the scenario once.  Results go to results/<name>/<UTC time>/ (a -N suffix\n"
 	  "when that exists) unless -o DIR is given.\n"
 	  "\n"
@@ -20,14 +20,21 @@ static const struct command_help helps[] = {
 	  "  --force             -o DIR may hold an earlier run: its result.json, traces,\n"
 	  "                      series.jsonl and report/ are removed first (nothing else is\n"
 	  "                      touched; other files make hgrun refuse even with --force)\n"
-	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs\n"
-	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable):\n"
-	  "                      duration, threads[NAME].KEY.KEY, loads[NAME].KEY\n"
+	  "  --duration TIME     override the scenario's duration (e.g. 2s) for quick runs;\n"
+	  "                      refused when threads or loads would start after it\n"
+	  "  --cut               with --duration: run only what starts before the new end\n"
+	  "  --scale F           every start, stop, finish and the duration times F (0.1:\n"
+	  "                      each phase a tenth as long)\n"
+	  "  --set PATH=VALUE    change one value, as a sweep grid would (repeatable; all\n"
+	  "                      are applied, then checked once): duration,\n"
+	  "                      threads[NAME].KEY.KEY, loads[NAME].KEY (NAME or index)\n"
 	  "  --strict            exit 4 instead of warning when a policy, priority,\n"
 	  "                      reservation or memory lock is not granted\n"
 	  "  --kernel-trace      record kernel events and attribute each gap to a cause\n"
 	  "                      (as trace.kernel: true; docs/kernel-trace.md)\n"
 	  "  --quiet             no start line, progress or summary\n"
+	  "  --json              stdout: one line, a JSON summary for scripts (verdict,\n"
+	  "                      exit_status, threads, loads, ...); the summary on stderr\n"
 	  "\n"
 	  "examples:\n"
 	  "  hgrun experiments/02_periodic_deadlines.yaml\n"
@@ -36,7 +43,9 @@ static const struct command_help helps[] = {
 	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
-	  "                   [--duration TIME] [--set PATH=VALUE]... [--strict] [--quiet]\n",
+	  "                   [--seed N | --grid-order]\n"
+	  "                   [--duration TIME [--cut] | --scale F] [--set PATH=VALUE]...\n"
+	  "                   [--strict] [--quiet]\n",
 	  "Runs the scenario once per point of its sweep: grid, each point `repeat`\n"
 	  "times, one directory per run (DIR/pNNN/rM/) indexed by DIR/sweep.json.\n"
 	  "Results go to results/<name>/sweep-<UTC time>/ unless -o DIR is given.\n"
@@ -49,11 +58,16 @@ static const struct command_help helps[] = {
 	  "                      the others\n"
 	  "  --force             DIR may hold an earlier sweep: the files hgrun wrote there\n"
 	  "                      (sweep.json, pNNN/rM/ result files) are removed first\n"
-	  "  --shard K/N         run only runs j with j % N == K (0 <= K < N), for job arrays:\n"
+	  "  --shard K/N         run only shard K's balanced share (0 <= K < N), for job arrays:\n"
 	  "                      --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
+	  "  --seed N            shuffle each replicate's points with seed N (default: one\n"
+	  "                      derived from the sweep, recorded in sweep.json)\n"
+	  "  --grid-order        run each replicate's points in grid order\n"
 	  "  --list              print the runs (index, point, repeat, values) and stop\n"
-	  "  --duration TIME     override every run's duration (e.g. 2s)\n"
-	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable)\n"
+	  "  --duration TIME     override every run's duration (e.g. 2s); --cut as for run\n"
+	  "  --scale F           every run's timeline times F\n"
+	  "  --set PATH=VALUE    change one value of every run (not a swept path; repeatable);\n"
+	  "                      also sweep.repeat=N and sweep.grid.PATH=[V1, V2]\n"
 	  "  --strict            exit 4 (and stop) when a privilege is not granted\n"
 	  "  --kernel-trace      record kernel events in every run (docs/kernel-trace.md)\n"
 	  "  --quiet             no summaries or progress; one line per failed run\n"
@@ -105,6 +119,20 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun calibrate\n"
 	  "  hgrun calibrate --json\n" },
+	{ HG_CMD_SCHEMA,
+	  "usage: hgrun schema [scenario|result] [--path]\n",
+	  "Prints the JSON Schema of scenarios (the default) or of result.json, as\n"
+	  "installed with hgrun (PREFIX/share/hgrun/schemas/; a binary in its build tree\n"
+	  "uses the source tree's schemas/).  Point an editor at it with a first line\n"
+	  "  # yaml-language-server: $schema=/usr/local/share/hgrun/schemas/scenario.schema.json\n"
+	  "\n"
+	  "options:\n"
+	  "  --path              print the schema file's absolute path instead\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun schema --path\n"
+	  "  hgrun schema result --path\n"
+	  "  hgrun schema            # the text; > scenario.schema.json copies it\n" },
 };
 
 static const struct command_help *find(enum hg_command command)
@@ -131,6 +159,7 @@ static void overview(FILE *out)
 	      "       hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n"
 	      "       hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n"
 	      "       hgrun calibrate [--json]\n"
+	      "       hgrun schema [scenario|result] [--path]\n"
 	      "       hgrun COMMAND --help | hgrun --help | hgrun --version\n"
 	      "\n"
 	      "Runs real-time experiments described in YAML scenario files (a modern\n"
@@ -149,8 +178,10 @@ static void overview(FILE *out)
 	      "                    scenario (defaults filled in, units in ns/bytes) as JSON\n"
 	      "  list              the workloads, timers, priorities, loads and metrics\n"
 	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
+	      "  schema            the scenario JSON Schema for editors (--path: its file)\n"
 	      "\n"
-	      "exit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario,\n"
+	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
+	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"
 	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
 	      "            130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
 	      "            (a result is still written; SIGUSR1 prints a status line)\n"
@@ -168,7 +199,8 @@ void hg_cli_usage(FILE *out, enum hg_command command)
 	fputs(h->usage, out);
 	fputc('\n', out);
 	fputs(h->text, out);
-	fputs("\nexit codes: 0 ok, 1 run or expectation failed, 2 invalid scenario, 3 bad command\n"
-	      "line, 4 privilege missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/\n"
-	      "SIGQUIT; see docs/cli.md\n", out);
+	fputs("\nexit codes: 0 ok, 5 an expectation failed (runs complete and valid), 1 a run\n"
+	      "failed or is incomplete, 2 invalid scenario, 3 bad command line, 4 privilege\n"
+	      "missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT; see docs/cli.md\n",
+	      out);
 }

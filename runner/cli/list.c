@@ -60,9 +60,13 @@ static json_t *list_json(void)
 			"nice", hg_priority_levels[i].nice, "summary", hg_priority_levels[i].summary));
 	for (size_t i = 0; i < hg_n_loads; i++)
 		json_array_append_new(l, plugin_json(PLUGIN(hg_loads[i])));
-	for (size_t i = 0; i < hg_n_metrics; i++)
-		json_array_append_new(m, json_pack("{s:s, s:s}", "name", hg_metrics[i].name,
-						   "summary", hg_metrics[i].summary));
+	for (size_t i = 0; i < hg_n_metrics + hg_n_report_metrics; i++) {
+		bool expect = i < hg_n_metrics;
+		const struct hg_metric *x = expect ? &hg_metrics[i] : &hg_report_metrics[i - hg_n_metrics];
+		json_array_append_new(m, json_pack("{s:s, s:s, s:s, s:b}", "name", x->name,
+						   "unit", x->unit, "summary", x->summary,
+						   "expect", expect));
+	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "workloads", w, "timers", t,
 			 "priorities", p, "loads", l, "metrics", m);
 }
@@ -116,9 +120,15 @@ static void print_text(FILE *out, const char *what)
 			print_plugin(out, PLUGIN(hg_loads[i]));
 	}
 	if (all || !strcmp(what, "metrics")) {
-		fprintf(out, "%smetrics (expect[].metric):\n", all ? "\n" : "");
+		fprintf(out, "%smetrics (expect[].metric and hgreport compare --fail-if):\n",
+			all ? "\n" : "");
 		for (size_t i = 0; i < hg_n_metrics; i++)
-			fprintf(out, "  %-20s %s\n", hg_metrics[i].name, hg_metrics[i].summary);
+			fprintf(out, "  %-28s %-6s %s\n", hg_metrics[i].name, hg_metrics[i].unit,
+				hg_metrics[i].summary);
+		fprintf(out, "metrics hgreport computes from the trace (compare --fail-if only):\n");
+		for (size_t i = 0; i < hg_n_report_metrics; i++)
+			fprintf(out, "  %-28s %-6s %s\n", hg_report_metrics[i].name,
+				hg_report_metrics[i].unit, hg_report_metrics[i].summary);
 	}
 }
 

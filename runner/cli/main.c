@@ -2,19 +2,24 @@
  * and check the scenario (load -> check -> resolve, with any --set applied),
  * then validate, list, calibrate, run or sweep it. */
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
-#include "cli/merge_cmd.h"
-#include "cli/outdir.h"
 #include "cli/overrides.h"
-#include "cli/sweep_cmd.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
-#include "results/results.h"
+#include "results/outdir.h"
+#include "results/sink.h"
+#include "results/summary.h"
 #include "run/run.h"
+#include "sweep/sweep_merge.h"
+#include "sweep/sweep_run.h"
 
 static void print_ok(const char *file, const struct hg_plan *plan)
 {
@@ -33,7 +38,7 @@ static int validate_files(const struct hg_cli *cli)
 	for (int i = 0; i < cli->n_files; i++) {
 		int file_rc;
 		struct hg_plan *plan = hg_load_with_sets(cli, cli->files[i], false, false, stderr,
-							 &file_rc);
+							 &file_rc, NULL);
 		if (!plan) {
 			rc = HG_EXIT_INVALID;
 			continue;
@@ -58,31 +63,52 @@ static int validate_files(const struct hg_cli *cli)
 	return rc;
 }
 
-static int run_scenario(const struct hg_cli *cli)
+/* run --json: one line on stdout, whatever happened after the scenario
+ * was read. */
+static void print_summary(json_t *summary)
+{
+	json_dumpf(summary, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	fflush(stdout);
+	json_decref(summary);
+}
+
+static int run_once(const struct hg_cli *cli, json_t **summary)
 {
 	int rc;
-	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc);
+	struct hg_plan *plan = hg_load_with_sets(cli, cli->files[0], true, false, stderr, &rc,
+						 NULL);
 	if (!plan)
 		return rc;
+	/* Before -o DIR is prepared: --force must not remove a run for nothing. */
+	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr))) {
+		hg_plan_free(plan);
+		return rc;
+	}
 	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
-						     stderr))) {
+						     stderr, NULL))) {
 		hg_plan_free(plan);
 		return rc;
 	}
 	if (cli->kernel_trace)
 		plan->kernel_trace = true;
-	if (cli->duration_given) {
-		size_t idle = hg_plan_set_duration(plan, cli->duration_ns);
-		if (idle)
-			fprintf(stderr, "hgrun: note: with --duration, %zu thread%s or load%s start%s "
-				"after the end and will not run\n", idle, idle == 1 ? "" : "s",
-				idle == 1 ? "" : "s", idle == 1 ? "s" : "");
-	}
 	hg_plan_trust_notes(plan, "hgrun: ", stderr);
+	/* From here to exit the stop signals are hg_run's (run/run.c): one that
+	 * comes after result.json is final is not allowed to kill hgrun with an
+	 * exit code the result does not state. */
+	sigset_t stops;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &stops, NULL);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
 		.argc = cli->argc, .argv = cli->argv, .overrides = sets,
+		/* --json: stdout holds the summary object only (docs/cli.md) */
+		.out = cli->json ? stderr : stdout, .summary = summary,
 	};
 	rc = hg_run(plan, &opt);
 	json_decref(sets);
@@ -90,9 +116,47 @@ static int run_scenario(const struct hg_cli *cli)
 	return rc;
 }
 
+static int run_scenario(const struct hg_cli *cli)
+{
+	json_t *summary = NULL;
+	int rc = run_once(cli, cli->json ? &summary : NULL);
+	if (cli->json)          /* also when it ended before the run (exit 2, 3, ...) */
+		print_summary(hg_summary_json_exit(summary, rc));
+	return rc;
+}
+
+/* The sweep of the scenario with its --set options applied. */
+static int sweep_scenario(const struct hg_cli *cli)
+{
+	int rc;
+	char *text;
+	struct hg_plan *base = hg_load_with_sets(cli, cli->files[0], true, true, stderr, &rc,
+						 &text);
+	if (!base)
+		return rc;
+	json_t *sets = hg_sets_json(cli);
+	struct hg_sweep_options opt = {
+		.file = cli->files[0], .text = text, .n_sets = cli->n_sets, .overrides = sets,
+		.out_dir = cli->out_dir, .force = cli->force, .resume = cli->resume,
+		.quiet = cli->quiet, .strict = cli->strict, .kernel_trace = cli->kernel_trace,
+		.dry_run = cli->dry_run, .length = hg_cli_length(cli), .shard = cli->shard,
+		.shards = cli->shards, .grid_order = cli->grid_order, .seed_given = cli->seed_given,
+		.seed = cli->seed, .argc = cli->argc, .argv = cli->argv,
+	};
+	rc = hg_sweep_run(base, &opt);
+	json_decref(sets);
+	free(text);
+	hg_plan_free(base);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
+	/* A closed stdout or stderr (`hgrun ... | head`) costs output, never the
+	 * run: a write gets EPIPE instead of killing hgrun before it cleans up.
+	 * Load processes reset every signal to its default (loads/process.c). */
+	signal(SIGPIPE, SIG_IGN);
 	int rc = hg_cli_parse(argc, argv, &cli, stderr);
 	if (rc)
 		return rc;
@@ -109,12 +173,14 @@ int main(int argc, char **argv)
 		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli.json);
+	case HG_CMD_SCHEMA:
+		return hg_schema_command(stdout, stderr, cli.list_what, cli.path_only);
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:
-		return hg_sweep_command(&cli);
+		return sweep_scenario(&cli);
 	case HG_CMD_MERGE:
-		return hg_merge_command(&cli);
+		return hg_sweep_merge(cli.files[0], cli.files + 1, cli.n_files - 1);
 	}
 	return HG_EXIT_FAILED;
 }

@@ -8,14 +8,25 @@
 
 #include "cli/cli.h"
 #include "plan/plan.h"
+#include "plan/timeline.h"
 
-/* Loads `path` (for_run: also checks its CPUs are online here) with the
- * --set options applied.  Errors are printed to err: the file's own as
- * FILE:LINE:COL, a --set's as "hgrun: --set PATH=VALUE: ...".  keep_file_plan
- * (sweep): check the options, but return the file's own plan (with its
- * sweep: section).  Returns the plan, or NULL with *rc the exit code. */
+/* Loads `path` (for_run: also checks its CPUs are online here) with every
+ * --set option applied at once, then checks it once (so options that only
+ * make sense together, a window moved earlier, work).  Errors are printed
+ * to err: the file's own as FILE:LINE:COL, an option's as "hgrun: --set
+ * PATH=VALUE: ...".  for_sweep: a --set of a path the grid varies is
+ * refused.  text_out (may be NULL): the edited scenario text, sweep:
+ * section included, malloc'd.  Returns the plan, or NULL with *rc the exit
+ * code. */
 struct hg_plan *hg_load_with_sets(const struct hg_cli *cli, const char *path, bool for_run,
-				  bool keep_file_plan, FILE *err, int *rc);
+				  bool for_sweep, FILE *err, int *rc, char **text_out);
+/* --scale (every time of the timeline) or --duration (the end; refused,
+ * naming them, when thread sets or loads would start after it, unless
+ * --cut).  `what` prefixes messages ("hgrun: " or "hgrun: sweep point
+ * p003: ").  Returns 0, or HG_EXIT_USAGE after printing why. */
+int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err);
+/* The same options as plan/timeline.h's struct hg_length. */
+struct hg_length hg_cli_length(const struct hg_cli *cli);
 /* {"PATH": "VALUE", ...} of the --set options (a new reference). */
 json_t *hg_sets_json(const struct hg_cli *cli);
 

@@ -1,139 +1,92 @@
-/* Load 'exec': runs a shell command line (stress-ng, iperf3, ...), stdout
- * and stderr captured into <result_dir>/load-<name>.out and .err, killed at
- * stop.  hgrun forks a small keeper that forks /bin/sh -c command and waits:
- * on SIGTERM (sent to the whole process group at stop) it waits for the
- * shell and records its status; if hgrun dies (parent-death signal SIGHUP)
- * it SIGKILLs its whole process group, so the command's own children do not
- * outlive hgrun either. */
+/* Load 'exec': runs a shell command line (iperf3, a real application, ...),
+ * killed at stop.  hgrun forks a small keeper (loads/keeper.c) that forks
+ * /bin/sh -c command and keeps it:
+ *  - its stdout and stderr come through pipes into <result_dir>/load-<name>.out
+ *    and .err, at most `output_max` bytes each; the rest is read and
+ *    discarded (counted, the command runs on);
+ *  - it is a child subreaper, so whatever the command starts stays below it
+ *    even after leaving the process group (setsid, a daemon);
+ *  - on SIGTERM (sent to the whole process group at stop) it waits for the
+ *    shell, records its status, and kills the descendants that had left the
+ *    group;
+ *  - if hgrun dies (parent-death signal SIGHUP), it SIGKILLs its group and
+ *    every descendant, so the command's processes do not outlive hgrun. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-
-#include "base/fsutil.h"
+#include "loads/keeper.h"
+#include "loads/rows.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
 struct params {
 	char *command;
+	uint64_t output_max;
 };
 
 static const struct hg_param params[] = {
 	{ .name = "command", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, command),
 	  .min = 1, .required = true,
 	  .help = "a shell command line, run with /bin/sh -c, output captured, killed at stop" },
+	HG_LOAD_ROW_OUTPUT_MAX(struct params, output_max),
 	HG_PARAMS_END
 };
 
 struct outputs {
-	int out, err;
+	int fd[2];              /* load-NAME.out, .err */
 };
-
-static int open_output(const char *dir, const char *name, const char *ext, char *err,
-		       size_t errlen)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/load-%s.%s", dir, name, ext);
-	int fd = hg_open_new(path, O_WRONLY, 0644);
-	if (fd < 0) {
-		int e = -fd;
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
-		return -e;
-	}
-	return fd;
-}
 
 static int exec_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
 	struct outputs *o = malloc(sizeof(*o));
 	if (!o)
 		return -ENOMEM;
-	o->out = o->err = -1;
+	o->fd[0] = o->fd[1] = -1;
 	l->priv = o;
-	o->out = open_output(l->result_dir, l->plan->name, "out", err, errlen);
-	if (o->out < 0)
-		return o->out;
-	o->err = open_output(l->result_dir, l->plan->name, "err", err, errlen);
-	return o->err < 0 ? o->err : 0;
+	return hg_keeper_open_outputs(l->result_dir, l->plan->name, o->fd, err, errlen);
 }
 
-/* The shell: a plain signal state, /dev/null in, the two files out. */
-static void shell(const struct outputs *o, const char *cmd, pid_t keeper)
+/* The shell (in the program's process, loads/keeper.c). */
+static void shell(const void *cmd)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != keeper)
-		_exit(127);
-	int in = open("/dev/null", O_RDONLY);
-	if (in >= 0)
-		dup2(in, 0);
-	dup2(o->out, 1);
-	dup2(o->err, 2);
-	close_range(3, ~0U, 0);
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	static const char msg[] = "hgrun: cannot exec /bin/sh\n";
-	(void)!write(2, msg, sizeof(msg) - 1);
-	_exit(127);
-}
-
-/* by_itself: the command ended before the load's stop (status_valid 2). */
-static void record(struct hg_load_slot *slot, int st, bool by_itself)
-{
-	slot->status = st;
-	slot->status_valid = by_itself ? 2 : 1;
+	execl("/bin/sh", "sh", "-c", (const char *)cmd, (char *)NULL);
 }
 
 static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGHUP);        /* hgrun gone: clean up the group */
-	pid_t sh = fork();
-	if (sh < 0)
-		return hg_load_fail(slot, "fork: %s", strerror(errno));
-	if (sh == 0)
-		shell(l->priv, ((const struct params *)l->plan->params)->command, getppid());
-	int st = 0, sig;
-	bool done = false;
-	while ((sig = sigwaitinfo(&set, NULL)) != SIGTERM && sig != SIGINT) {
-		if (sig == SIGHUP)
-			kill(0, SIGKILL);
-		if (sig == SIGCHLD && !done && waitpid(sh, &st, WNOHANG) == sh) {
-			done = true;    /* ended by itself: its children may live on */
-			record(slot, st, true);
-		}
-	}
-	while (!done && waitpid(sh, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!done)
-		record(slot, st, false);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	const struct params *par = l->plan->params;
+	const struct outputs *o = l->priv;
+	struct hg_keeper k = { .out = { o->fd[0], o->fd[1] }, .output_max = par->output_max,
+			       .extra_fd = -1, .exec = shell, .arg = par->command, .what = "/bin/sh" };
+	return hg_keeper_run(&k, l->plan->name, slot);
 }
 
 static void exec_cleanup(struct hg_load_run *l)
 {
 	struct outputs *o = l->priv;
-	if (o && o->out >= 0)
-		close(o->out);
-	if (o && o->err >= 0)
-		close(o->err);
+	for (int i = 0; o && i < 2; i++)
+		if (o->fd[i] >= 0)
+			close(o->fd[i]);
 	free(o);
 	l->priv = NULL;
+}
+
+/* result.json: `output` of the load, and a warning when output was cut or
+ * descendants that had left the group were killed. */
+static void exec_report(const struct hg_load_run *l, const struct hg_load_slot *slot,
+			int64_t t0, json_t *load, json_t *warnings)
+{
+	const struct params *par = l->plan->params;
+	hg_keeper_report(par->output_max, l->plan->name, slot, t0, load, warnings);
+}
+
+/* result.json `files`: the two output files, by plain name. */
+static void exec_files(const struct hg_load_plan *p, json_t *files)
+{
+	hg_keeper_files(p->name, files);
 }
 
 static bool exec_supported(char *why, size_t size)
@@ -162,4 +115,6 @@ const struct hg_load_ops hg_load_exec = {
 	.prepare = exec_prepare,
 	.run = exec_run,
 	.cleanup = exec_cleanup,
+	.report = exec_report,
+	.files = exec_files,
 };

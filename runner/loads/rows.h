@@ -18,4 +18,10 @@
 	{ .name = "size", .kind = HG_PARAM_SIZE, .offset = offsetof(type, member), \
 	  .min = 4096, .required = true, .help = help_text }
 
+/* A program's stdout and stderr (loads/keeper.h). */
+#define HG_LOAD_ROW_OUTPUT_MAX(type, member) \
+	{ .name = "output_max", .kind = HG_PARAM_SIZE, .offset = offsetof(type, member), \
+	  .def = "64MiB", .help = "bytes of its stdout and of its stderr kept in load-NAME.out " \
+	  "and .err; the rest is read and discarded" }
+
 #endif

@@ -44,7 +44,8 @@ static void start_load(struct hg_loadrun *lr, struct hg_lsup *s)
 static void begin_stop(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now)
 {
 	s->term_at = now;
-	s->kill_at = now + lr->grace_ns;
+	s->kill_at = now + (s->ops->grace_ns && lr->grace_ns == HG_LOADRUN_GRACE_NS
+			    ? s->ops->grace_ns : lr->grace_ns);
 	hg_loadproc_signal(s, SIGTERM);
 	s->state = HG_L_STOPPING;
 }
@@ -72,6 +73,10 @@ static void finish(struct hg_lsup *s, int64_t now)
 	if (!s->stopped)
 		s->stopped = now;
 	s->state = HG_L_DONE;
+	if (s->ops->ended && s->started) {
+		s->ops->ended(&s->run, s->procs[0].slot);
+		atomic_store(&s->counted, true);
+	}
 }
 
 static bool leaders_watched(const struct hg_lsup *s)
@@ -409,15 +414,28 @@ void hg_loadrun_destroy(struct hg_loadrun *lr)
 	free(lr);
 }
 
-void hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
+bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
 		       uint64_t counters[HG_LOAD_NCOUNTERS])
 {
 	memset(counters, 0, HG_LOAD_NCOUNTERS * sizeof(*counters));
 	if (!lr || i >= lr->n_loads || !lr->loads[i].procs)
-		return;
+		return false;
 	const struct hg_lsup *s = &lr->loads[i];
+	if (s->ops->counts_at_end && !atomic_load(&s->counted))
+		return false;
 	for (unsigned p = 0; p < s->run.n_procs; p++)
 		for (unsigned c = 0; c < HG_LOAD_NCOUNTERS; c++)
 			counters[c] += atomic_load_explicit(&s->procs[p].slot->counters[c],
 							    memory_order_relaxed);
+	return true;
+}
+
+bool hg_loadrun_window(const struct hg_loadrun *lr, size_t i, int64_t *from_ns, int64_t *to_ns)
+{
+	if (!lr || i >= lr->n_loads || !lr->loads[i].started)
+		return false;
+	const struct hg_lsup *s = &lr->loads[i];
+	*from_ns = s->started - lr->t0;
+	*to_ns = (s->term_at ? s->term_at : s->stopped) - lr->t0;
+	return true;
 }

@@ -40,6 +40,7 @@ struct hg_lsup {
 	bool sigkill_sent;
 	bool ended_early;       /* every process ended before the stop time */
 	unsigned stragglers;    /* group members still there at SIGKILL time */
+	atomic_bool counted;    /* ops->ended has set the counters (counts_at_end) */
 	json_t *warnings;
 };
 

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 
 #include "base/timeutil.h"
-#include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
+#include "loads/supervisor_json.h"
 
 void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
 {
@@ -139,7 +139,7 @@ static bool outside_kill(const struct hg_lproc *pr)
 }
 
 /* Warnings the processes left in their slots, and early ends. */
-static void proc_warnings(json_t *w, const struct hg_lsup *s)
+static void proc_warnings(json_t *w, const struct hg_lsup *s, int64_t t0)
 {
 	const struct hg_load_slot *s0 = s->procs[0].slot;
 	if (s0->sched_error)
@@ -181,6 +181,8 @@ static void proc_warnings(json_t *w, const struct hg_lsup *s)
 	if (s->stragglers)
 		hg_loadrun_warn(w, "%u process groups still had members after their leader ended; killed",
 				s->stragglers);
+	if (s->ops->report)
+		s->ops->report(&s->run, s->procs[0].slot, t0, NULL, w);
 }
 
 static json_t *load_json(const struct hg_lsup *s, const struct hg_loadrun *lr)
@@ -203,8 +205,8 @@ static json_t *load_json(const struct hg_lsup *s, const struct hg_loadrun *lr)
 	}
 	bool ran = s->started != 0;
 	if (ran)
-		proc_warnings(w, s);
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o}",
+		proc_warnings(w, s, lr->t0);
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:i, s:i, s:o, s:o, s:o, s:o, s:o}",
 			 "name", p->name, "type", s->ops->name, "pids", pids,
 			 "started_ns", since(s->started, lr->t0),
 			 "stop_requested_ns", since(s->term_at, lr->t0),
@@ -213,6 +215,12 @@ static json_t *load_json(const struct hg_lsup *s, const struct hg_loadrun *lr)
 			 "stragglers_killed", (int)s->stragglers, "processes", procs, "exit", exit_info,
 			 "granted", ran ? granted_json(s, lr) : json_object(),
 			 "stats", ran ? stats_json(s) : json_object(), "warnings", w);
+	if (ran && s->ops->report) {
+		json_t *more = json_array();
+		s->ops->report(&s->run, s->procs[0].slot, lr->t0, o, more);
+		json_decref(more);
+	}
+	return o;
 }
 
 json_t *hg_loadrun_to_json(const struct hg_loadrun *lr)
@@ -234,7 +242,7 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr)
 		size_t k;
 		json_t *w, *mine = json_deep_copy(lr->loads[i].warnings);
 		if (lr->loads[i].started)
-			proc_warnings(mine, &lr->loads[i]);   /* refusals and early ends too */
+			proc_warnings(mine, &lr->loads[i], lr->t0);   /* refusals, early ends */
 		json_array_foreach(mine, k, w)
 			json_array_append_new(all, json_sprintf("load %s: %s",
 				lr->plan->loads[i].name, json_string_value(w)));
@@ -262,4 +270,11 @@ bool hg_loadrun_shortfall(const struct hg_loadrun *lr)
 		}
 	}
 	return false;
+}
+
+void hg_loadrun_files(const struct hg_plan *plan, json_t *files)
+{
+	for (size_t i = 0; plan && i < plan->n_loads; i++)
+		if (plan->loads[i].ops->files)
+			plan->loads[i].ops->files(&plan->loads[i], files);
 }

@@ -8,6 +8,7 @@
 #ifndef HG_LOAD_H
 #define HG_LOAD_H
 
+#include <jansson.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +33,12 @@ struct hg_load_slot {
 					   (2: it ended by itself before the stop) */
 	int status;
 	char error[256];                /* why the process gave up, "" if it did not */
+	/* exec: its stdout [0] and stderr [1] kept and discarded (output_max),
+	 * when the first byte was discarded (CLOCK_MONOTONIC ns, 0 = never), and
+	 * descendants killed at the stop for having left the process group */
+	uint64_t out_kept[2], out_discarded[2];
+	int64_t out_cut_at[2];
+	unsigned escaped_killed;
 };
 
 /* What a load sees of its run. */
@@ -67,6 +74,12 @@ struct hg_load_ops {
 	uint64_t (*extra_processes)(const struct hg_load_plan *p);
 	/* Names of the slot counters ([0] is the load's "op"; NULL = unused). */
 	const char *counters[HG_LOAD_NCOUNTERS];
+	/* The counters are known only when the load has ended (`ended` sets
+	 * them): series.jsonl gets one line for the whole window then, none
+	 * before (docs/results.md). */
+	bool counts_at_end;
+	/* SIGTERM to SIGKILL at its stop; 0: HG_LOADRUN_GRACE_NS. */
+	int64_t grace_ns;
 	/* In hgrun, before the run and before any fork: create what the
 	 * processes share (sockets, temp dirs, files) and set n_procs.
 	 * Returns 0 or a negative errno with a message in err.  May be NULL. */
@@ -78,6 +91,20 @@ struct hg_load_ops {
 	/* In hgrun, after every process is gone (or after a failed prepare):
 	 * close, unlink, free priv.  May be NULL. */
 	void (*cleanup)(struct hg_load_run *l);
+	/* In hgrun (the supervisor thread), once every process of the load and
+	 * of its groups is gone: reads what the processes left (files) into
+	 * process 0's slot counters.  May be NULL. */
+	void (*ended)(struct hg_load_run *l, struct hg_load_slot *slot);
+	/* In hgrun, after the stop, from process 0's slot: adds its own keys to
+	 * the load's result.json object (`load`, NULL when only warnings are
+	 * wanted) and its own warnings.  t0: CLOCK_MONOTONIC ns of time zero.
+	 * May be NULL. */
+	void (*report)(const struct hg_load_run *l, const struct hg_load_slot *slot, int64_t t0,
+		       json_t *load, json_t *warnings);
+	/* The files it writes into the result directory, added to result.json's
+	 * `files` ({"load.NAME.out": "load-NAME.out"}); from the plan alone, so
+	 * that checkpoints name them too.  May be NULL. */
+	void (*files)(const struct hg_load_plan *p, json_t *files);
 };
 
 static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_t n)
@@ -90,7 +117,7 @@ static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec)
+#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng)
 
 #define HG_LOAD_DECLARE(n) extern const struct hg_load_ops hg_load_##n;
 HG_LOAD_LIST(HG_LOAD_DECLARE)

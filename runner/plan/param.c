@@ -7,7 +7,6 @@
 
 #include "base/units.h"
 #include "plan/param.h"
-#include "plan/plan.h"
 
 void hg_param_error(struct hg_param_errors *e, const char *key, const char *fmt, ...)
 {
@@ -45,6 +44,30 @@ static bool owns_string(const struct hg_param *p)
 	return p->kind == HG_PARAM_STRING || p->kind == HG_PARAM_ENDPOINT;
 }
 
+void hg_args_free(struct hg_args *a)
+{
+	for (size_t i = 0; a->v && i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+/* Replaces a's (shared) strings by copies of its own. */
+static bool args_copy(struct hg_args *a)
+{
+	char **from = a->v;
+	if (!from)
+		return true;
+	a->v = calloc(a->n + 1, sizeof(char *));
+	bool ok = a->v != NULL;
+	for (size_t i = 0; ok && i < a->n; i++)
+		ok = (a->v[i] = strdup(from[i])) != NULL;
+	if (!ok && a->v)
+		hg_args_free(a);
+	return ok;
+}
+
 void *hg_params_copy(const struct hg_params *ps, const void *values)
 {
 	void *copy = hg_params_alloc(ps);
@@ -58,6 +81,8 @@ void *hg_params_copy(const struct hg_params *ps, const void *values)
 			char **s = HG_PARAM_AT(copy, p, char *);
 			if (*s && !(*s = strdup(*s)))
 				ok = false;
+		} else if (p->kind == HG_PARAM_ARGS) {
+			ok &= args_copy(HG_PARAM_AT(copy, p, struct hg_args));
 		} else if (p->kind == HG_PARAM_EXEC) {
 			struct hg_exec *e = HG_PARAM_AT(copy, p, struct hg_exec);
 			const uint64_t *from = e->values_ns;
@@ -84,6 +109,8 @@ void hg_params_free(const struct hg_params *ps, void *values)
 			free(*HG_PARAM_AT(values, p, char *));
 		else if (p->kind == HG_PARAM_EXEC)
 			free(HG_PARAM_AT(values, p, struct hg_exec)->values_ns);
+		else if (p->kind == HG_PARAM_ARGS)
+			hg_args_free(HG_PARAM_AT(values, p, struct hg_args));
 	}
 	free(values);
 }
@@ -106,6 +133,14 @@ const struct hg_exec *hg_params_exec(const struct hg_params *ps, const void *val
 		? HG_PARAM_AT(values, p, const struct hg_exec) : NULL;
 }
 
+const struct hg_args *hg_params_args(const struct hg_params *ps, const void *values,
+				     const char *name)
+{
+	const struct hg_param *p = hg_param_find(ps, name);
+	return p && values && p->kind == HG_PARAM_ARGS
+		? HG_PARAM_AT(values, p, const struct hg_args) : NULL;
+}
+
 const char *hg_param_kind_name(enum hg_param_kind kind)
 {
 	switch (kind) {
@@ -117,6 +152,7 @@ const char *hg_param_kind_name(enum hg_param_kind kind)
 	case HG_PARAM_STRING: return "string";
 	case HG_PARAM_ENDPOINT: return "endpoint";
 	case HG_PARAM_EXEC: return "exec";
+	case HG_PARAM_ARGS: return "args";
 	}
 	return "?";
 }

@@ -14,6 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum hg_exec_kind { HG_EXEC_FIXED, HG_EXEC_LIST, HG_EXEC_UNIFORM, HG_EXEC_NORMAL };
+
+/* Per-job execution time of periodic workloads (an HG_PARAM_EXEC value). */
+struct hg_exec {
+	enum hg_exec_kind kind;
+	uint64_t *values_ns;  /* FIXED: 1 value; LIST: n values, cycled */
+	size_t n_values;
+	uint64_t min_ns, max_ns;        /* UNIFORM: [min, max]; NORMAL: clamp */
+	uint64_t mean_ns, stddev_ns;    /* NORMAL */
+	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
+};
+
 enum hg_param_kind {
 	HG_PARAM_DURATION,  /* uint64_t, ns: 5ms, 1.5s */
 	HG_PARAM_SIZE,      /* uint64_t, bytes: 64KiB */
@@ -23,7 +35,21 @@ enum hg_param_kind {
 	HG_PARAM_STRING,    /* char *, owned by the plan */
 	HG_PARAM_ENDPOINT,  /* char *, owned by the plan: host:port, port 1..65535 */
 	HG_PARAM_EXEC,      /* struct hg_exec: a duration, a cycled list or a distribution */
+	HG_PARAM_ARGS,      /* struct hg_args, owned by the plan: command-line arguments
+			       from a map ({vm-bytes: 1G} -> --vm-bytes 1G) or a list */
 };
+
+/* HG_PARAM_ARGS: arguments for a program hgrun runs without a shell, in
+ * order; never split or expanded.  At most HG_ARGS_MAX, each shorter than
+ * HG_ARG_MAX bytes. */
+struct hg_args {
+	char **v;
+	size_t n;
+	bool map;       /* written as a map: v[i] "--key" came from options.key */
+};
+
+#define HG_ARGS_MAX 128
+#define HG_ARG_MAX 4096
 
 struct hg_param {
 	const char *name;           /* the key, as written in scenarios */
@@ -63,6 +89,7 @@ const struct hg_param *hg_param_find(const struct hg_params *ps, const char *nam
 void *hg_params_alloc(const struct hg_params *ps);
 void *hg_params_copy(const struct hg_params *ps, const void *values);
 void hg_params_free(const struct hg_params *ps, void *values);
+void hg_args_free(struct hg_args *a);
 
 /* Typed access to one value, for the generic code that reads a key many
  * plugins share (a load's `workers`, a workload's `period`). */
@@ -72,6 +99,10 @@ uint64_t hg_params_u64(const struct hg_params *ps, const void *values, const cha
 		       uint64_t fallback);
 /* EXEC `name`, or NULL. */
 const struct hg_exec *hg_params_exec(const struct hg_params *ps, const void *values,
+				     const char *name);
+
+/* ARGS `name`, or NULL. */
+const struct hg_args *hg_params_args(const struct hg_params *ps, const void *values,
 				     const char *name);
 
 /* "duration", "size", ... and the unit of the resolved value ("ns",

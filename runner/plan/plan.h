@@ -41,18 +41,6 @@ struct hg_reservation {
 	enum hg_reservation_mode mode;
 };
 
-enum hg_exec_kind { HG_EXEC_FIXED, HG_EXEC_LIST, HG_EXEC_UNIFORM, HG_EXEC_NORMAL };
-
-/* Per-job execution time of periodic workloads. */
-struct hg_exec {
-	enum hg_exec_kind kind;
-	uint64_t *values_ns;  /* FIXED: 1 value; LIST: n values, cycled */
-	size_t n_values;
-	uint64_t min_ns, max_ns;        /* UNIFORM: [min, max]; NORMAL: clamp */
-	uint64_t mean_ns, stddev_ns;    /* NORMAL */
-	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
-};
-
 struct hg_workload_spec {
 	const struct hg_workload_ops *ops;
 	void *params;           /* ops->params.size bytes, laid out by the workload */
@@ -119,6 +107,7 @@ struct hg_trace_plan {
 	uint64_t series_ns;          /* one series line per thread per series_ns */
 	uint64_t outlier_gap_ns;     /* outliers: a longer gap opens a window */
 	uint64_t outlier_latency_ns; /* outliers: a later wake-up opens a window */
+	uint64_t late_wakeup_ns;     /* kernel trace: later wake-ups are explained */
 	uint64_t before_ns, after_ns;/* outliers: the window around the trigger */
 	uint64_t budget_bytes;       /* trace.bin + latency.bin at most; 0 = no budget */
 };

@@ -93,6 +93,15 @@ static json_t *param_to_json(const struct hg_param *p, const void *values)
 	}
 	case HG_PARAM_EXEC:
 		return exec_to_json(HG_PARAM_AT(values, p, const struct hg_exec));
+	case HG_PARAM_ARGS: {     /* the list form: what the program is given */
+		const struct hg_args *a = HG_PARAM_AT(values, p, const struct hg_args);
+		if (absent && !a->n)
+			return json_null();
+		json_t *l = json_array();
+		for (size_t i = 0; i < a->n; i++)
+			json_array_append_new(l, json_string(a->v[i]));
+		return l;
+	}
 	}
 	return json_null();
 }
@@ -182,6 +191,7 @@ static json_t *trace_to_json(const struct hg_plan *plan)
 	json_object_set_new(o, "budget_bytes", t->budget_bytes
 			    ? json_integer((json_int_t)t->budget_bytes) : json_null());
 	json_object_set_new(o, "kernel", json_boolean(plan->kernel_trace));
+	json_object_set_new(o, "late_wakeup_ns", json_integer((json_int_t)t->late_wakeup_ns));
 	return o;
 }
 

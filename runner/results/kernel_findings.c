@@ -14,7 +14,10 @@
 
 #include "base/procstat.h"
 #include "loads/supervisor.h"
+#include "results/binfile.h"
+#include "results/kernel_competition.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_wakeups.h"
 #include "results/stream.h"
 #include "run/competition.h"
 #include "run/host.h"
@@ -74,7 +77,7 @@ static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
 		return flags & PF_KTHREAD ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
 	/* gone: our helper threads that ended (watchdog, writer, loads'
 	 * supervisor) by their names, kernel threads by theirs */
-	const char *name = hg_kernel_task_name(rs, pid);
+	const char *name = hg_ktrace_task_name(rs->ktrace, pid);
 	if (strncmp(name, "hg-", 3) == 0 || strncmp(name, "hgrun", 5) == 0)
 		return HG_CAUSE_HGRUN;
 	return kthread_name(name) ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
@@ -113,12 +116,6 @@ static void load_pids(struct classifier *c)
 	json_decref(loads);
 }
 
-const char *hg_kernel_task_name(const struct hg_run_state *rs, int32_t pid)
-{
-	const char *n = pid == 0 ? "idle" : hg_knames_task(hg_ktrace_names(rs->ktrace), pid);
-	return n ? n : "?";
-}
-
 /* trace.bin's interval records, read back once the writer has stopped
  * (it is flushed first); NULL when there is none. */
 static struct hg_bin_interval *read_trace(const struct hg_run_state *rs, size_t *n, int *fd)
@@ -126,7 +123,7 @@ static struct hg_bin_interval *read_trace(const struct hg_run_state *rs, size_t 
 	char path[PATH_MAX + 16];
 	*n = 0;
 	*fd = -1;
-	if (!rs->stream || !rs->stream->trace.f || fflush(rs->stream->trace.f) != 0)
+	if (hg_stream_flush_trace(rs->stream) != 0)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/trace.bin", rs->dir);
 	*fd = open(path, O_RDWR | O_CLOEXEC);
@@ -275,9 +272,12 @@ static void attribute_all(struct hg_run_state *rs, struct classifier *cl)
 	size_t *n_gaps = calloc(rs->n_workers + 1, sizeof(*n_gaps));
 	if (v && gaps && rec_of && n_gaps) {
 		split_gaps(rs, v, n, gaps, rec_of, n_gaps);
-		for (size_t w = 0; w < rs->n_workers; w++)
+		for (size_t w = 0; w < rs->n_workers; w++) {
+			if (rs->cut_short || hg_run_take_signal(rs, "during kernel attribution"))
+				break;   /* causes of the threads done so far are kept */
 			if (gaps[w] && rec_of[w])
 				attribute_worker(rs, cl, w, gaps[w], rec_of[w], n_gaps[w], v);
+		}
 		for (size_t i = 0; i < n; i++)
 			if (v[i].cause &&
 			    pwrite(fd, &v[i].cause, sizeof(v[i].cause),
@@ -326,7 +326,7 @@ static void warn_thread_losses(struct hg_run_state *rs)
 			    (it->cause != HG_CAUSE_PROCESS && it->cause != HG_CAUSE_KTHREAD))
 				continue;
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d) %.3f s",
-						shown++ ? ", " : "", hg_kernel_task_name(rs, it->who),
+						shown++ ? ", " : "", hg_ktrace_task_name(rs->ktrace, it->who),
 						(int)it->who, (double)it->ns / 1e9);
 		}
 		hg_run_warn(rs, "competition: %s lost %.1f%% of its time to processes outside the "
@@ -360,9 +360,11 @@ void hg_kernel_findings_build(struct hg_run_state *rs)
 		if (kf->traced) {
 			attribute_all(rs, cl);
 			warn_thread_losses(rs);
+			hg_kernel_wakeups_build(rs, classify, cl);
 		}
 	}
-	kf->competition = hg_kernel_competition(rs, classify, cl, cl->loads, cl->n_loads);
+	kf->competition = hg_kernel_competition(rs, kf->traced, kf->segs, kf->n_segs, classify, cl,
+						cl->loads, cl->n_loads);
 	free(cl->loads);
 	free(cl);
 }
@@ -373,6 +375,7 @@ void hg_kernel_findings_free(struct hg_run_state *rs)
 	if (!kf)
 		return;
 	free(kf->per_thread);
+	free(kf->wakes);
 	free(kf->items);
 	free(kf->segs);
 	json_decref(kf->competition);

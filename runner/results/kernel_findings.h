@@ -1,38 +1,15 @@
 /* What the kernel trace and the competition measures say about a run
- * (docs/kernel-trace.md): built by the sink after the threads are joined,
- * read by result.json, the trace writers and the summary, freed at the end
- * of the sink's finish. */
+ * (docs/kernel-trace.md): built by the sink after the threads are joined
+ * into rs->kernel (results/kernel_state.h), read by result.json, the trace
+ * writers and the summary, freed at the end of the sink's finish. */
 #ifndef HG_KERNEL_FINDINGS_H
 #define HG_KERNEL_FINDINGS_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-#include "results/attribution.h"
+#include "results/kernel_state.h"
 #include "run/runstate.h"
-
-struct hg_thread_causes {
-	uint64_t gaps, gaps_ge_50us, attributed, attributed_ge_50us;
-	uint64_t with_events_ge_50us;   /* a kernel-seen cause had time in it */
-	int64_t gap_ns, explained_ns;
-	uint64_t switch_outs, switch_outs_matched;   /* kernel's involuntary >= 5 us */
-	int64_t outsiders_ns;                         /* gap time of process + kernel_thread */
-	int64_t entry_ns;        /* explained time that was an interrupt's entry (attribution.h) */
-	int64_t invisible_ns;    /* gap time the kernel did not explain, in traced gaps */
-};
-
-struct hg_kernel_findings {
-	bool traced;                 /* kernel events are available */
-	struct hg_kseg *segs;
-	size_t n_segs;
-	uint64_t missed_switches;    /* switches the kernel did not record */
-	int64_t unconfirmed_ns;      /* task time after them that no thread's trace took */
-	bool causes_written;         /* trace.bin records carry their cause */
-	struct hg_thread_causes *per_thread;
-	struct hg_attr_item *items;
-	size_t n_items;
-	json_t *competition;         /* result.json `competition` */
-};
 
 /* Builds rs->kernel (attribution when traced, competition always), writes
  * each gap's cause into its record of trace.bin (the streaming writer has
@@ -40,21 +17,5 @@ struct hg_kernel_findings {
  * rs->warnings. */
 void hg_kernel_findings_build(struct hg_run_state *rs);
 void hg_kernel_findings_free(struct hg_run_state *rs);
-
-/* The name of a pid seen in the trace ("?" when unknown) and its class. */
-const char *hg_kernel_task_name(const struct hg_run_state *rs, int32_t pid);
-
-/* kernel_competition.c: result.json `competition` (from the trace's
- * segments when traced, else /proc), and its warnings. */
-json_t *hg_kernel_competition(struct hg_run_state *rs, hg_task_class_fn classify, void *ctx,
-			      const pid_t *loads, size_t n_loads);
-
-/* kernel_json.c: result.json `kernel_trace`, per-thread `gap_causes`, and
- * kernel.jsonl (the segments) in the result directory. */
-json_t *hg_kernel_trace_json(const struct hg_run_state *rs);
-json_t *hg_kernel_thread_json(const struct hg_run_state *rs, size_t i);
-int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs);
-/* One summary line per thread with gaps, when traced. */
-void hg_kernel_summary(const struct hg_run_state *rs, FILE *out);
 
 #endif

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
+#include "results/kernel_names.h"
+#include "results/kernel_wakeups.h"
 #include "run/ktrace.h"
 
 #define TOP_WHO 10
 
-static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
-	"IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
 static const char *const seg_kinds[] = { "task", "irq", "softirq", "local_timer", "ipi" };
 
 static json_t *causes_json(void)
@@ -19,27 +20,6 @@ static json_t *causes_json(void)
 	for (int c = 0; c < HG_CAUSE_N; c++)
 		json_array_append_new(a, json_string(hg_cause_names[c]));
 	return a;
-}
-
-/* The name of who within a cause: a task's comm, an irq's name, a softirq. */
-static void who_name(const struct hg_run_state *rs, uint8_t cause, int32_t who, char *buf,
-		     size_t size)
-{
-	const char *n = NULL;
-	switch (cause) {
-	case HG_CAUSE_IRQ:
-		n = hg_knames_irq(hg_ktrace_names(rs->ktrace), who);
-		snprintf(buf, size, "irq %d%s%s", who, n ? " " : "", n ? n : "");
-		return;
-	case HG_CAUSE_SOFTIRQ:
-		snprintf(buf, size, "%s", who >= 0 && who < 10 ? softirq_names[who] : "?");
-		return;
-	case HG_CAUSE_TIMER: case HG_CAUSE_IPI:
-		snprintf(buf, size, "vector %d", who);
-		return;
-	default:
-		snprintf(buf, size, "%s", hg_kernel_task_name(rs, who));
-	}
 }
 
 static bool has_cause_field(uint8_t cause)
@@ -91,7 +71,7 @@ json_t *hg_kernel_thread_json(const struct hg_run_state *rs, size_t i)
 		dom[it->cause] += it->dominant;
 		if (shown++ >= TOP_WHO)
 			continue;
-		who_name(rs, it->cause, it->who, name, sizeof(name));
+		hg_kernel_who_name(rs, it->cause, it->who, name, sizeof(name));
 		json_t *w = json_pack("{s:s, s:s, s:I, s:I, s:I}", "cause", hg_cause_names[it->cause],
 				      "name", name, "ns", (json_int_t)it->ns, "gaps", (json_int_t)it->gaps,
 				      "dominant", (json_int_t)it->dominant);
@@ -147,9 +127,9 @@ int hg_kernel_write_segments(FILE *f, const struct hg_run_state *rs)
 	for (size_t i = 0; kf && i < kf->n_segs; i++) {
 		const struct hg_kseg *s = &kf->segs[i];
 		if (s->kind == HG_SEG_TASK)
-			snprintf(name, sizeof(name), "%s", hg_kernel_task_name(rs, s->id));
+			snprintf(name, sizeof(name), "%s", hg_ktrace_task_name(rs->ktrace, s->id));
 		else
-			who_name(rs, s->kind == HG_SEG_IRQ ? HG_CAUSE_IRQ : s->kind == HG_SEG_SOFTIRQ
+			hg_kernel_who_name(rs, s->kind == HG_SEG_IRQ ? HG_CAUSE_IRQ : s->kind == HG_SEG_SOFTIRQ
 				 ? HG_CAUSE_SOFTIRQ : HG_CAUSE_TIMER, s->id, name, sizeof(name));
 		json_t *l = json_pack("{s:i, s:I, s:I, s:s, s:i, s:s, s:b}", "cpu", s->cpu,
 				      "start_ns", (json_int_t)s->start, "end_ns", (json_int_t)s->end,
@@ -200,10 +180,11 @@ void hg_kernel_summary(const struct hg_run_state *rs, FILE *out)
 			const struct hg_attr_item *it = &kf->items[k];
 			if (it->thread != i)
 				continue;
-			who_name(rs, it->cause, it->who, name, sizeof(name));
+			hg_kernel_who_name(rs, it->cause, it->who, name, sizeof(name));
 			fprintf(out, "%s%s %s %.3f ms", shown++ ? ", " : "; most: ",
 				hg_cause_names[it->cause], name, (double)it->ns / 1e6);
 		}
 		fputc('\n', out);
 	}
+	hg_kernel_wakeups_summary(rs, out);
 }

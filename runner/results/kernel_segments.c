@@ -102,7 +102,7 @@ static int check_task(struct seg_vec *s, struct cpu_state *st, const struct hg_k
 static int apply(struct seg_vec *s, struct cpu_state *st, const struct hg_kevent *e, int64_t ts,
 		 struct hg_kseg_stats *stats)
 {
-	bool named = e->kind == HG_KEV_SWITCH || (e->kind >= HG_KEV_IRQ_ENTRY &&
+	bool named = e->kind == HG_KEV_SWITCH || (hg_kev_is_interrupt(e->kind) &&
 						   (e->flags & HG_KEV_PID));
 	if (named && check_task(s, st, e, e->kind == HG_KEV_SWITCH ? e->a : e->b, ts, stats) < 0)
 		return -1;

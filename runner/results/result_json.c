@@ -9,7 +9,11 @@
 #include "plan/plan_json.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
-#include "results/results.h"
+#include "results/kernel_wakeups.h"
+#include "results/kernel_json.h"
+#include "results/not_received.h"
+#include "results/numbers.h"
+#include "results/result_json.h"
 #include "results/stream.h"
 #include "run/counter.h"
 
@@ -49,12 +53,12 @@ static json_t *latency_json(const struct hg_run_state *rs, size_t i,
 	const struct hg_worker *w = &rs->workers[i];
 	if (w->plan->workload.ops != &hg_workload_latency)
 		return json_null();
-	const struct hg_stream *st = rs->stream;
-	bool cp = st && st->checkpointing;
-	const struct hg_histogram *h = cp ? &st->th[i].lat_all : &w->wk.hist;
+	const struct hg_thread_totals *t = hg_stream_totals(rs->stream, i);
+	bool cp = hg_stream_checkpointing(rs->stream);
+	const struct hg_histogram *h = cp ? &t->lat_all : &w->wk.hist;
 	struct hg_summary sum;
 	hg_histogram_summarise(h, &sum);
-	uint64_t written = st ? st->th[i].latency_written : 0;
+	uint64_t written = t ? t->latency_written : 0;
 	return json_pack("{s:o, s:o, s:o, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "count", u64(sum.count), "samples", u64(written),
 			 "min_ns", u64(sum.min), "mean_ns", sum.mean, "p50_ns", u64(sum.p50),
@@ -69,8 +73,8 @@ static json_t *latency_json(const struct hg_run_state *rs, size_t i,
  * the counts only known at the end are null. */
 static json_t *checkpoint_stats_json(const struct hg_run_state *rs, size_t i)
 {
-	const struct hg_stream_thread *t = &rs->stream->th[i];
-	const struct hg_worker *w = t->w;
+	const struct hg_thread_totals *t = hg_stream_totals(rs->stream, i);
+	const struct hg_worker *w = &rs->workers[i];
 	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"cpu_ns", u64(t->cpu_ns), "intervals", u64(t->intervals), "gaps", u64(t->gaps),
 		"records", u64(t->trace_written), "records_written", u64(t->trace_written),
@@ -88,7 +92,7 @@ static json_t *checkpoint_stats_json(const struct hg_run_state *rs, size_t i)
 
 static json_t *stats_json(const struct hg_run_state *rs, size_t i)
 {
-	if (rs->stream && rs->stream->checkpointing)
+	if (hg_stream_checkpointing(rs->stream))
 		return checkpoint_stats_json(rs, i);
 	const struct hg_worker *w = &rs->workers[i];
 	const struct hg_thread_numbers *n = &rs->nums[i];
@@ -136,7 +140,7 @@ static json_t *asked_json(const struct hg_thread_plan *tp)
 
 static json_t *started_json(const struct hg_run_state *rs, int64_t ns)
 {
-	if (rs->stream && rs->stream->checkpointing)
+	if (hg_stream_checkpointing(rs->stream))
 		return json_null(); /* the thread is still writing it */
 	return ns < 0 ? json_null() : json_integer(ns);
 }
@@ -160,6 +164,8 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 							       __ATOMIC_RELAXED)));
 	json_object_set_new(o, "stats", stats_json(rs, i));
 	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
+	if (tp->workload.ops == &hg_workload_latency)
+		json_object_set_new(o, "wakeup_causes", hg_kernel_wakeups_json(rs, i));
 	return o;
 }
 
@@ -206,16 +212,14 @@ static void add_scenario(json_t *o, const struct hg_plan *plan)
 /* Only the files that exist, by plain name. */
 static json_t *files_json(const struct hg_run_state *rs)
 {
-	const struct hg_stream *s = rs->stream;
 	json_t *o = json_object();
-	if (s && s->trace.f)
-		json_object_set_new(o, "trace", json_string("trace.bin"));
-	if (s && s->latency.f)
-		json_object_set_new(o, "latency", json_string("latency.bin"));
-	if (s && s->series)
-		json_object_set_new(o, "series", json_string("series.jsonl"));
+	hg_stream_files_json(rs->stream, o);
 	if (rs->kernel && rs->kernel->traced)   /* docs/kernel-trace.md */
 		json_object_set_new(o, "kernel", json_string("kernel.jsonl"));
+	if (rs->kernel && rs->kernel->wakes_written)
+		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
+	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
+		hg_loadrun_files(rs->plan, o);
 	return o;
 }
 
@@ -233,7 +237,7 @@ static json_t *checkpoint_loads_json(const struct hg_plan *plan)
 
 json_t *hg_result_json(const struct hg_run_state *rs)
 {
-	bool cp = rs->stream && rs->stream->checkpointing;
+	bool cp = hg_stream_checkpointing(rs->stream);
 	json_t *o = json_pack("{s:s, s:s, s:b, s:o, s:o, s:s, s:o}", "format", HG_RESULT_FORMAT,
 			      "hgrun_version", HG_VERSION, "complete", cp ? false : rs->complete,
 			      "exit_status", cp ? json_null() : json_integer(rs->exit_status),
@@ -265,7 +269,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	if (cp) {
 		json_object_set_new(o, "loads", checkpoint_loads_json(rs->plan));
 		json_object_set_new(o, "expectations", json_array());
-		json_object_set(o, "warnings", rs->stream->warnings_at_start);
+		json_object_set(o, "warnings", hg_stream_warnings_at_start(rs->stream));
 	} else {
 		json_object_set_new(o, "loads", rs->loads ? hg_loadrun_to_json(rs->loads)
 							  : json_array());
@@ -279,5 +283,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "kernel_trace", hg_kernel_trace_json(rs));
 	json_object_set(o, "competition", rs->kernel && rs->kernel->competition
 					  ? rs->kernel->competition : json_null());
+	json_object_set_new(o, "cpu_not_received", rs->stream ? hg_nr_json(hg_stream_not_received(rs->stream))
+							      : json_null());
 	return o;
 }

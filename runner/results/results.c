@@ -13,26 +13,10 @@
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "results/kernel_findings.h"
+#include "results/kernel_json.h"
+#include "results/result_json.h"
 #include "results/results.h"
 #include "results/stream.h"
-
-void hg_thread_numbers(const struct hg_run_state *rs, const struct hg_worker *w,
-		       struct hg_thread_numbers *n)
-{
-	memset(n, 0, sizeof(*n));
-	n->cpu_ns = (uint64_t)hg_ticks_to_ns(&rs->cal, (int64_t)w->gt.closed_ticks);
-	n->intervals = w->gt.intervals;
-	n->gaps = w->gt.gaps;
-	n->records = rs->stream ? rs->stream->th[w->index].trace_written : 0;
-	n->records_dropped = hg_ring_dropped(&w->gt.ring);
-	n->releases = w->st.releases;
-	n->deadlines_hit = w->st.deadlines_hit;
-	n->deadlines_missed = w->st.deadlines_missed;
-	n->work_units = w->st.work_units;
-	n->jobs = w->st.jobs;
-	n->latency_count = w->wk.hist.count;
-	hg_histogram_summarise(&w->wk.hist, &n->latency);
-}
 
 /* -o DIR, else results/<name>/<UTC start>[-N]/ (never reusing one). */
 static int choose_dir(struct hg_run_state *rs)
@@ -160,6 +144,17 @@ int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
 	return rc;
 }
 
+int hg_results_verdict(const struct hg_run_state *rs, int rc)
+{
+	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
+		return 128 + rs->signal;
+	if (rc)
+		return rc;
+	if (!rs->complete)
+		return HG_EXIT_FAILED;     /* an incomplete run's expectations are no finding */
+	return rs->expect_failed ? HG_EXIT_EXPECT : HG_EXIT_OK;
+}
+
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 {
 	/* kernel.jsonl failing (a full disk) must not keep result.json from
@@ -168,6 +163,8 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 		int krc = write_atomic(rs, "kernel.jsonl", hg_kernel_write_segments);
 		if (krc)
 			hg_run_warn(rs, "cannot write %s/kernel.jsonl: %s", rs->dir, strerror(-krc));
+		if (hg_run_take_signal(rs, "while kernel.jsonl was written"))
+			rs->exit_status = hg_results_verdict(rs, rs->exit_status);
 	}
 	const char *name = "result.json";
 	int rc = write_atomic(rs, name, write_result);
@@ -178,7 +175,7 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 			    "written in the room kept for it; other files may be cut short",
 			    strerror(-rc));
 		rs->complete = false;      /* records were lost: the run is not whole */
-		if (!rs->exit_status)
+		if (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT)
 			rs->exit_status = HG_EXIT_FAILED;
 		rc = write_atomic(rs, name = "result.json", write_result);
 	}

@@ -7,9 +7,14 @@
 
 #include "base/exitcodes.h"
 #include "loads/supervisor.h"
+#include "results/checkpoint.h"
+#include "results/expect.h"
 #include "results/kernel_findings.h"
+#include "results/numbers.h"
 #include "results/results.h"
+#include "results/sink.h"
 #include "results/stream.h"
+#include "results/summary.h"
 
 static void collect(struct hg_run_state *rs)
 {
@@ -18,35 +23,33 @@ static void collect(struct hg_run_state *rs)
 		hg_thread_numbers(rs, &rs->workers[i], &rs->nums[i]);
 }
 
-int hg_results_verdict(const struct hg_run_state *rs, int rc)
-{
-	if (rs->signal)      /* SIGINT 130, SIGTERM 143, SIGHUP 129, SIGQUIT 131 */
-		return 128 + rs->signal;
-	if (rc)
-		return rc;
-	if (!rs->complete || rs->expect_failed)
-		return HG_EXIT_FAILED;
-	return HG_EXIT_OK;
-}
-
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];
 	collect(rs);
+	/* A stop signal since the measuring ended (they stay blocked until
+	 * hgrun exits) ends the rest: the exit code and result.json agree. */
+	hg_run_take_signal(rs, "while hgrun stopped its threads and loads");
 	hg_kernel_findings_build(rs);
 	hg_expect_evaluate(rs);
+	hg_run_take_signal(rs, "before result.json was written");
 	rs->exit_status = hg_results_verdict(rs, rc);
-	/* --strict: the scenario asked for something the run did not get. */
-	if (rs->opt->strict && !rs->exit_status &&
-	    (hg_loadrun_shortfall(rs->loads) || (rs->stream && rs->stream->cpus_not_granted)))
+	/* --strict: the scenario asked for something the run did not get (its
+	 * expectations then say nothing about the scenario as written). */
+	if (rs->opt->strict &&
+	    (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT) &&
+	    (hg_loadrun_shortfall(rs->loads) || hg_stream_cpus_not_granted(rs->stream)))
 		rs->exit_status = HG_EXIT_PRIVILEGE;
 	if (hg_results_write(rs, msg, sizeof(msg)) < 0) {
 		fprintf(err, "error: %s\n", msg);
-		rs->exit_status = rs->exit_status ? rs->exit_status : HG_EXIT_FAILED;
+		if (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT)
+			rs->exit_status = HG_EXIT_FAILED;
 	}
 	if (!rs->opt->quiet)
 		hg_summary_print(rs, out);
 	fflush(out);
+	if (rs->opt->summary)
+		*rs->opt->summary = hg_summary_json(rs);
 	if (rs->expect_failed)
 		hg_expect_report(rs, err);
 	hg_kernel_findings_free(rs);
@@ -57,7 +60,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 /* The streaming writer runs from the gate until the threads are joined. */
 static int start(struct hg_run_state *rs, char *err, size_t errlen)
 {
-	return hg_stream_start(rs, err, errlen);
+	return hg_stream_start(rs, hg_checkpoint_write, err, errlen);
 }
 
 const struct hg_run_sink hg_results_sink = {

@@ -17,24 +17,83 @@
 #include "base/timeutil.h"
 #include "base/units.h"
 #include "plan/workload.h"
+#include "results/binfile.h"
+#include "results/cpucheck.h"
+#include "results/outliers.h"
+#include "results/progress.h"
+#include "results/series.h"
+#include "results/not_received.h"
 #include "results/stream.h"
 
 #define HG_WRITER_NICE 5
 #define HG_DRAIN_BATCH 4096
 #define HG_POLL_NS 50000000LL          /* between drains, at most */
 
-int64_t hg_stream_rel_ns(const struct hg_stream *s, uint64_t tick)
+/* Where each thread's last interval ended, for the gap before the next. */
+struct hg_stream_prev {
+	int64_t end_ns;                    /* -1: none yet */
+	bool preempted;
+};
+
+struct hg_stream {
+	struct hg_run_state *rs;
+	pthread_t thread;
+	bool started;
+	_Atomic int stop;
+	hg_checkpoint_fn checkpoint;
+	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
+	json_t *switches;                  /* [{at_ns, from, to, why}] */
+	char start_note[448];              /* said with the start line, "" = nothing */
+	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
+	struct hg_binfile trace, latency;
+	bool has_latency;
+	int64_t lag_ns, poll_ns;
+	struct hg_thread_totals *tot;      /* per thread */
+	struct hg_stream_prev *prev;       /* per thread */
+	size_t n;
+	struct hg_series *series;
+	struct hg_outliers *outliers;
+	struct hg_progress progress;
+	/* conversion of counter ticks to ns from time zero */
+	double hz;
+	int64_t covers_ns;                 /* records up to here are written */
+	int64_t last_checkpoint;
+	uint64_t writer_cpu_ns;
+	bool checkpointing;                /* the writer is building a checkpoint */
+	json_t *warnings_at_start;         /* what checkpoints list (main may add more) */
+	cpu_set_t online_at_start;         /* to tell CPUs taken offline during the run */
+	bool cpus_not_granted;             /* a thread ran outside its cpus */
+	struct hg_not_received *nr;        /* CPU the scenario did not get */
+	int error;                         /* first write error (-errno), 0 = none */
+	char error_what[64];
+	int64_t error_at_ns;               /* when it happened, from time zero */
+	int64_t error_free_bytes;          /* free space of the directory then, -1 unknown */
+	char limit_why[320];               /* what limit_bytes is, in words */
+};
+
+static int64_t rel_ns(const struct hg_stream *s, uint64_t tick)
 {
 	return (int64_t)((double)(int64_t)(tick - s->rs->sync->t0_ticks) * 1e9 / s->hz);
 }
 
-void hg_stream_fail(struct hg_stream *s, int rc, const char *what)
+/* A write error (first wins): keep measuring, write nothing more. */
+static int64_t free_bytes(const char *dir)
+{
+	struct statvfs v;
+	return statvfs(dir, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
+}
+
+static void fail(struct hg_stream *s, int rc, const char *what)
 {
 	if (s->error)
 		return;
 	s->error = rc;
 	snprintf(s->error_what, sizeof(s->error_what), "%s", what);
-	s->mode = HG_TRACE_NONE;       /* keep measuring; write nothing more */
+	/* When and with how much room: the warning names the moment the disk
+	 * filled, not the end of the run. */
+	s->error_at_ns = s->rs->sync ? hg_now_ns() - s->rs->sync->t0_ns : 0;
+	s->error_free_bytes = free_bytes(s->rs->dir);
+	s->mode = HG_TRACE_NONE;
 }
 
 /* The counter's rate against CLOCK_MONOTONIC since time zero (as
@@ -47,59 +106,67 @@ static void update_rate(struct hg_stream *s, int64_t now_mono)
 		s->hz = (double)(ticks - sy->t0_ticks) * 1e9 / (double)(now_mono - sy->t0_ns);
 }
 
-static void take_interval(struct hg_stream *s, struct hg_stream_thread *t, uint32_t idx,
-			  const struct hg_gap_record *g)
+static bool room(struct hg_stream *s, int64_t at_ns);
+
+static void take_interval(struct hg_stream *s, uint32_t idx, const struct hg_gap_record *g)
 {
+	struct hg_thread_totals *t = &s->tot[idx];
+	struct hg_stream_prev *p = &s->prev[idx];
 	struct hg_bin_interval r = {
-		.start_ns = hg_stream_rel_ns(s, g->start), .end_ns = hg_stream_rel_ns(s, g->end),
+		.start_ns = rel_ns(s, g->start), .end_ns = rel_ns(s, g->end),
 		.thread = idx, .cpu = (int16_t)g->cpu, .end = (uint8_t)g->end_reason,
 	};
-	int64_t gap = t->prev_end_ns >= 0 && t->prev_preempted ? r.start_ns - t->prev_end_ns : -1;
+	int64_t gap = p->end_ns >= 0 && p->preempted ? r.start_ns - p->end_ns : -1;
 	t->intervals++;
 	t->gaps += r.end == HG_END_PREEMPTED;
 	t->cpu_ns += (uint64_t)(r.end_ns - r.start_ns);
 	if (gap > 0 && (uint64_t)gap > t->gap_max_ns)
 		t->gap_max_ns = (uint64_t)gap;
-	t->prev_end_ns = r.end_ns;
-	t->prev_preempted = r.end == HG_END_PREEMPTED;
-	const struct hg_thread_plan *tp = t->w->plan;
+	p->end_ns = r.end_ns;
+	p->preempted = r.end == HG_END_PREEMPTED;
+	const struct hg_thread_plan *tp = s->rs->workers[idx].plan;
 	if (g->cpu >= 0 && g->cpu < CPU_SETSIZE && !tp->cpus_all && !CPU_ISSET(g->cpu, &tp->cpus)) {
 		t->outside_intervals++;
 		t->outside_ns += (uint64_t)(r.end_ns - r.start_ns);
 		t->outside_cpu = g->cpu;
 	}
-	hg_series_interval(s, t, &r, gap);
-	hg_stream_room(s, r.end_ns);
+	hg_series_interval(s->series, &r, gap);
+	hg_nr_interval(s->nr, &r);
+	room(s, r.end_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->trace, &r);
 		if (rc)
-			hg_stream_fail(s, rc, "trace.bin");
+			fail(s, rc, "trace.bin");
 		else
 			t->trace_written++;
 	} else if (s->mode == HG_TRACE_OUTLIERS) {
-		hg_outliers_interval(s, t, &r, gap);
+		int rc = hg_outliers_interval(s->outliers, &r, gap);
+		if (rc)
+			fail(s, rc, "outlier windows");
 	}
 }
 
-static void take_wakeup(struct hg_stream *s, struct hg_stream_thread *t, uint32_t idx,
-			const struct hg_wake_record *k)
+static void take_wakeup(struct hg_stream *s, uint32_t idx, const struct hg_wake_record *k)
 {
+	struct hg_thread_totals *t = &s->tot[idx];
 	int64_t t0 = s->rs->sync->t0_ns;
 	struct hg_bin_wakeup r = { .intended_ns = k->intended_ns - t0,
 				   .actual_ns = k->actual_ns - t0, .thread = idx, .seq = k->seq };
 	int64_t late = r.actual_ns - r.intended_ns;
 	t->wakeups++;
 	hg_histogram_add(&t->lat_all, late > 0 ? (uint64_t)late : 0);
-	hg_series_wakeup(s, t, &r);
-	hg_stream_room(s, r.actual_ns);
+	hg_series_wakeup(s->series, &r);
+	room(s, r.actual_ns);
 	if (s->mode == HG_TRACE_FULL) {
 		int rc = hg_binfile_put(&s->latency, &r);
 		if (rc)
-			hg_stream_fail(s, rc, "latency.bin");
+			fail(s, rc, "latency.bin");
 		else
 			t->latency_written++;
 	} else if (s->mode == HG_TRACE_OUTLIERS) {
-		hg_outliers_wakeup(s, t, &r);
+		int rc = hg_outliers_wakeup(s->outliers, &r);
+		if (rc)
+			fail(s, rc, "outlier windows");
 	}
 }
 
@@ -108,20 +175,20 @@ static size_t drain(struct hg_stream *s)
 {
 	size_t total = 0, n;
 	for (size_t i = 0; i < s->n; i++) {
-		struct hg_stream_thread *t = &s->th[i];
-		struct hg_ring *ring = &t->w->gt.ring;
+		struct hg_worker *w = &s->rs->workers[i];
+		struct hg_ring *ring = &w->gt.ring;
 		const struct hg_gap_record *g;
 		while (ring->slots && (g = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
 			for (size_t k = 0; k < n; k++)
-				take_interval(s, t, (uint32_t)i, &g[k]);
+				take_interval(s, (uint32_t)i, &g[k]);
 			hg_ring_release(ring, n);
 			total += n;
 		}
-		ring = &t->w->wk.ring;
+		ring = &w->wk.ring;
 		const struct hg_wake_record *wr;
 		while (ring->slots && (wr = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
 			for (size_t k = 0; k < n; k++)
-				take_wakeup(s, t, (uint32_t)i, &wr[k]);
+				take_wakeup(s, (uint32_t)i, &wr[k]);
 			hg_ring_release(ring, n);
 			total += n;
 		}
@@ -133,7 +200,7 @@ static size_t drain(struct hg_stream *s)
  * full switches to outliers at 90 % (windows get the rest), outliers to
  * none at 100 %; result.json says when and why.  Returns whether the mode
  * (perhaps new) still writes. */
-bool hg_stream_room(struct hg_stream *s, int64_t at_ns)
+static bool room(struct hg_stream *s, int64_t at_ns)
 {
 	if (!s->limit_bytes || s->mode == HG_TRACE_NONE)
 		return s->mode != HG_TRACE_NONE;
@@ -142,16 +209,45 @@ bool hg_stream_room(struct hg_stream *s, int64_t at_ns)
 	if (bytes <= at)
 		return true;
 	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
-	char why[160];
-	snprintf(why, sizeof(why), "%llu bytes of records reached %s of the limit of %llu (%s)",
-		 (unsigned long long)(bytes - 32), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
-		 (unsigned long long)s->limit_bytes,
-		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+	char why[448], a[32];
+	snprintf(why, sizeof(why), "%s of records reached %s of the limit, %s",
+		 hg_format_size_approx(bytes - 32, a), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
+		 s->limit_why);
 	json_array_append_new(s->switches, json_pack("{s:I, s:s, s:s, s:s}", "at_ns",
 		(json_int_t)at_ns, "from", hg_trace_mode_name(s->mode), "to",
 		hg_trace_mode_name(to), "why", why));
 	s->mode = to;
-	return hg_stream_room(s, at_ns);
+	return room(s, at_ns);
+}
+
+/* struct hg_outlier_writer: a window's records, under the same limit. */
+static void put_window_interval(void *ctx, struct hg_bin_interval *r)
+{
+	struct hg_stream *s = ctx;
+	if (!room(s, r->end_ns))
+		return;
+	int rc = hg_binfile_put(&s->trace, r);
+	if (rc)
+		fail(s, rc, "trace.bin");
+	else
+		s->tot[r->thread].trace_written++;
+}
+
+static void put_window_wakeup(void *ctx, struct hg_bin_wakeup *r)
+{
+	struct hg_stream *s = ctx;
+	if (!room(s, r->actual_ns))
+		return;
+	int rc = hg_binfile_put(&s->latency, r);
+	if (rc)
+		fail(s, rc, "latency.bin");
+	else
+		s->tot[r->thread].latency_written++;
+}
+
+static bool recording_outliers(void *ctx)
+{
+	return ((const struct hg_stream *)ctx)->mode == HG_TRACE_OUTLIERS;
 }
 
 static void pause_ns(int64_t ns)
@@ -189,7 +285,7 @@ static void *writer_main(void *arg)
 	struct hg_run_state *rs = s->rs;
 	pthread_setname_np(pthread_self(), "hg-writer");
 	place_writer(rs->plan);
-	hg_progress_start(s);
+	hg_progress_start(&s->progress, rs, s->mode, s->start_note);
 	for (;;) {
 		bool stopping = atomic_load(&s->stop);
 		drain(s);
@@ -198,24 +294,35 @@ static void *writer_main(void *arg)
 		if (stopping)
 			break;
 		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
-		hg_series_emit(s, s->covers_ns, false);
-		hg_outliers_tick(s, s->covers_ns);
+		int rc = hg_series_emit(s->series, s->covers_ns, false);
+		if (rc)
+			fail(s, rc, "series.jsonl");
+		hg_outliers_tick(s->outliers, s->covers_ns);
+		/* A second behind: an interval is handed over when it ends. */
+		hg_nr_fold(s->nr, now - HG_NS_PER_SEC);
 		if (now - s->last_checkpoint >= HG_CHECKPOINT_NS) {
 			s->last_checkpoint = now;
-			hg_checkpoint_write(s);
+			s->checkpoint(s, rs);
 		}
-		hg_progress_tick(s, now, false);
+		hg_progress_tick(&s->progress, rs, s->tot, now, false);
 		pause_ns(s->poll_ns);
 	}
 	int64_t end = rs->sync->end_ns < hg_now_ns() ? rs->sync->end_ns : hg_now_ns();
 	s->covers_ns = end - rs->sync->t0_ns;
-	hg_series_emit(s, s->covers_ns, true);
-	hg_outliers_tick(s, INT64_MAX);
-	hg_progress_tick(s, s->covers_ns, true);
-	if (s->series && fflush(s->series) != 0)
-		hg_stream_fail(s, -(errno ? errno : EIO), "series.jsonl");
+	int rc = hg_series_emit(s->series, s->covers_ns, true);
+	if (rc)
+		fail(s, rc, "series.jsonl");
+	hg_outliers_tick(s->outliers, INT64_MAX);
+	hg_nr_fold(s->nr, INT64_MAX);
+	hg_progress_tick(&s->progress, rs, s->tot, s->covers_ns, true);
+	if ((rc = hg_series_flush(s->series, false)))
+		fail(s, rc, "series.jsonl");
 	hg_binfile_sync(&s->trace);
 	hg_binfile_sync(&s->latency);
+	/* The measuring is over: a checkpoint covering all of it before the
+	 * attribution and the summary, so a run killed during those still reads
+	 * as whole up to its end (docs/results.md, Checkpoints). */
+	s->checkpoint(s, rs);
 	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
@@ -232,17 +339,32 @@ static int open_file(struct hg_stream *s, const char *name, const char *kind,
 }
 
 /* The budget: trace.budget, and the free disk less a margin (5 %, at
- * least 64 MiB), whichever is smaller. */
-static uint64_t byte_limit(const struct hg_stream *s)
+ * least 64 MiB), whichever is smaller; s->limit_why says which, in words. */
+static uint64_t byte_limit(struct hg_stream *s)
 {
-	struct statvfs v;
 	uint64_t limit = s->rs->plan->trace.budget_bytes;
-	if (statvfs(s->rs->dir, &v) == 0) {
-		uint64_t free_b = (uint64_t)v.f_bavail * v.f_frsize;
-		uint64_t margin = free_b / 20 > (64u << 20) ? free_b / 20 : (64u << 20);
-		uint64_t disk = free_b > margin ? free_b - margin : 1;
-		if (!limit || disk < limit)
+	int64_t free_b = free_bytes(s->rs->dir);
+	char a[32], b[32], c[32];
+	if (limit)
+		snprintf(s->limit_why, sizeof(s->limit_why), "trace.budget %s",
+			 hg_format_size_approx(limit, a));
+	if (free_b >= 0) {
+		uint64_t f = (uint64_t)free_b;
+		uint64_t margin = f / 20 > (64u << 20) ? f / 20 : (64u << 20);
+		uint64_t disk = f > margin ? f - margin : 1;
+		if (!limit || disk < limit) {
 			limit = disk;
+			if (f <= margin)
+				snprintf(s->limit_why, sizeof(s->limit_why), "less than %s free on %.100s "
+					 "(%s): hgrun keeps that much for the rest of the machine and writes "
+					 "no traces past it", hg_format_size_approx(margin, a), s->rs->dir,
+					 hg_format_size_approx(f, b));
+			else
+				snprintf(s->limit_why, sizeof(s->limit_why), "%s: the free space on %.100s "
+					 "(%s) less %s kept for the rest of the machine",
+					 hg_format_size_approx(disk, a), s->rs->dir,
+					 hg_format_size_approx(f, b), hg_format_size_approx(margin, c));
+		}
 	}
 	return limit;
 }
@@ -278,34 +400,33 @@ static void warn_estimate(struct hg_stream *s)
 	uint64_t est = estimate_bytes(s->rs->plan);
 	if (est <= s->limit_bytes)
 		return;
-	char a[32], b[32];
+	char a[32];
 	snprintf(s->start_note, sizeof(s->start_note), "trace.mode full may write about %s of "
-		 "records, more than the limit of %s (%s): the run switches to outliers when it "
-		 "gets near it", hg_format_size(est, a), hg_format_size(s->limit_bytes, b),
-		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+		 "records, more than the limit (%s): the run switches to outliers when it gets "
+		 "near it", hg_format_size_approx(est, a), s->limit_why);
 	hg_run_warn(s->rs, "%s", s->start_note);
 }
 
 static int init_threads(struct hg_stream *s)
 {
 	s->n = s->rs->n_workers;
-	s->th = calloc(s->n ? s->n : 1, sizeof(*s->th));
-	if (!s->th)
+	s->tot = calloc(s->n ? s->n : 1, sizeof(*s->tot));
+	s->prev = calloc(s->n ? s->n : 1, sizeof(*s->prev));
+	if (!s->tot || !s->prev)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->n; i++) {
-		struct hg_stream_thread *t = &s->th[i];
-		t->w = &s->rs->workers[i];
-		t->prev_end_ns = -1;
-		if (t->w->plan->workload.ops != &hg_workload_latency)
+		s->prev[i].end_ns = -1;
+		if (s->rs->workers[i].plan->workload.ops != &hg_workload_latency)
 			continue;
 		s->has_latency = true;
-		if (hg_histogram_init(&t->lat_all, HG_WAKE_BUCKET_NS, HG_WAKE_BUCKETS))
+		if (hg_histogram_init(&s->tot[i].lat_all, HG_WAKE_BUCKET_NS, HG_WAKE_BUCKETS))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
+int hg_stream_start(struct hg_run_state *rs, hg_checkpoint_fn checkpoint, char *err,
+		    size_t errlen)
 {
 	struct hg_stream *s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -314,6 +435,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	}
 	rs->stream = s;
 	s->rs = rs;
+	s->checkpoint = checkpoint;
 	s->switches = json_array();
 	s->warnings_at_start = json_deep_copy(rs->warnings);
 	s->mode = rs->plan->trace.mode;
@@ -324,11 +446,17 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 	s->lag_ns = 2 * s->poll_ns;
 	s->limit_bytes = byte_limit(s);
 	hg_cpuset_online(&s->online_at_start);
+	struct hg_outlier_writer writer = {
+		.ctx = s, .put_interval = put_window_interval, .put_wakeup = put_window_wakeup,
+		.recording = recording_outliers,
+	};
 	int rc = init_threads(s);
+	if (!rc && !(s->nr = hg_nr_new(rs)))
+		rc = -ENOMEM;
 	if (!rc)
-		rc = hg_series_init(s);
+		rc = hg_series_open(&s->series, rs);
 	if (!rc)
-		rc = hg_outliers_init(s);
+		rc = hg_outliers_open(&s->outliers, &rs->plan->trace, s->n, &writer);
 	if (rc) {
 		snprintf(err, errlen, "streaming writer: %s", strerror(-rc));
 		return rc;
@@ -340,8 +468,7 @@ int hg_stream_start(struct hg_run_state *rs, char *err, size_t errlen)
 		if (rc)
 			return rc;
 	}
-	s->progress = rs->opt->quiet ? NULL : (rs->opt->err ? rs->opt->err : stderr);
-	s->tty = s->progress && isatty(fileno(s->progress));
+	hg_progress_init(&s->progress, rs->opt->quiet ? NULL : rs->opt->err ? rs->opt->err : stderr);
 	warn_estimate(s);
 	json_decref(s->warnings_at_start);
 	s->warnings_at_start = json_deep_copy(rs->warnings);
@@ -362,10 +489,15 @@ void hg_stream_stop(struct hg_run_state *rs)
 	atomic_store(&s->stop, 1);
 	pthread_join(s->thread, NULL);
 	s->started = false;
-	if (s->error)
-		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s; the "
-			    "series and totals go on", (double)s->covers_ns / 1e9, s->error_what,
-			    strerror(-s->error));
+	if (s->error) {
+		char room[64] = "", a[32];
+		if (s->error_free_bytes >= 0)
+			snprintf(room, sizeof(room), ", with %s free there",
+				 hg_format_size_approx((uint64_t)s->error_free_bytes, a));
+		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s%s; the "
+			    "series and totals go on", (double)s->error_at_ns / 1e9, s->error_what,
+			    strerror(-s->error), room);
+	}
 	for (size_t i = 0; i < json_array_size(s->switches); i++) {
 		json_t *w = json_array_get(s->switches, i);
 		hg_run_warn(rs, "trace.mode switched from %s to %s at %.3f s: %s",
@@ -374,7 +506,8 @@ void hg_stream_stop(struct hg_run_state *rs)
 			    (double)json_integer_value(json_object_get(w, "at_ns")) / 1e9,
 			    json_string_value(json_object_get(w, "why")));
 	}
-	hg_stream_check_cpus(s);
+	s->cpus_not_granted = hg_cpucheck_warn(rs, &s->online_at_start, s->tot);
+	hg_nr_warn(s->nr, rs);
 }
 
 void hg_stream_free(struct hg_stream *s)
@@ -383,14 +516,106 @@ void hg_stream_free(struct hg_stream *s)
 		return;
 	hg_binfile_close(&s->trace);
 	hg_binfile_close(&s->latency);
-	if (s->series)
-		fclose(s->series);
-	for (size_t i = 0; s->th && i < s->n; i++)
-		hg_histogram_free(&s->th[i].lat_all);
-	hg_series_free(s);
-	hg_outliers_free(s);
+	hg_series_close(s->series);
+	for (size_t i = 0; s->tot && i < s->n; i++)
+		hg_histogram_free(&s->tot[i].lat_all);
+	hg_outliers_free(s->outliers);
+	hg_nr_free(s->nr);
 	json_decref(s->warnings_at_start);
 	json_decref(s->switches);
-	free(s->th);
+	free(s->tot);
+	free(s->prev);
 	free(s);
+}
+
+const struct hg_thread_totals *hg_stream_totals(const struct hg_stream *s, size_t i)
+{
+	return s && i < s->n ? &s->tot[i] : NULL;
+}
+
+const struct hg_not_received *hg_stream_not_received(const struct hg_stream *s)
+{
+	return s ? s->nr : NULL;
+}
+
+bool hg_stream_cpus_not_granted(const struct hg_stream *s)
+{
+	return s && s->cpus_not_granted;
+}
+
+json_t *hg_stream_warnings_at_start(const struct hg_stream *s)
+{
+	return s->warnings_at_start;
+}
+
+void hg_stream_files_json(const struct hg_stream *s, json_t *files)
+{
+	if (s && s->trace.f)
+		json_object_set_new(files, "trace", json_string("trace.bin"));
+	if (s && s->latency.f)
+		json_object_set_new(files, "latency", json_string("latency.bin"));
+	if (s && s->series)
+		json_object_set_new(files, "series", json_string("series.jsonl"));
+}
+
+int hg_stream_flush_trace(struct hg_stream *s)
+{
+	return s && s->trace.f && fflush(s->trace.f) == 0 ? 0 : -1;
+}
+
+int hg_stream_flush_latency(struct hg_stream *s)
+{
+	return s && s->latency.f && fflush(s->latency.f) == 0 ? 0 : -1;
+}
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+json_t *hg_stream_trace_json(const struct hg_stream *s)
+{
+	const struct hg_trace_plan *tp = &s->rs->plan->trace;
+	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:o, s:o}",
+			      "mode", hg_trace_mode_name(s->mode),
+			      "mode_asked", hg_trace_mode_name(tp->mode),
+			      "switched", json_deep_copy(s->switches),
+			      "series_ns", (json_int_t)tp->series_ns,
+			      "limit_bytes", s->limit_bytes ? u64(s->limit_bytes) : json_null(),
+			      "written", json_pack("{s:o, s:o, s:o}", "trace", u64(s->trace.records),
+						   "latency", u64(s->latency.records),
+						   "series", u64(hg_series_lines(s->series))));
+	json_object_set_new(o, "writer_cpu_ns", s->checkpointing ? json_null()
+				: u64(s->writer_cpu_ns));
+	if (s->mode == HG_TRACE_OUTLIERS || tp->mode == HG_TRACE_OUTLIERS ||
+	    hg_outliers_count(s->outliers))
+		json_object_set_new(o, "outliers", hg_outliers_json(s->outliers));
+	return o;
+}
+
+int hg_stream_sync(struct hg_stream *s, struct hg_stream_mark *m)
+{
+	int rc = hg_binfile_sync(&s->trace);
+	if (!rc)
+		rc = hg_binfile_sync(&s->latency);
+	if (!rc)
+		rc = hg_series_flush(s->series, true);
+	if (rc) {
+		fail(s, rc, "a checkpoint");
+		return rc;
+	}
+	*m = (struct hg_stream_mark){ .covers_ns = s->covers_ns, .trace = s->trace.synced,
+				      .latency = s->latency.synced,
+				      .series = hg_series_lines(s->series), .hz = s->hz };
+	return 0;
+}
+
+void hg_stream_set_checkpointing(struct hg_stream *s, bool on)
+{
+	s->checkpointing = on;
+}
+
+bool hg_stream_checkpointing(const struct hg_stream *s)
+{
+	return s && s->checkpointing;
 }

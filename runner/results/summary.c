@@ -8,7 +8,9 @@
 #include "loads/supervisor.h"
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
-#include "results/results.h"
+#include "results/kernel_json.h"
+#include "results/numbers.h"
+#include "results/summary.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)
 {

@@ -57,18 +57,12 @@ int hg_counter_cpu(void)
 
 static const char *counter_name(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	return "rdtsc";
-#elif defined(__aarch64__)
-	return "cntvct_el0";
-#else
-	return "clock_monotonic_raw";
-#endif
+	return HG_COUNTER_NAME;
 }
 
 static bool counter_invariant(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(HG_COUNTER_RDTSC)
 	return hg_host_cpu_flag("constant_tsc") == 1 && hg_host_cpu_flag("nonstop_tsc") == 1;
 #else
 	return true;
@@ -78,7 +72,7 @@ static bool counter_invariant(void)
 /* A counter read that neither passes nor is passed by the clock read. */
 static inline uint64_t ordered_read(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(HG_COUNTER_RDTSC)
 	_mm_lfence();
 	uint64_t t = __rdtsc();
 	_mm_lfence();

@@ -7,10 +7,26 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static inline uint64_t hg_counter_read(void) { return __rdtsc(); }
+/* Which counter: one of HG_COUNTER_RDTSC, HG_COUNTER_CNTVCT and
+ * HG_COUNTER_MONOTONIC_RAW is defined.  HG_PORTABLE_COUNTER (CMake option
+ * HG_PORTABLE_COUNTER) forces the portable one on any machine, so its path
+ * is built and tested on x86-64 too (scripts/arm64.sh, docs/arm64.md). */
+#if defined(HG_PORTABLE_COUNTER)
+#define HG_COUNTER_MONOTONIC_RAW 1
+#elif defined(__x86_64__) || defined(__i386__)
+#define HG_COUNTER_RDTSC 1
 #elif defined(__aarch64__)
+#define HG_COUNTER_CNTVCT 1
+#else
+#define HG_COUNTER_MONOTONIC_RAW 1
+#endif
+
+#if defined(HG_COUNTER_RDTSC)
+#include <x86intrin.h>
+#define HG_COUNTER_NAME "rdtsc"
+static inline uint64_t hg_counter_read(void) { return __rdtsc(); }
+#elif defined(HG_COUNTER_CNTVCT)
+#define HG_COUNTER_NAME "cntvct_el0"
 static inline uint64_t hg_counter_read(void)
 {
 	uint64_t v;
@@ -19,6 +35,7 @@ static inline uint64_t hg_counter_read(void)
 }
 #else
 #include <time.h>
+#define HG_COUNTER_NAME "clock_monotonic_raw"
 static inline uint64_t hg_counter_read(void)
 {
 	struct timespec ts;

@@ -9,32 +9,13 @@
 #include <unistd.h>
 
 #include "base/cpuset.h"
+#include "base/fsutil.h"
 #include "run/host.h"
+#include "run/host_kernel.h"
 
 #define CPUFREQ0 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 #define CLOCKSOURCE0 "/sys/devices/system/clocksource/clocksource0/"
 #define DEBUGFS_PREEMPT "/sys/kernel/debug/sched/preempt"
-
-int hg_read_first_line(const char *path, char *buf, size_t size)
-{
-	if (size == 0)
-		return -EINVAL;
-	buf[0] = '\0';
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	int rc = 0;
-	if (!fgets(buf, (int)size, f))
-		rc = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (rc)
-		return rc;
-	size_t len = strcspn(buf, "\n");
-	while (len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
-		len--;
-	buf[len] = '\0';
-	return (int)len;
-}
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo, in a
  * malloc'ed string, or NULL. */

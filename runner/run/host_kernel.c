@@ -13,10 +13,11 @@
 #include <sys/mount.h>
 #include <sys/klog.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/host.h"
+#include "base/child.h"
+#include "base/fsutil.h"
+#include "run/host_kernel.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 #define PREEMPT_FILE DEBUGFS "/sched/preempt"
@@ -46,6 +47,10 @@ static void private_debugfs_child(int fd)
 	_exit(0);
 }
 
+/* The child normally answers in milliseconds; the bound is for a child
+ * that never does (runner/base/child.h). */
+#define PRIVATE_DEBUGFS_TIMEOUT_MS 2000
+
 bool hg_host_preempt_private_debugfs(char *model, size_t size)
 {
 	int p[2];
@@ -57,15 +62,13 @@ bool hg_host_preempt_private_debugfs(char *model, size_t size)
 		private_debugfs_child(p[1]);
 	}
 	close(p[1]);
-	char line[128] = "";
-	ssize_t n = pid > 0 ? read(p[0], line, sizeof(line) - 1) : -1;
-	close(p[0]);
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	if (n <= 0)
+	if (pid < 0) {
+		close(p[0]);
 		return false;
-	line[n] = '\0';
+	}
+	char line[128];
+	if (hg_child_read(pid, p[0], line, sizeof(line), PRIVATE_DEBUGFS_TIMEOUT_MS) <= 0)
+		return false;
 	return parse_preempt(line, model, size);
 }
 

@@ -12,24 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/ktrace_limits.h"
 #include "run/ktrace_parse.h"
-
-#define HG_KTRACE_BUFFER_KB 4096        /* per CPU, the instance's buffer_size_kb */
-#define HG_KTRACE_MAX_EVENTS 4000000     /* kept in memory (24 bytes each) */
-#define HG_KTRACE_READ_PERIOD_MS 50
 
 struct hg_ktrace;
 
 /* Starts tracing on `cpus`.  Always returns a state (NULL only when out of
  * memory); hg_ktrace_active() says whether it traces, hg_ktrace_why() why
- * not.  The tracefs root is $HGRUN_TRACEFS when set (tests point it at a
+ * not.  wakeups: also the events of the late wake-ups (sched_waking, the
+ * hrtimers), for a scenario with a latency thread.  The tracefs root is $HGRUN_TRACEFS when set (tests point it at a
  * missing directory), else the mounted tracefs, else tracefs mounted at
  * /sys/kernel/tracing for the run. */
-struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus);
+struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups);
 bool hg_ktrace_active(const struct hg_ktrace *kt);
 const char *hg_ktrace_why(const struct hg_ktrace *kt);
-/* True when it failed for want of privilege (EACCES, EPERM, EROFS). */
-bool hg_ktrace_denied(const struct hg_ktrace *kt);
 
 /* Stops recording, reads what is left, joins the reader, removes the
  * instance (and unmounts tracefs if this run mounted it).  Idempotent. */
@@ -43,6 +39,8 @@ void hg_ktrace_losses(const struct hg_ktrace *kt, uint64_t *not_kept, uint64_t *
 /* After stop: the events sorted by (cpu, ts), and the names seen. */
 const struct hg_kevent *hg_ktrace_events(const struct hg_ktrace *kt, size_t *n);
 const struct hg_knames *hg_ktrace_names(const struct hg_ktrace *kt);
+/* The name of a pid seen in the trace: "idle" for 0, "?" when unknown. */
+const char *hg_ktrace_task_name(const struct hg_ktrace *kt, int32_t pid);
 
 /* result.json `kernel_trace` facts of the recording: {enabled, reason,
  * instance, clock, cpus, buffer_kb, events, events_not_kept, lost,

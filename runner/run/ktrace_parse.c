@@ -1,6 +1,7 @@
 /* Decoding tracefs ring-buffer pages (the layout of events/header_page and
  * events/header_event) and the events hgrun enables (their format files).
  * See run/ktrace_parse.h. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +10,24 @@
 
 const struct hg_kevent_spec hg_kevent_specs[] = {
 	{ "sched/sched_switch", HG_KEV_SWITCH, 0,
-	  { "prev_pid", "next_pid", "prev_state", "prev_comm" } },
-	{ "sched/sched_wakeup", HG_KEV_WAKEUP, 0, { "pid", "target_cpu", "comm", NULL } },
-	{ "irq/irq_handler_entry", HG_KEV_IRQ_ENTRY, 0, { "irq", "name", NULL, NULL } },
-	{ "irq/irq_handler_exit", HG_KEV_IRQ_EXIT, 0, { "irq", NULL, NULL, NULL } },
-	{ "irq/softirq_entry", HG_KEV_SOFTIRQ_ENTRY, 0, { "vec", NULL, NULL, NULL } },
-	{ "irq/softirq_exit", HG_KEV_SOFTIRQ_EXIT, 0, { "vec", NULL, NULL, NULL } },
+	  { "prev_pid", "next_pid", "prev_state", "prev_comm" }, false },
+	{ "sched/sched_wakeup", HG_KEV_WAKEUP, 0, { "pid", "target_cpu", "comm", NULL }, false },
+	{ "sched/sched_waking", HG_KEV_WAKING, 0, { "pid", "target_cpu", "comm", NULL }, true },
+	{ "timer/hrtimer_start", HG_KEV_HRT_START, 0,
+	  { "hrtimer", "softexpires", "expires", NULL }, true },
+	{ "timer/hrtimer_expire_entry", HG_KEV_HRT_EXPIRE, 0, { "hrtimer", "now", NULL, NULL },
+	  true },
+	{ "timer/hrtimer_expire_exit", HG_KEV_HRT_EXPIRE_EXIT, 0, { "hrtimer", NULL, NULL, NULL },
+	  true },
+	{ "irq/irq_handler_entry", HG_KEV_IRQ_ENTRY, 0, { "irq", "name", NULL, NULL }, false },
+	{ "irq/irq_handler_exit", HG_KEV_IRQ_EXIT, 0, { "irq", NULL, NULL, NULL }, false },
+	{ "irq/softirq_entry", HG_KEV_SOFTIRQ_ENTRY, 0, { "vec", NULL, NULL, NULL }, false },
+	{ "irq/softirq_exit", HG_KEV_SOFTIRQ_EXIT, 0, { "vec", NULL, NULL, NULL }, false },
 #define VEC(name, sub) \
-	{ "irq_vectors/" name "_entry", HG_KEV_VEC_ENTRY, sub, { "vector", NULL, NULL, NULL } }, \
-	{ "irq_vectors/" name "_exit", HG_KEV_VEC_EXIT, sub, { "vector", NULL, NULL, NULL } }
+	{ "irq_vectors/" name "_entry", HG_KEV_VEC_ENTRY, sub, \
+	  { "vector", NULL, NULL, NULL }, false }, \
+	{ "irq_vectors/" name "_exit", HG_KEV_VEC_EXIT, sub, \
+	  { "vector", NULL, NULL, NULL }, false }
 	VEC("local_timer", HG_KVEC_LOCAL_TIMER),
 	VEC("reschedule", HG_KVEC_RESCHEDULE),
 	VEC("call_function", HG_KVEC_CALL_FUNCTION),
@@ -154,6 +164,36 @@ static bool fits(const struct hg_kformat *f, int i, size_t len)
 	return f->off[i] < 0 || (size_t)f->off[i] + (size_t)f->size[i] <= len;
 }
 
+/* v as an int32, clamped; *clamped set when it did not fit. */
+static int32_t clamp32(int64_t v, bool *clamped)
+{
+	if (v > INT32_MAX || v < INT32_MIN) {
+		*clamped = true;
+		return v > 0 ? INT32_MAX : INT32_MIN;
+	}
+	return (int32_t)v;
+}
+
+/* The hrtimer events: the timer's address (low 32 bits, enough to tell
+ * one CPU's timers apart) in sub, times relative to the event's own. */
+static int decode_timer(struct hg_kdecoder *d, const struct hg_kformat *f,
+			const unsigned char *rec, struct hg_kevent *ev)
+{
+	bool clamped = false;
+	ev->sub = (uint32_t)read_int(rec + f->off[0], f->size[0]);
+	if (f->kind == HG_KEV_HRT_START) {
+		int64_t soft = read_int(rec + f->off[1], f->size[1]);
+		int64_t hard = read_int(rec + f->off[2], f->size[2]);
+		ev->a = clamp32(soft - ev->ts, &clamped);
+		ev->b = clamp32(hard - soft, &clamped);
+	} else if (f->kind == HG_KEV_HRT_EXPIRE) {
+		ev->a = clamp32(read_int(rec + f->off[1], f->size[1]) - ev->ts, &clamped);
+	}
+	if (clamped)
+		ev->flags |= HG_KEV_CLAMPED;
+	return d->emit(d->ctx, ev) == 0;
+}
+
 /* One record's payload; returns 1 when an event was emitted. */
 static int decode_record(struct hg_kdecoder *d, const unsigned char *rec, size_t len,
 			 int64_t ts, int cpu)
@@ -172,6 +212,8 @@ static int decode_record(struct hg_kdecoder *d, const unsigned char *rec, size_t
 		if (!fits(f, i, len))
 			return d->malformed++, 0;
 	struct hg_kevent ev = { .ts = ts, .cpu = (uint16_t)cpu, .kind = f->kind, .sub = f->sub };
+	if (f->kind >= HG_KEV_HRT_START)
+		return decode_timer(d, f, rec, &ev);
 	ev.a = (int32_t)read_int(rec + f->off[0], f->size[0]);
 	if (f->off[1] >= 0 && f->kind != HG_KEV_IRQ_ENTRY)
 		ev.b = (int32_t)read_int(rec + f->off[1], f->size[1]);
@@ -184,7 +226,7 @@ static int decode_record(struct hg_kdecoder *d, const unsigned char *rec, size_t
 			hg_knames_set_task(d->names, ev.b, (const char *)rec + f->next_comm_off, 16);
 		}
 		break;
-	case HG_KEV_WAKEUP:
+	case HG_KEV_WAKEUP: case HG_KEV_WAKING:
 		if (d->names)
 			hg_knames_set_task(d->names, ev.a, (const char *)rec + f->off[2], 16);
 		break;
@@ -199,7 +241,7 @@ static int decode_record(struct hg_kdecoder *d, const unsigned char *rec, size_t
 	default:
 		break;
 	}
-	if (f->kind >= HG_KEV_IRQ_ENTRY && f->pid_off >= 0 && (size_t)f->pid_off + 4 <= len) {
+	if (hg_kev_is_interrupt(f->kind) && f->pid_off >= 0 && (size_t)f->pid_off + 4 <= len) {
 		ev.b = (int32_t)read_int(rec + f->pid_off, 4);
 		ev.flags |= HG_KEV_PID;
 	}

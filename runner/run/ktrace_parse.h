@@ -20,8 +20,22 @@ enum hg_kev_kind {
 	HG_KEV_SOFTIRQ_EXIT,
 	HG_KEV_VEC_ENTRY,       /* a: vector, sub: enum hg_kvec */
 	HG_KEV_VEC_EXIT,
+	/* the timers and the start of a wake-up (docs/kernel-trace.md, "Late
+	 * wake-ups"); b is not a task for these */
+	HG_KEV_WAKING,          /* a: pid, b: target_cpu (sched_waking: the wake-up begins) */
+	HG_KEV_HRT_START,       /* sub: the hrtimer (low 32 bits of its address); a: its
+				   softexpires - ts, b: expires - softexpires (ns, both clamped
+				   to int32: HG_KEV_CLAMPED) */
+	HG_KEV_HRT_EXPIRE,      /* sub: the hrtimer; a: the handler's `now` - ts */
+	HG_KEV_HRT_EXPIRE_EXIT, /* sub: the hrtimer */
 	HG_KEV_N
 };
+
+/* The interrupt kinds, whose b names the task they interrupted. */
+static inline int hg_kev_is_interrupt(unsigned kind)
+{
+	return kind >= HG_KEV_IRQ_ENTRY && kind <= HG_KEV_VEC_EXIT;
+}
 
 /* The x86 interrupt vectors traced (irq_vectors/<name>_entry/_exit). */
 enum hg_kvec {
@@ -31,6 +45,7 @@ enum hg_kvec {
 
 #define HG_KEV_RUNNABLE 1       /* sched_switch: prev_state R (involuntary) */
 #define HG_KEV_PID 2            /* an interrupt's b is the task it interrupted */
+#define HG_KEV_CLAMPED 4        /* hrtimer_start: a or b did not fit in int32 */
 
 struct hg_kevent {
 	int64_t ts;             /* ns on the instance's clock (mono: CLOCK_MONOTONIC) */
@@ -57,6 +72,7 @@ struct hg_kevent_spec {
 	const char *path;
 	uint8_t kind, sub;
 	const char *fields[4];
+	bool wakeups;           /* only for the late wake-ups of latency threads */
 };
 extern const struct hg_kevent_spec hg_kevent_specs[];
 extern const size_t hg_n_kevent_specs;

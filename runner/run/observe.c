@@ -1,6 +1,7 @@
 /* Starting and stopping what run/observe.h observes, for run/run.c. */
 #include "base/cpuset.h"
 #include "base/exitcodes.h"
+#include "plan/workload.h"
 #include "run/competition.h"
 #include "run/ktrace.h"
 #include "run/observe.h"
@@ -29,7 +30,10 @@ int hg_observe_start(struct hg_run_state *rs, FILE *err)
 	cpu_set_t cpus;
 	hg_observe_cpus(rs, &cpus);
 	if (rs->plan->kernel_trace) {
-		rs->ktrace = hg_ktrace_start(&cpus);
+		bool latency = false;
+		for (size_t i = 0; i < rs->plan->n_threads; i++)
+			latency |= rs->plan->threads[i].workload.ops == &hg_workload_latency;
+		rs->ktrace = hg_ktrace_start(&cpus, latency);
 		if (!hg_ktrace_active(rs->ktrace)) {
 			if (rs->opt->strict) {
 				fprintf(err, "error: trace.kernel: %s; run without --strict to run "

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +13,11 @@
 #include <unistd.h>
 
 #include "base/cpuset.h"
+#include "base/dirlock.h"
 #include "base/exitcodes.h"
+#include "base/fsutil.h"
 #include "base/timeutil.h"
+#include "base/units.h"
 #include "loads/supervisor.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
@@ -24,22 +26,13 @@
 #include "run/observe.h"
 #include "run/pmqos.h"
 #include "run/run_env.h"
+#include "run/run.h"
 #include "run/runstate.h"
 #include "run/wake.h"
 
 #define HG_CALIBRATE_MS 100
 #define HG_LEAD_NS 5000000LL            /* from `go` to time zero */
 #define HG_WORKER_STACK (256 * 1024)
-
-void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(rs->warnings, json_string(buf));
-}
 
 static void utc_now(char *buf, size_t size)
 {
@@ -65,23 +58,54 @@ static int check_cpus(const struct hg_plan *plan, FILE *err)
 }
 
 /* Signals: SIGINT/SIGTERM/SIGHUP/SIGQUIT (each ends the run with a result),
- * SIGUSR1 (a status line), SIGXCPU and the done signal are blocked in every
- * thread and taken by main with sigtimedwait; the timer signal is blocked
- * (the signal timer waits for it); the wake signal has a no-op handler. */
+ * SIGUSR1 (a status line), SIGTSTP/SIGTTIN/SIGTTOU (refused: a stopped hgrun
+ * would leave its loads running and its threads unmeasured), SIGCONT (after
+ * a SIGSTOP nobody can refuse), SIGXCPU and the done signal are blocked in
+ * every thread and taken by main with sigtimedwait; the timer signal is
+ * blocked (the signal timer waits for it); the wake signal has a no-op
+ * handler.  SIGPIPE is ignored by main() (cli/main.c): a closed stdout costs
+ * the summary, not the run. */
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);       /* a dropped ssh session */
+	sigaddset(set, SIGQUIT);
+}
+
 static void block_signals(sigset_t *waited, sigset_t *old)
 {
-	sigemptyset(waited);
-	sigaddset(waited, SIGINT);
-	sigaddset(waited, SIGTERM);
-	sigaddset(waited, SIGHUP);       /* a dropped ssh session */
-	sigaddset(waited, SIGQUIT);
+	stop_signals(waited);
 	sigaddset(waited, SIGUSR1);
+	sigaddset(waited, SIGTSTP);
+	sigaddset(waited, SIGTTIN);
+	sigaddset(waited, SIGTTOU);
+	sigaddset(waited, SIGCONT);
 	sigaddset(waited, SIGXCPU);
 	sigaddset(waited, hg_done_signal());
 	sigset_t all = *waited;
 	sigaddset(&all, hg_timer_signal_number());
 	pthread_sigmask(SIG_BLOCK, &all, old);
 	hg_wake_install();
+}
+
+bool hg_run_take_signal(struct hg_run_state *rs, const char *stage)
+{
+	sigset_t stops;
+	struct timespec now = { 0, 0 };
+	stop_signals(&stops);
+	int sig = sigtimedwait(&stops, NULL, &now);
+	if (sig <= 0)
+		return false;
+	if (!rs->signal)
+		rs->signal = sig;
+	hg_run_warn(rs, "SIG%s arrived after the measuring ended, %s: the measurements are "
+		    "whole, what hgrun had left to do there was cut short", sigabbrev_np(sig),
+		    stage);
+	rs->complete = false;
+	rs->cut_short = true;
+	return true;
 }
 
 static struct hg_worker *alloc_workers(const struct hg_run_state *rs)
@@ -228,6 +252,22 @@ static int gate(struct hg_run_state *rs, int verdict)
 	return verdict;
 }
 
+/* Ctrl-Z (and a background read or write of the terminal): refused, said
+ * once on stderr and recorded, since stopping hgrun would stop neither its
+ * loads (their own process groups) nor the clock its threads measure. */
+static void refuse_stop(struct hg_run_state *rs, int sig)
+{
+	if (rs->stop_refused++)
+		return;
+	FILE *err = rs->opt->err ? rs->opt->err : stderr;
+	double at = (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9;
+	fprintf(err, "\nhgrun: SIG%s at %.1f s refused: a run does not stop (its loads would run "
+		"on); Ctrl-C ends it and keeps a partial result\n", sigabbrev_np(sig), at);
+	fflush(err);
+	hg_run_warn(rs, "SIG%s at %.1f s was refused (docs/cli.md): the run went on", sigabbrev_np(sig),
+		    at);
+}
+
 /* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
  * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
 static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
@@ -248,6 +288,13 @@ static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
 				(double)(hg_now_ns() - rs->sync->t0_ns) / 1e9,
 				(double)rs->plan->duration_ns / 1e9, rs->dir);
 			fflush(err);
+		} else if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+			refuse_stop(rs, sig);
+		} else if (sig == SIGCONT) {
+			hg_run_warn(rs, "hgrun was stopped (SIGSTOP) and continued before %.1f s: "
+				    "its threads were not measured while it was stopped and its loads "
+				    "ran on; gaps around then are the stop's",
+				    (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9);
 		} else if (sig == SIGXCPU) {
 			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
 				    "too long without blocking; the run was stopped");
@@ -328,6 +375,53 @@ static void append_load_warnings(struct hg_run_state *rs)
 	json_decref(w);
 }
 
+/* Threads and loads whose window the run's duration leaves empty (a
+ * --duration --cut shorter than their start): said in result.json, since
+ * their numbers are zeros and their expectations have nothing to judge. */
+static void warn_cut(struct hg_run_state *rs)
+{
+	const struct hg_plan *plan = rs->plan;
+	char a[32], b[32];
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		uint64_t end = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
+		if (tp->start_ns >= end)
+			hg_run_warn(rs, "%s does not run: its start %s is at or after the run's end %s "
+				    "(the duration was cut); its numbers are zeros and its expectations "
+				    "fail as nothing measured", tp->os_name,
+				    hg_format_duration(tp->start_ns, a), hg_format_duration(end, b));
+	}
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		uint64_t end = l->stop_ns < plan->duration_ns ? l->stop_ns : plan->duration_ns;
+		if (l->start_ns >= end)
+			hg_run_warn(rs, "load %s does not run: its start %s is at or after the run's end "
+				    "%s (the duration was cut)", l->name, hg_format_duration(l->start_ns, a),
+				    hg_format_duration(end, b));
+	}
+}
+
+/* One writer per run directory (base/dirlock.h): held until hg_run
+ * returns.  A second run on the same -o is refused before it writes. */
+static int lock_dir(struct hg_run_state *rs, const char *dir, FILE *err)
+{
+	char holder[256], what[128];
+	int rc = hg_mkdirs(dir);
+	snprintf(what, sizeof(what), "hgrun run %.100s", rs->plan->name);
+	if (!rc)
+		rc = hg_dirlock_take(dir, HG_DIRLOCK_NAME, what, &rs->lock, holder, sizeof(holder));
+	if (rc == -EBUSY) {
+		fprintf(err, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to end, "
+			"or choose another directory\n", dir, holder);
+		return HG_EXIT_USAGE;
+	}
+	if (rc) {
+		fprintf(err, "error: cannot create the result directory %s: %s\n", dir, strerror(-rc));
+		return HG_EXIT_FAILED;
+	}
+	return 0;
+}
+
 /* Everything before the threads exist; returns 0 or an exit code. */
 static int prepare(struct hg_run_state *rs, FILE *err)
 {
@@ -349,14 +443,21 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	rs->gap_ns = rs->plan->gap_auto ? rs->cal.gap_auto_ns : rs->plan->gap_ns;
 	rs->host = hg_host_capture();
 	hg_run_warn_environment(rs);
+	warn_cut(rs);
 	if ((rc = hg_observe_start(rs, err)) != 0)
 		return rc;
 	char msg[PATH_MAX + 128];
 	utc_now(rs->started_utc, sizeof(rs->started_utc));
+	/* -o DIR: locked before anything is written there (the reserve, the
+	 * loads' output); a new default directory right after mkdir made it. */
+	if (rs->opt->out_dir && (rc = lock_dir(rs, rs->opt->out_dir, err)) != 0)
+		return rc;
 	if (rs->opt->sink->open(rs, msg, sizeof(msg)) < 0 ||
+	    (!rs->opt->out_dir && (rc = lock_dir(rs, rs->dir, err)) != 0) ||
 	    !(rs->loads = hg_loadrun_create(rs->plan, rs->dir, msg, sizeof(msg)))) {
-		fprintf(err, "error: %s\n", msg);
-		return HG_EXIT_FAILED;
+		if (!rc)
+			fprintf(err, "error: %s\n", msg);
+		return rc ? rc : HG_EXIT_FAILED;
 	}
 	if (hg_run_plan_has_rt(rs->plan) && (rc = hg_watchdog_rttime(rs->plan->duration_ns)) < 0)
 		hg_run_warn(rs, "RLIMIT_RTTIME not set: %s", strerror(-rc));
@@ -390,7 +491,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
 	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
-				   .pmqos_fd = -1 };
+				   .pmqos_fd = -1, .lock = { .dir = -1, .fd = -1 } };
 	rs.warnings = json_array();
 	rs.expectations = json_array();
 	sigset_t waited, old;
@@ -401,6 +502,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	if (rc) {
 		if (opt->sink->close && rs.dir[0])
 			opt->sink->close(&rs);
+		hg_dirlock_release(&rs.lock);
 		free_state(&rs, true);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
@@ -437,6 +539,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		rs.exit_status = rc;
 	if (opt->sink->close && rs.dir[0])
 		opt->sink->close(&rs);
+	hg_dirlock_release(&rs.lock);
 	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;

@@ -5,9 +5,9 @@
 #include <sys/mman.h>
 
 #include "base/exitcodes.h"
+#include "base/fsutil.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
-#include "run/host.h"
 #include "run/pmqos.h"
 #include "run/run_env.h"
 

@@ -7,9 +7,10 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "base/dirlock.h"
 #include "plan/plan.h"
 #include "run/counter.h"
-#include "run/run.h"
+#include "run/run_options.h"
 #include "run/thread.h"
 #include "run/watchdog.h"
 
@@ -43,12 +44,21 @@ struct hg_run_state {
 	char started_utc[32], finished_utc[32];
 	bool complete;
 	int signal;                 /* SIGINT/SIGTERM that ended the run, else 0 */
+	bool cut_short;             /* a stop signal after the measuring (hg_run_take_signal) */
+	unsigned stop_refused;      /* SIGTSTP/SIGTTIN/SIGTTOU refused during the run */
 	int exit_status;
 	char dir[PATH_MAX];         /* the result directory */
+	struct hg_dirlock lock;     /* its lock (base/dirlock.h), held for the run */
 };
 
 /* Adds a printf-formatted warning. */
 void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* After the measuring: a SIGINT/SIGTERM/SIGHUP/SIGQUIT that arrived since
+ * (they stay blocked) ends what is left.  Takes it, records it (signal,
+ * complete false, a warning naming `stage`, "during kernel attribution")
+ * and returns true; false when none is pending.  Main thread only. */
+bool hg_run_take_signal(struct hg_run_state *rs, const char *stage);
 
 #endif

@@ -30,8 +30,8 @@
 #include <linux/sched.h>
 
 #include "base/cpuset.h"
+#include "base/fsutil.h"
 #include "base/units.h"
-#include "run/host.h"
 #include "run/scheduling.h"
 
 #define PROC_K "/proc/sys/kernel/"

@@ -22,6 +22,7 @@ static const cyaml_schema_field_t trace_fields[] = {
 	STR("after", OPT, struct hg_raw_trace, after),
 	STR("budget", OPT, struct hg_raw_trace, budget),
 	STR("kernel", OPT, struct hg_raw_trace, kernel),
+	STR("late_wakeup", OPT, struct hg_raw_trace, late_wakeup),
 	CYAML_FIELD_END
 };
 

@@ -14,6 +14,7 @@
 
 struct hg_raw_trace {
 	char *records, *gap, *mode, *series, *outlier_gap, *outlier_latency, *before, *after,
+	     *late_wakeup,
 	     *budget, *kernel;
 };
 

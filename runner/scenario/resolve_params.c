@@ -8,6 +8,9 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
+#define HG_STR_(x) #x
+#define HG_STR(x) HG_STR_(x)
+
 /* DURATION and SIZE: parsed, then the table's range. */
 static bool measure(struct hg_resolver *r, const struct hg_param *p, const char *text,
 		    const char *path, uint64_t *out)
@@ -67,9 +70,97 @@ static bool owned_string(struct hg_resolver *r, const struct hg_param *p, const 
 	return *s != NULL;
 }
 
+/* One argument into a (room for HG_ARGS_MAX was allocated). */
+static bool add_arg(struct hg_resolver *r, yaml_node_t *at, const char *path, struct hg_args *a,
+		    const char *prefix, const char *text)
+{
+	size_t len = strlen(prefix) + strlen(text);
+	const char *why = NULL;
+	if (!text[0])
+		why = "an argument may not be empty";
+	else if (a->n >= HG_ARGS_MAX)
+		why = "too many arguments (at most " HG_STR(HG_ARGS_MAX) ")";
+	else if (len >= HG_ARG_MAX)
+		why = "an argument longer than " HG_STR(HG_ARG_MAX) " bytes";
+	if (why) {
+		hg_yaml_error_at(r->d, at, path, "%s", why);
+		return false;
+	}
+	if (!(a->v[a->n] = malloc(len + 1)))
+		return false;
+	snprintf(a->v[a->n++], len + 1, "%s%s", prefix, text);
+	return true;
+}
+
+/* A map entry: `key: value` -> --key value; `key: true` -> --key; `key:
+ * false` -> nothing. */
+static bool option_arg(struct hg_resolver *r, yaml_node_t *k, yaml_node_t *v, const char *path,
+		       struct hg_args *a)
+{
+	const char *key = hg_yaml_scalar(k), *val = hg_yaml_scalar(v);
+	char sub[HG_PATH];
+	hg_path_join(sub, sizeof(sub), path, key ? key : "?", 0);
+	if (!key || !key[0] || key[0] == '-') {
+		hg_yaml_error_at(r->d, k, sub, "an option is written without its dashes: "
+				 "'vm-bytes: 1G' gives --vm-bytes 1G");
+		return false;
+	}
+	if (!val || hg_yaml_is_null(v)) {
+		hg_yaml_error_at(r->d, v, sub, "expected a value (or true for a flag), got %s",
+				 hg_yaml_kind(v));
+		return false;
+	}
+	bool flag;
+	char err[HG_ERRLEN];
+	bool is_bool = hg_parse_bool(val, &flag, err) == 0;
+	if (is_bool && !flag)
+		return true;
+	if (!add_arg(r, k, sub, a, "--", key))
+		return false;
+	return is_bool || add_arg(r, v, sub, a, "", val);
+}
+
+/* ARGS: {option: value, ...} or [arg, ...]; nothing is split or expanded. */
+static bool args(struct hg_resolver *r, yaml_node_t *n, const char *path, struct hg_args *a)
+{
+	char sub[HG_PATH];
+	hg_args_free(a);
+	if (n->type != YAML_MAPPING_NODE && n->type != YAML_SEQUENCE_NODE) {
+		hg_yaml_error_at(r->d, n, path, "expected a map of options ({vm-bytes: 1G}) or a "
+				 "list of arguments ([--vm-bytes, 1G]), got %s (a string is not "
+				 "split into arguments: there is no shell)", hg_yaml_kind(n));
+		return false;
+	}
+	if (!(a->v = calloc(HG_ARGS_MAX + 1, sizeof(char *))))
+		return false;
+	bool ok = true;
+	a->map = n->type == YAML_MAPPING_NODE;
+	if (n->type == YAML_SEQUENCE_NODE) {
+		for (size_t i = 0; ok && i < hg_yaml_length(n); i++) {
+			yaml_node_t *item = hg_yaml_item(r->y, n, i);
+			hg_path_join(sub, sizeof(sub), path, NULL, (long)i);
+			if (!hg_yaml_scalar(item) || hg_yaml_is_null(item)) {
+				hg_yaml_error_at(r->d, item, sub, "expected an argument (a string), got %s",
+						 hg_yaml_kind(item));
+				ok = false;
+			} else {
+				ok = add_arg(r, item, sub, a, "", hg_yaml_scalar(item));
+			}
+		}
+		return ok;
+	}
+	for (yaml_node_pair_t *pair = n->data.mapping.pairs.start;
+	     ok && pair < n->data.mapping.pairs.top; pair++)
+		ok = option_arg(r, yaml_document_get_node(&r->y->doc, pair->key),
+				yaml_document_get_node(&r->y->doc, pair->value), path, a);
+	return ok;
+}
+
 bool hg_r_param(struct hg_resolver *r, const struct hg_param *p, yaml_node_t *n,
 		const char *text, const char *path, void *values)
 {
+	if (p->kind == HG_PARAM_ARGS)
+		return !n || args(r, n, path, HG_PARAM_AT(values, p, struct hg_args));
 	if (p->kind == HG_PARAM_EXEC)
 		return n && hg_r_exec(r, n, path, HG_PARAM_AT(values, p, struct hg_exec));
 	if (n && !hg_shape_scalar(r->y, n, path, r->d))
@@ -98,6 +189,7 @@ bool hg_r_param(struct hg_resolver *r, const struct hg_param *p, yaml_node_t *n,
 	case HG_PARAM_ENDPOINT:
 		return owned_string(r, p, text, path, values);
 	case HG_PARAM_EXEC:
+	case HG_PARAM_ARGS:
 		break;
 	}
 	return false;

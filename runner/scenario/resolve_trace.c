@@ -14,6 +14,7 @@
 #define DEFAULT_OUTLIER_NS 500000ull      /* 500 us */
 #define DEFAULT_WINDOW_NS 5000000ull      /* 5 ms before and after */
 #define MAX_WINDOW_NS 1000000000ull
+#define DEFAULT_LATE_WAKEUP_NS 50000ull   /* 50 us: docs/kernel-trace.md, "Late wake-ups" */
 
 /* A duration in [min, max] at path; false (with an error) otherwise. */
 static void bounded(struct hg_resolver *r, const char *text, const char *path, uint64_t min,
@@ -34,6 +35,7 @@ void hg_resolve_trace(struct hg_resolver *r)
 	tp->series_ns = DEFAULT_SERIES_NS;
 	tp->outlier_gap_ns = tp->outlier_latency_ns = DEFAULT_OUTLIER_NS;
 	tp->before_ns = tp->after_ns = DEFAULT_WINDOW_NS;
+	tp->late_wakeup_ns = DEFAULT_LATE_WAKEUP_NS;
 	if (!t)
 		return;
 	if (t->records)
@@ -58,6 +60,8 @@ void hg_resolve_trace(struct hg_resolver *r)
 		&tp->outlier_latency_ns);
 	bounded(r, t->before, "trace.before", 0, MAX_WINDOW_NS, "0s..1s", &tp->before_ns);
 	bounded(r, t->after, "trace.after", 0, MAX_WINDOW_NS, "0s..1s", &tp->after_ns);
+	bounded(r, t->late_wakeup, "trace.late_wakeup", 0, MAX_WINDOW_NS, "0s..1s",
+		&tp->late_wakeup_ns);
 	if (t->kernel)
 		hg_r_bool(r, t->kernel, "trace.kernel", &plan->kernel_trace);
 	if (t->budget && hg_r_size(r, t->budget, "trace.budget", &tp->budget_bytes) &&

@@ -81,13 +81,15 @@ static int child_mapping(yaml_document_t *doc, int map, const char *key)
 	return m && set_key(doc, map, key, m) == 0 ? m : 0;
 }
 
-/* threads[NAME] / loads[NAME]: the list item whose name is NAME. */
+/* threads[NAME] / loads[NAME]: the list item whose name is NAME; else,
+ * when NAME is a number N, the N-th item (threads[0], as errors name it). */
 static int named_item(yaml_document_t *doc, int root, const char *list, const char *name)
 {
 	yaml_node_pair_t *p = pair_of(doc, root, list);
 	yaml_node_t *seq = p ? yaml_document_get_node(doc, p->value) : NULL;
 	if (!seq || seq->type != YAML_SEQUENCE_NODE)
 		return 0;
+	int index = hg_item_index(name);
 	for (yaml_node_item_t *i = seq->data.sequence.items.start; i < seq->data.sequence.items.top; i++) {
 		yaml_node_t *item = yaml_document_get_node(doc, *i);
 		if (item->type != YAML_MAPPING_NODE)
@@ -97,11 +99,98 @@ static int named_item(yaml_document_t *doc, int root, const char *list, const ch
 		if (v && v->type == YAML_SCALAR_NODE && !strcmp((char *)v->data.scalar.value, name))
 			return *i;
 	}
+	yaml_node_item_t *at = seq->data.sequence.items.start + index;
+	if (index >= 0 && at < seq->data.sequence.items.top &&
+	    yaml_document_get_node(doc, *at)->type == YAML_MAPPING_NODE)
+		return *at;
+	return 0;
+}
+
+int hg_item_index(const char *name)
+{
+	size_t len = strspn(name, "0123456789");
+	return len && len < 7 && !name[len] ? atoi(name) : -1;
+}
+
+/* A sequence node of the values written in `text`: a flow list "[a, b]"
+ * or one value.  0 with err set when it is neither. */
+static int value_list(yaml_document_t *doc, const char *text, char err[HG_ERRLEN])
+{
+	yaml_parser_t parser;
+	yaml_document_t v;
+	int seq = 0;
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, HG_ERRLEN, "out of memory");
+		return 0;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
+	if (!yaml_parser_load(&parser, &v)) {
+		snprintf(err, HG_ERRLEN, "'%.100s' is not a list of values such as [1ms, 2ms] (%.100s)",
+			 text, parser.problem ? parser.problem : "YAML error");
+		yaml_parser_delete(&parser);
+		return 0;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&v);
+	yaml_node_item_t *first = NULL, *end = NULL;
+	if (root && root->type == YAML_SEQUENCE_NODE) {
+		first = root->data.sequence.items.start;
+		end = root->data.sequence.items.top;
+	}
+	bool ok = root && (root->type == YAML_SCALAR_NODE || first < end);
+	for (yaml_node_item_t *i = first; ok && i < end; i++)
+		ok = yaml_document_get_node(&v, *i)->type == YAML_SCALAR_NODE;
+	if (!ok)
+		snprintf(err, HG_ERRLEN, "'%.100s' is not a non-empty list of values such as "
+			 "[1ms, 2ms]", text);
+	else if ((seq = yaml_document_add_sequence(doc, NULL, YAML_FLOW_SEQUENCE_STYLE))) {
+		if (root->type == YAML_SCALAR_NODE)
+			yaml_document_append_sequence_item(doc, seq,
+				add_scalar(doc, (char *)root->data.scalar.value));
+		for (yaml_node_item_t *i = first; i < end; i++)
+			yaml_document_append_sequence_item(doc, seq, add_scalar(doc,
+				(char *)yaml_document_get_node(&v, *i)->data.scalar.value));
+	}
+	yaml_document_delete(&v);
+	yaml_parser_delete(&parser);
+	return seq;
+}
+
+/* sweep.repeat or sweep.grid.PATH (whose value is a list). */
+static int apply_sweep(yaml_document_t *doc, const struct hg_override *ov, char err[HG_ERRLEN])
+{
+	int root = node_id(doc, yaml_document_get_root_node(doc));
+	int sweep = child_mapping(doc, root, "sweep");
+	const char *key = ov->path + 6;
+	int map = sweep, value;
+	if (!strncmp(key, "grid.", 5) && key[5]) {
+		map = sweep ? child_mapping(doc, sweep, "grid") : 0;
+		key += 5;
+		value = map ? value_list(doc, ov->value, err) : 0;
+		if (map && !value)
+			return -1;
+	} else if (!strcmp(key, "repeat")) {
+		value = add_scalar(doc, ov->value);
+	} else {
+		snprintf(err, HG_ERRLEN, "cannot set '%.100s': only sweep.repeat and sweep.grid.PATH "
+			 "can be set", ov->path);
+		return -1;
+	}
+	if (!map) {
+		snprintf(err, HG_ERRLEN, "cannot set '%.100s': sweep%s is not a mapping", ov->path,
+			 sweep ? ".grid" : "");
+		return -1;
+	}
+	if (!value || set_key(doc, map, key, value) != 0) {
+		snprintf(err, HG_ERRLEN, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
 static int apply_one(yaml_document_t *doc, const struct hg_override *ov, char err[HG_ERRLEN])
 {
+	if (!strncmp(ov->path, "sweep.", 6))
+		return apply_sweep(doc, ov, err);
 	int map = node_id(doc, yaml_document_get_root_node(doc));
 	char path[256];
 	snprintf(path, sizeof(path), "%s", ov->path);
@@ -194,6 +283,12 @@ static char *emit(yaml_document_t *doc)
 char *hg_sweep_apply(const char *text, const struct hg_override *ov, size_t n,
 		     char err[HG_ERRLEN])
 {
+	return hg_scenario_edit(text, ov, n, false, NULL, err);
+}
+
+char *hg_scenario_edit(const char *text, const struct hg_override *ov, size_t n,
+		       bool keep_sweep, size_t *failed, char err[HG_ERRLEN])
+{
 	struct hg_yaml y;
 	struct hg_diags d;
 	hg_diags_init(&d, "");
@@ -204,11 +299,14 @@ char *hg_sweep_apply(const char *text, const struct hg_override *ov, size_t n,
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (apply_one(&y.doc, &ov[i], err) != 0) {
+			if (failed)
+				*failed = i;
 			hg_yaml_close(&y);
 			return NULL;
 		}
 	}
-	drop_key(&y.doc, "sweep");
+	if (!keep_sweep)
+		drop_key(&y.doc, "sweep");
 	char *out = emit(&y.doc);
 	y.loaded = false;   /* emit() consumed the document */
 	hg_yaml_close(&y);

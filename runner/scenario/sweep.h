@@ -33,6 +33,14 @@ struct hg_override {
 };
 char *hg_sweep_apply(const char *text, const struct hg_override *ov, size_t n,
 		     char err[HG_ERRLEN]);
+/* The same edit for --set: keep_sweep keeps the sweep: section, and paths
+ * may also be sweep.repeat and sweep.grid.PATH (the value a list, "[a, b]").
+ * On error *failed (when not NULL) is the index of the override at fault. */
+char *hg_scenario_edit(const char *text, const struct hg_override *ov, size_t n,
+		       bool keep_sweep, size_t *failed, char err[HG_ERRLEN]);
+/* NAME of threads[NAME] as an item index ("0" -> 0), or -1: a list item
+ * is named by its name, else by its index. */
+int hg_item_index(const char *name);
 
 /* Loads a point's scenario text (scenario/scenario.c passes its loader in,
  * so sweep.c does not depend on the loader that calls it). */

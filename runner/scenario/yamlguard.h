@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "scenario/diag.h"
-#include "scenario/yamldoc.h"
+#include "scenario/yamlnode.h"
 
 #define HG_YAML_MAX_FLOW_DEPTH 64
 #define HG_YAML_MAX_DEPTH 128

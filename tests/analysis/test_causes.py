@@ -1,4 +1,4 @@
-"""The cause report (issue 9 item 5, docs/kernel-trace.md): the table of causes per thread from
+"""The cause report (docs/kernel-trace.md): the table of causes per thread from
 result.json, the largest gaps with cause and culprit from trace.bin and kernel.jsonl, the
 section's text with and without a kernel trace."""
 import json
@@ -6,11 +6,17 @@ import json
 import numpy as np
 import pytest
 
-from hgreport import binfile
-from hgreport.causes import (CAUSES, KernelSegments, cause_rows, culprit, top_gaps,
-                             write_section)
-from hgreport.rundir import read_run
-from hgreport.traceio import gaps, interval_records
+from hgreport.read import binfile
+from hgreport.analyses.causes import CAUSES, KernelSegments, cause_rows, culprit, top_gaps
+from hgreport.read.records import gaps, interval_records
+from hgreport.read.rundir import read_run
+from hgreport.report.section import Context
+from hgreport.report.sections.causes import SECTION
+
+
+def write_section(run):
+    """The section as report.md has it (report/section.py's contract)."""
+    return SECTION.markdown(Context(run, {}, None))
 
 S = 1_000_000_000
 
@@ -123,7 +129,7 @@ def test_windows_gaps_keep_their_window_and_cause(golden):
 
 def test_report_has_the_section_and_the_timeline_legend_names_causes(golden, hgreport,
                                                                    monkeypatch):
-    from hgreport import plotting
+    from hgreport.figures import plotting
     legends = {}
     monkeypatch.setattr(plotting, "SAVE_HOOKS", [lambda fig, path: legends.setdefault(
         path.name, [t.get_text() for ax in fig.get_axes() if ax.get_legend()

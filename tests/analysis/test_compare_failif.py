@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from hgreport.command import UsageError
-from hgreport.compare_failif import evaluate, parse
+from hgreport.commands.command import UsageError
+from hgreport.compare.failif import evaluate, parse
 
 
 @pytest.mark.parametrize("text, metric, name, op, mode, value", [

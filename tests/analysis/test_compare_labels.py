@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from hgreport.compare_groups import Group, assign_labels, facts, gather
-from hgreport.errors import InputError
-from hgreport.rundir import Run
+from hgreport.read.rungroups import Group, assign_labels, facts, gather
+from hgreport.base.errors import InputError
+from hgreport.read.rundir import Run
 
 
 def _run(path, kernel="6.1.0", preempt="none", host="vm", name="rx", overrides=None, point=None,

@@ -91,11 +91,94 @@ def test_sweep_directory_gives_the_sweep_report(golden, hgreport, tmp_path):
     assert (tmp_path / "rep" / "sweep.md").exists() and "| p003 |" in out
 
 
-def test_unforeseen_failure_is_one_line_exit_2(golden, hgreport, monkeypatch):
-    """The last resort: an exception no check foresaw ends with one line naming the input."""
-    import hgreport.report as report
-    run = golden("miss")
+def _bug(monkeypatch):
+    """A defect in hgreport: the report's summary raises a KeyError."""
+    from hgreport.report import assemble as report
     monkeypatch.setattr(report, "summarize", lambda *a, **k: {}["boom"])
+
+
+def test_a_bug_is_an_internal_error_not_an_input_error(golden, hgreport, monkeypatch, tmp_path):
+    """An exception no check raised: exit 70 (not 2), the traceback in a new file of the
+    temporary directory that the message names, and a request to report it."""
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    _bug(monkeypatch)
+    run = golden("miss")
     rc, _, err = hgreport(run)
-    assert rc == 2 and err.startswith(f"hgreport: error: {run}: cannot be analysed (KeyError")
-    assert "HGREPORT_DEBUG=1" in err and "Traceback" not in err
+    assert rc == 70, err
+    lines = err.splitlines()
+    assert lines[0] == ("hgreport: internal error: KeyError: 'boom': a bug in hgreport, not a "
+                        "problem of the input"), err
+    assert "Traceback" not in err and len(lines) == 2
+    files = sorted(tmp_path.glob("hgreport-bug-*.txt"))
+    assert len(files) == 1 and lines[1] == (f"hgreport: please report this bug with {files[0]} "
+                                            "(the traceback and the command line)")
+    text = files[0].read_text()
+    assert f"command: hgreport report {run}\n" in text
+    assert "Traceback (most recent call last)" in text and "KeyError: 'boom'" in text
+    assert "summarize" in text or "write_report" in text
+    assert files[0].stat().st_mode & 0o077 == 0             # the user's alone
+    # a second failure never overwrites the first file
+    rc, _, err = hgreport(run)
+    assert rc == 70 and len(list(tmp_path.glob("hgreport-bug-*.txt"))) == 2
+    assert files[0].read_text() == text
+
+
+def test_a_bug_with_no_writable_temporary_directory_prints_the_traceback(
+        golden, hgreport, monkeypatch, tmp_path):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    _bug(monkeypatch)
+    rc, _, err = hgreport(golden("miss"))
+    assert rc == 70
+    assert "the traceback could not be written to a file" in err and "KeyError: 'boom'" in err
+    assert "Traceback (most recent call last)" in err and "please report this bug" in err
+    assert not (tmp_path / "missing").exists()
+
+
+def test_bad_input_stays_one_line_exit_2_without_a_bug_file(tmp_path, hgreport, monkeypatch):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "result.json").write_text("{\"format\": ")
+    rc, _, err = hgreport(bad)
+    assert rc == 2 and len(err.splitlines()) == 1 and "internal error" not in err
+    assert not list(tmp_path.glob("hgreport-bug-*"))
+
+
+def test_an_unwritable_output_is_one_line_exit_2(golden, hgreport, tmp_path):
+    """An OSError names its file: the environment, not a bug."""
+    (tmp_path / "file").write_text("")
+    rc, _, err = hgreport(golden("miss"), "-o", tmp_path / "file" / "report")
+    assert rc == 2 and len(err.splitlines()) == 1, err
+    assert str(tmp_path / "file") in err and "internal error" not in err
+
+
+def test_hgreport_debug_shows_the_bug_where_it_is_raised(golden, monkeypatch):
+    import pytest
+    from hgreport.cli import main
+    monkeypatch.setenv("HGREPORT_DEBUG", "1")
+    _bug(monkeypatch)
+    with pytest.raises(KeyError, match="boom"):
+        main([str(golden("miss"))])
+
+
+def test_a_bug_in_python_m_hgreport_exits_70(golden, tmp_path):
+    """The same through the installed entry point's path (`python3 -m hgreport`, a child
+    process): a bug injected into the summary of a copy of the package."""
+    import shutil
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "analysis" / "hgreport", site / "hgreport",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    summary = site / "hgreport" / "analyses" / "summary.py"
+    summary.write_text(summary.read_text().replace(
+        "def summarize(", "def summarize(*a, **k):\n    return {}['boom']\n\n\ndef _unused(", 1))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "HGREPORT_DEBUG")}
+    env.update(PYTHONPATH=str(site), TMPDIR=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "hgreport", str(golden("miss")), "-o",
+                        str(tmp_path / "out")], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 70, p.stderr
+    assert p.stderr.startswith("hgreport: internal error: KeyError: 'boom'"), p.stderr
+    assert len(list(tmp_path.glob("hgreport-bug-*.txt"))) == 1

@@ -1,6 +1,6 @@
 """The experiments' header comments name the directories hgrun really writes
 (results/<name>/<time>/, results/<name>/sweep-<time>/: runner/results/results.c and
-runner/cli/sweep_cmd.c, or the -o DIR the comment gives) and hgreport commands that exist."""
+runner/sweep/sweep_run.c, or the -o DIR the comment gives) and hgreport commands that exist."""
 import pathlib
 import re
 

@@ -1,17 +1,18 @@
-"""Figures that read well (issue 10 item 5), checked on every figure hgreport writes, drawn at its
-real size: tick labels never overlap, legends sit off the data and off the labels, one colour and
-hatch per load, log tails, the default timeline where things happen, sweep titles."""
+"""Figures that read well (analysis/README.md: "drawn to be read at their real size"), checked
+on every figure hgreport writes, drawn at its real size: tick labels never overlap, legends sit
+off the data and off the labels, one colour and hatch per load, log tails, the default timeline
+where things happen, sweep titles."""
 import json
 
 import numpy as np
 import pytest
 
-from hgreport import plotting
-from hgreport.figcheck import legend_over_data, overlapping_labels, text_collisions
-from hgreport.plotting import load_style, log_axis, plt, shade_loads
-from hgreport.rundir import read_run
-from hgreport.timeline_auto import choose_windows, phase_changes
-from hgreport.traceio import gaps, interval_records
+from hgreport.figures import plotting
+from figcheck import legend_over_data, overlapping_labels, text_collisions
+from hgreport.figures.plotting import load_style, log_axis, plt, shade_loads
+from hgreport.read.rundir import read_run
+from hgreport.analyses.timeline_windows import choose_windows, phase_changes
+from hgreport.read.records import gaps, interval_records
 
 
 @pytest.fixture
@@ -54,7 +55,7 @@ def test_the_checker_fails_on_a_title_over_an_offset_text():
 
 
 def test_the_checker_fails_on_labels_that_run_together():
-    # What issue 10 saw: 1-2-5 ticks labelled as plain numbers on a narrow log axis.
+    # What the first figures showed: 1-2-5 ticks labelled as plain numbers on a narrow log axis.
     fig, ax = plt.subplots(figsize=(2.5, 2))
     ax.set_xscale("log")
     ax.set_xlim(10, 5000)

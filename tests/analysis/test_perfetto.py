@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from perfetto_reader import pb2, read
-from hgreport import perfetto, perfetto_json, perfetto_tracks
-from hgreport.errors import InputError
-from hgreport.rundir import END_KINDS, read_run
-from hgreport.summary import periodic_jobs
+from hgreport.perfetto import trace as perfetto
+from hgreport.perfetto import chrome_json as perfetto_json
+from hgreport.perfetto import tracks as perfetto_tracks
+from hgreport.base.errors import InputError
+from hgreport.read.rundir import END_KINDS, read_run
+from hgreport.analyses.summary import periodic_jobs
 
 INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
                      ("end", "u1"), ("flags", "u1"), ("window", "<u4"), ("cause", "<u4")])

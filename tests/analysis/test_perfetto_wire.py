@@ -1,4 +1,4 @@
-"""hgreport's hand-written protobuf encoder (perfetto_proto.py) against the official Perfetto
+"""hgreport's hand-written protobuf encoder (perfetto/proto.py) against the official Perfetto
 protos: every packet it writes is parsed by the protobuf package with perfetto_trace_pb2 and
 must carry exactly the values it was given."""
 import io
@@ -7,7 +7,8 @@ import zlib
 import numpy as np
 
 from perfetto_reader import pb2   # (skips without the perfetto package)
-from hgreport import perfetto, perfetto_proto as pp
+from hgreport.perfetto import trace as perfetto
+from hgreport.perfetto import proto as pp
 
 EDGES = [0, 1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28, 2**32 - 1, 2**32,
          2**35 + 5, 2**49, 2**56, 2**63 - 1, -1, -2, -300, -(2**63)]

@@ -115,8 +115,8 @@ def test_incomplete_run_is_reported(mix_run, copy_run, hgreport, tmp_path):
 
 
 def test_jobs_rebuilt_from_the_trace_agree_with_the_runner(miss_run):
-    from hgreport.rundir import read_run
-    from hgreport.summary import periodic_jobs
+    from hgreport.read.rundir import read_run
+    from hgreport.analyses.summary import periodic_jobs
     run = read_run(miss_run)
     for i, t in enumerate(run.threads):
         jobs = periodic_jobs(run, i)

@@ -1,15 +1,17 @@
-"""The report's Perfetto export in a forked child (hgreport/forked.py, report.py): failures come
+"""The report's Perfetto export in a forked child (hgreport/base/forked.py, report/assemble.py): failures come
 back as the same errors, and the report is the same as written in one process; the default
-timeline's windows (timeline_auto._rows) select what a per-thread scan selects."""
+timeline's windows (timeline._rows) select what a per-thread scan selects."""
 import os
 import signal
 
 import numpy as np
 import pytest
 
-from hgreport import forked, perfetto, timeline_auto
-from hgreport.errors import InputError
-from hgreport.rundir import read_run
+from hgreport.base import forked
+from hgreport.perfetto import trace as perfetto
+from hgreport.figures import timeline
+from hgreport.base.errors import InputError
+from hgreport.read.rundir import read_run
 
 needs_fork = pytest.mark.skipif(not forked.can_fork(), reason="no fork here (or other threads, "
                                 "or HGREPORT_SERIAL=1): the child cannot be tested")
@@ -38,10 +40,15 @@ def test_other_errors_of_the_child_keep_their_type(mix_run, hgreport, tmp_path, 
     def broken(run, path):
         raise ValueError("a value the export did not expect (test)")
 
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(perfetto, "write", broken)
     rc, _, err = hgreport(mix_run, "-o", tmp_path / "out")
-    assert rc == 2                               # cli.py: an unforeseen input, no traceback
+    assert rc == 70                              # cli.py: a bug (base/bugreport.py)
     assert "ValueError: a value the export did not expect (test)" in err
+    bug, = tmp_path.glob("hgreport-bug-*.txt")   # with the child's own traceback
+    text = bug.read_text()
+    assert "in the child process:" in text and "in broken" in text
 
 
 @needs_fork
@@ -55,7 +62,7 @@ def test_a_child_killed_by_a_signal_is_reported(mix_run, hgreport, tmp_path, mon
 
 
 def test_the_child_is_reaped_when_the_parent_fails(mix_run, tmp_path, monkeypatch):
-    from hgreport import report
+    from hgreport.report import assemble as report
     started = []
     real = forked.Job
 
@@ -98,16 +105,16 @@ def test_the_report_is_the_same_forked_or_serial(case, golden_session, hgreport,
 @pytest.mark.parametrize("case", ["mix", "miss", "outliers", "killed", "windows"])
 def test_timeline_windows_select_what_a_scan_per_thread_selects(case, coarse, golden_session,
                                                                  monkeypatch):
-    monkeypatch.setattr(timeline_auto, "COARSE", coarse)     # blocks smaller than the runs
+    monkeypatch.setattr(timeline, "COARSE", coarse)     # blocks smaller than the runs
     run = read_run(golden_session(case))
     iv = run.intervals
     end = int(iv.stop.max())
     rng = np.random.default_rng(7)
     spans = [tuple(sorted(rng.integers(-10, end + 10, 2).tolist())) for _ in range(100)]
-    spans += [(w.start_ns, w.start_ns + w.length_ns) for w in timeline_auto.choose_windows(run)]
+    spans += [(w.start_ns, w.start_ns + w.length_ns) for w in timeline.choose_windows(run)]
     spans += [(0, end + 1), (end, end + 100), (-5, 0)]
     for lo, hi in spans:
-        rows = timeline_auto._rows(run, lo, hi)
+        rows = timeline._rows(run, lo, hi)
         for i in range(len(run.threads)):
             mine = iv.of_thread(i)
             reach = np.maximum.accumulate(mine.stop) if len(mine) else mine.stop

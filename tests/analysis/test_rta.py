@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from hgreport.rta import Task, analyse, response_time, with_overrides
+from hgreport.analyses.rta import Task, analyse, response_time, with_overrides
 
 MS = 1_000_000
 AUDIO = Task("audio", 3 * MS, 8 * MS, 50)

@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from hgreport.errors import InputError
-from hgreport.rundir import read_run
-from hgreport.series import read_series
-from hgreport.seriesbins import aggregate, choose_bin, fmt_clock, fmt_span
+from hgreport.base.errors import InputError
+from hgreport.read.rundir import read_run
+from hgreport.read.series import read_series
+from hgreport.analyses.series_bins import aggregate, choose_bin, fmt_clock, fmt_span
 
 S = 1_000_000_000
 
@@ -163,8 +163,8 @@ def test_clock_and_span_formats():
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Read series.jsonl 300 bytes at a time: every rule must hold across chunk edges."""
-    import hgreport.series
-    monkeypatch.setattr(hgreport.series, "CHUNK_BYTES", 300)
+    import hgreport.read.series
+    monkeypatch.setattr(hgreport.read.series, "CHUNK_BYTES", 300)
 
 
 def test_chunk_edges_change_nothing(mix_run, copy_run, small_blocks):
@@ -191,7 +191,7 @@ def test_spans_cut_to_what_each_line_measured_inside_its_window():
     of it. A load that ran 0.5-2.5 s, its counters read 0.1 s after each interval's end: its
     first line's ops grew over 0.5-1.1 s, its second over 1.1-2.1 s, its last over
     2.1-2.5 s; a run before read_ns keeps the intervals."""
-    from hgreport.series import MISSING, THREAD_KEYS, Series
+    from hgreport.read.series import MISSING, THREAD_KEYS, Series
     S, L = 1_000_000_000, 100_000_000
     loads = {"t_ns": np.array([S, 2 * S, 3 * S, 4 * S]), "span_ns": np.full(4, S),
              "read_ns": np.array([S + L, 2 * S + L, 3 * S + L, 4 * S + L]),
@@ -222,7 +222,7 @@ def test_load_rates_follow_the_time_each_line_measured():
     over a microsecond: 0 ops), its last at 3.1 s. Each bin gets the part of each line's time
     that falls in it, so every bin reads 1000 ops/s (binned by t_ns, the second bin was
     rated 0 over a microsecond, the first 1000 over a bin's time it did not cover)."""
-    from hgreport.series import THREAD_KEYS, Series
+    from hgreport.read.series import THREAD_KEYS, Series
     S, U = 1_000_000_000, 1_000
     loads = {"t_ns": np.array([S, 2 * S, 3 * S]), "span_ns": np.full(3, S),
              "read_ns": np.array([2300 * U * U, 2300 * U * U + U, 3100 * U * U]),

@@ -1,14 +1,14 @@
 """The "Over time" section and `hgreport series` on real runs: a complete one, an `outliers`-mode
-one with windows, and one killed with SIGKILL part-way (issue 8: the report reads what was
-measured up to the last checkpoint)."""
+one with windows, and one killed with SIGKILL part-way (the report reads what was measured up to
+the last checkpoint: docs/results.md)."""
 import json
 
 import numpy as np
 import pytest
 
-from hgreport.longrun import section
-from hgreport.outliers import windows
-from hgreport.rundir import read_run
+from hgreport.report.sections.over_time import section
+from hgreport.report.outliers import windows
+from hgreport.read.rundir import read_run
 
 @pytest.fixture(scope="module")
 def outliers_run(golden_session):
@@ -101,9 +101,9 @@ def test_series_json_holds_the_bins_of_the_figure(mix_run, tmp_path):
 
 
 def _bins(run, bin_ns=None):
-    from hgreport.longrun import covered_ns
-    from hgreport.series import read_series
-    from hgreport.seriesbins import aggregate
+    from hgreport.report.sections.over_time import covered_ns
+    from hgreport.read.series import read_series
+    from hgreport.analyses.series_bins import aggregate
     s = read_series(run)
     return aggregate(s, len(run.threads), bin_ns=bin_ns, covered_ns=covered_ns(run, s))
 
@@ -114,7 +114,7 @@ def test_per_bin_p99_is_the_nearest_rank_of_the_bins_wakeups(mix_run, bin_ns):
     latency.bin holds in it, counted by brute force here."""
     import math
 
-    from hgreport.seriesbins import sample_p99
+    from hgreport.analyses.series_bins import sample_p99
     run = read_run(mix_run)
     b = _bins(run, bin_ns)
     got = sample_p99(run, b)
@@ -130,7 +130,7 @@ def test_per_bin_p99_is_the_nearest_rank_of_the_bins_wakeups(mix_run, bin_ns):
 
 
 def test_per_bin_p99_only_when_latency_bin_holds_every_wakeup(mix_run, copy_run, golden_session):
-    from hgreport.seriesbins import sample_p99
+    from hgreport.analyses.series_bins import sample_p99
     outl = read_run(golden_session("outliers"))          # trace mode outliers: not every one
     assert sample_p99(outl, _bins(outl)) is None
     run = read_run(mix_run)

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hgreport.rundir import END_KINDS, Intervals, Run, Samples
-from hgreport.table1 import QUIET, table1, windows
+from hgreport.read.rundir import END_KINDS, Intervals, Run, Samples
+from hgreport.analyses.table1 import QUIET, table1, windows
 
 MS, S = 1_000_000, 1_000_000_000
 P, E, D = 100 * MS, 10 * MS, 5_000      # rt's period and exec; hog's distance to rt (5 us)

@@ -33,7 +33,7 @@ can_trace = os.geteuid() == 0 and pathlib.Path("/sys/kernel/tracing").is_dir()
 def test_cause_report_of_a_traced_run(hgrun, scenario, tmp_path):
     run = tmp_path / "run"
     r = hgrun(scenario(SCENARIO), "-o", run, "--quiet", "--kernel-trace", timeout=60)
-    assert r.rc in (0, 1), r.err
+    assert r.rc in (0, 5), r.err
     res = json.loads((run / "result.json").read_text())
     kt = res["kernel_trace"]
     if not kt["enabled"]:

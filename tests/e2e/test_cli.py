@@ -99,7 +99,8 @@ def test_resolved_fills_defaults_and_units(hgrun, scenario):
     assert s["trace"] == {"records": 65536, "gap_auto": True, "gap_ns": None, "mode": "full",
                           "series_ns": 1_000_000_000, "outlier_gap_ns": 500_000,
                           "outlier_latency_ns": 500_000, "before_ns": 5_000_000,
-                          "after_ns": 5_000_000, "budget_bytes": None, "kernel": False}
+                          "after_ns": 5_000_000, "budget_bytes": None, "kernel": False,
+                          "late_wakeup_ns": 50_000}
     assert s["lock_memory"] is True
     (t,) = s["threads"]
     assert t["os_name"] == "rt" and t["instance"] == 0

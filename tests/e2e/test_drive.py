@@ -210,21 +210,40 @@ def test_resume_refuses_another_sweep_naming_the_difference(hgrun, scenario, tmp
 def test_progress_shows_time_left_and_quiet_keeps_failures(hgrun, scenario, tmp_path):
     text = SWEEP + "expect:\n  - {thread: rt, metric: releases, max: 0}\n"
     r = hgrun("sweep", scenario(text), "-o", tmp_path / "a", "--duration", "100ms")
-    assert r.rc == 1
+    assert r.rc == 5, "every run complete, expectations failed: a finding"
     lines = [line for line in r.out.splitlines() if line.startswith("== run ")]
     assert len(lines) == 4
     assert "(4 to go, at least" in lines[0] and "left)" in lines[0]
     assert all("about" in line and "left)" in line for line in lines[1:])
-    assert "sweep: 0 succeeded, 4 failed, 0 skipped" in r.out
+    assert "sweep: 4 succeeded (4 with a failed expectation), 0 failed, 0 skipped" in r.out
     r = hgrun("sweep", scenario(text), "-o", tmp_path / "b", "--duration", "100ms", "--quiet")
-    assert r.rc == 1
-    assert r.out.splitlines() == [f"sweep: 0 succeeded, 4 failed, 0 skipped (complete already); "
+    assert r.rc == 5
+    assert r.out.splitlines() == [f"sweep: 4 succeeded (4 with a failed expectation), 0 failed, "
+                                  f"0 skipped (complete already); "
                                   f"results in {tmp_path / 'b'} (index: sweep.json)"]
     failures = r.err.splitlines()
     assert len(failures) == 4, "--quiet: one line per failed run"
-    assert re.fullmatch(rf"hgrun: run 1/4 p000/r0 failed \(exit 1\): {tmp_path / 'b'}/p000/r0: "
+    assert re.fullmatch(rf"hgrun: run 1/4 (p00\d/r\d): an expectation failed \(exit 5\): "
+                        rf"{tmp_path / 'b'}/\1: "
                         r"expectation failed: rt: releases = \d+ \(rt\), bound max 0", failures[0])
     assert all(line.startswith("hgrun: run ") for line in failures)
+    r = hgrun("sweep", scenario(text), "-o", tmp_path / "b", "--duration", "100ms", "--resume",
+              "--quiet")
+    assert r.rc == 0 and "0 succeeded, 0 failed, 4 skipped" in r.out, \
+        "a finding is a complete run: --resume keeps it"
+
+
+def test_sweep_exit_separates_broken_runs_from_findings(hgrun, scenario, tmp_path):
+    """One point fails its expectation (5), the other cannot run here (its CPU
+    is not online): the sweep reports the failure, exit 1, not 5."""
+    text = SWEEP.replace("threads[rt].workload.exec: [1ms, 2ms]",
+                         "threads[rt].cpus: [0, 1000]").replace("duration: 5s", "duration: 100ms") + \
+        "expect:\n  - {thread: rt, metric: releases, max: 0}\n"
+    # No --duration or --set: points are then checked as each run starts.
+    r = hgrun("sweep", scenario(text), "-o", tmp_path / "m", "--quiet")
+    assert "(exit 5)" in r.err and "failed (exit 2)" in r.err, r.err
+    assert "succeeded (2 with a failed expectation), 2 failed" in r.out, r.out
+    assert r.rc == 1
 
 
 # ---- 5. shards anywhere ----------------------------------------------------------

@@ -32,7 +32,8 @@ def test_help_has_no_printf_escapes(hgrun, args):
 
 
 # Arguments that make each option parse for its command (never run anything).
-VALUES = {"-o": "/nonexistent-dir", "--duration": "1s", "--shard": "0/2", "--set": "duration=1s"}
+VALUES = {"-o": "/nonexistent-dir", "--duration": "1s", "--shard": "0/2", "--set": "duration=1s",
+          "--scale": "0.5", "--seed": "7"}
 
 
 @pytest.mark.parametrize("command", ["run", "sweep", "validate", "list", "calibrate"])
@@ -82,7 +83,7 @@ def test_failed_expectation_speaks_the_bound_unit(hgrun, scenario, tmp_path):
                                "  - {thread: rt, metric: cpu_ns, max: 2000}\n"
                                "  - {thread: rt, metric: releases, max: 1}")
     r = hgrun("run", scenario(text), "-o", tmp_path / "o", "--duration", "200ms", "--quiet")
-    assert r.rc == 1
+    assert r.rc == 5
     lines = [line for line in r.err.splitlines() if line.startswith("expectation failed")]
     assert len(lines) == 3
     assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+(e\+0[0-9])?us \(rt\), bound max 1us",
@@ -158,6 +159,6 @@ def _documented_exit_codes():
 @pytest.mark.parametrize("args", [["--help"], ["run", "--help"]])
 def test_help_names_every_documented_exit_code(hgrun, args):
     codes = _documented_exit_codes()
-    assert {0, 1, 2, 3, 4, 129, 130, 131, 143} <= codes
+    assert {0, 1, 2, 3, 4, 5, 129, 130, 131, 143} <= codes
     said = {int(c) for c in re.findall(r"\d+", hgrun(*args).out.split("exit codes:", 1)[1])}
     assert codes <= said, f"help lacks exit codes {sorted(codes - said)}"

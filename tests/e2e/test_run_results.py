@@ -85,13 +85,13 @@ def test_expectations_pass_and_fail(hgrun, scenario, tmp_path):
                                       "  - {thread: c, metric: cpu_ns, min: 1ms}\n"
                                       "  - {thread: c, metric: cpu_ns, max: 1us}\n")
     r = run_scenario(hgrun, scenario, tmp_path, text, duration="300ms")
-    assert r.rc == 1
+    assert r.rc == 5, "a complete run whose expectation failed is a finding: exit 5"
     r.validate()
     e = r.result["expectations"]
     assert [x["pass"] for x in e] == [True, False]
     assert "max" in e[1] and e[1]["value"] > 1000
     assert "c" in r.err and "cpu_ns" in r.err and "expectation failed" in r.err
-    assert r.result["exit_status"] == 1
+    assert r.result["exit_status"] == 5 and r.result["complete"] is True
 
 
 def test_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):

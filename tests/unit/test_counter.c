@@ -3,6 +3,7 @@
  * formula (a factor, a unit), not a few ppm. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "unit.h"

@@ -2,7 +2,8 @@
  * each event kind, as this kernel (6.18) writes them, and ring-buffer pages
  * built byte by byte: small and long records, time extends, absolute time
  * stamps, padding, the missed-events flag, names of tasks and irqs, the
- * task an interrupt interrupted (common_pid). */
+ * task an interrupt interrupted (common_pid), the hrtimer events (the timer's
+ * address, expiries relative to the event, clamped when they do not fit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,18 @@ static const char timer_entry_fmt[] = "name: local_timer_entry\nID: 165\n" COMMO
 	"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n";
 static const char resched_exit_fmt[] = "name: reschedule_exit\nID: 154\n" COMMON
 	"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n";
+
+static const char hrt_start_fmt[] = "name: hrtimer_start\nID: 460\n" COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 expires;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:s64 softexpires;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:enum hrtimer_mode mode;\toffset:40;\tsize:4;\tsigned:0;\n"
+	"\tfield:bool was_armed;\toffset:44;\tsize:1;\tsigned:0;\n";
+static const char hrt_expire_fmt[] = "name: hrtimer_expire_entry\nID: 459\n" COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n";
 
 static const struct hg_kevent_spec *spec(const char *path)
 {
@@ -242,9 +255,58 @@ static void test_page(void)
 	free(names);
 }
 
+static void payload_hrt(unsigned char *r, uint16_t type, uint64_t timer, int64_t v1,
+		       int64_t v2)
+{
+	memset(r, 0, 48);
+	memcpy(r, &type, 2);
+	memcpy(r + 8, &timer, 8);
+	if (type == 460) {              /* expires at 24, softexpires at 32 */
+		memcpy(r + 24, &v2, 8);
+		memcpy(r + 32, &v1, 8);
+	} else {                        /* now at 16 */
+		memcpy(r + 16, &v1, 8);
+	}
+}
+
+static void test_timers(void)
+{
+	struct hg_kformat f[2];
+	CHECK(hg_kformat_parse(hrt_start_fmt, spec("timer/hrtimer_start"), &f[0]) == 0 &&
+	      f[0].off[0] == 8 && f[0].off[1] == 32 && f[0].off[2] == 24,
+	      "hrtimer_start: softexpires (32) is not taken for expires (24)");
+	CHECK(hg_kformat_parse(hrt_expire_fmt, spec("timer/hrtimer_expire_entry"), &f[1]) == 0 &&
+	      f[1].off[1] == 16, "hrtimer_expire_entry: now at 16");
+	CHECK(spec("sched/sched_waking") != NULL, "sched_waking is traced");
+	struct page p;
+	unsigned char r[48];
+	uint64_t timer = 0xffff888812345678ull;
+	header(&p, 1000000);
+	payload_hrt(r, 460, timer, 1000000 + 500, 1000000 + 500 + 50000);
+	record(&p, 0, r, 48, true);
+	payload_hrt(r, 459, timer, 1000000 + 510, 0);
+	record(&p, 10, r, 32, true);
+	payload_hrt(r, 460, timer, 1000000 + 5000000000ll, 1000000 + 5000000000ll);
+	record(&p, 0, r, 48, true);
+	finish(&p, 0);
+	struct hg_kdecoder d = { f, 2, NULL, collect, NULL, 0, 0, 0 };
+	n_got = 0;
+	size_t n = hg_kpage_decode(&d, p.b, sizeof(p.b), 0);
+	CHECK(n == 3 && d.malformed == 0, "3 timer events (got %zu)", n);
+	CHECK(got[0].kind == HG_KEV_HRT_START && got[0].sub == 0x12345678u && got[0].a == 500 &&
+	      got[0].b == 50000 && !(got[0].flags & (HG_KEV_CLAMPED | HG_KEV_PID)),
+	      "start: soft - ts %d, slack %d", got[0].a, got[0].b);
+	CHECK(got[1].kind == HG_KEV_HRT_EXPIRE && got[1].sub == 0x12345678u && got[1].a == 500,
+	      "expire: now - ts %d", got[1].a);
+	CHECK(got[2].a == INT32_MAX && (got[2].flags & HG_KEV_CLAMPED), "5 s away: clamped");
+	CHECK(!hg_kev_is_interrupt(HG_KEV_HRT_START) && hg_kev_is_interrupt(HG_KEV_VEC_EXIT),
+	      "timer events do not name an interrupted task");
+}
+
 int main(void)
 {
 	test_formats();
 	test_page();
+	test_timers();
 	return unit_report("test_ktrace_parse");
 }

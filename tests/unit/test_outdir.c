@@ -1,23 +1,27 @@
 /* Table-driven tests of what -o DIR accepts and what --force removes
- * (runner/cli/outdir.c): only names hgrun and hgreport write, never
+ * (runner/results/outdir.c): only names hgrun and hgreport write, never
  * anything else, never recursively. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "unit.h"
+#include "base/dirlock.h"
 #include "base/exitcodes.h"
-#include "cli/outdir.h"
+#include "results/outdir.h"
+#include "unit.h"
 
 /* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, "r:NAME" a
- * result.json whose "files" names kernel.trace, else an empty file. */
+ * result.json whose "files" names kernel.trace, "o:NAME" an empty file of
+ * uid 4242 (the tests run as root, or that case fails), else an empty file. */
 struct ocase {
 	const char *name;
 	enum hg_outdir_kind kind;
-	const char *entries[8];
+	const char *entries[8];   /* up to 7, NULL-ended */
 	int want_plain, want_force;   /* exit codes without and with --force */
 	bool emptied;                 /* with --force: nothing left */
 };
@@ -49,12 +53,29 @@ static const struct ocase cases[] = {
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "a sweep where a run goes", HG_OUTDIR_RUN, { "sweep.json", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	/* what a (planted) result.json lists under files is not hgrun's */
 	{ "a file the run's result.json lists", HG_OUTDIR_RUN, { "r:result.json", "kernel.trace",
-	  "kernel.trace.tmp.77", NULL }, HG_EXIT_USAGE, 0, true },
+	  "kernel.trace.tmp.77", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "a file no result.json lists", HG_OUTDIR_RUN, { "result.json", "kernel.trace", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "a listed file in a sweep's run", HG_OUTDIR_SWEEP, { "d:p000", "d:p000/r0",
-	  "r:p000/r0/result.json", "p000/r0/kernel.trace", NULL }, HG_EXIT_USAGE, 0, true },
+	  "r:p000/r0/result.json", "p000/r0/kernel.trace", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE,
+	  false },
+	/* hgrun's own leftovers: an exec load's output, the kernel trace and
+	 * its temporary, a stale lock of a killed run */
+	{ "a run with an exec load", HG_OUTDIR_RUN, { "result.json", "load-hog.out", "load-hog.err",
+	  NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a traced run killed while writing", HG_OUTDIR_RUN, { "trace.bin", "kernel.jsonl",
+	  "kernel.jsonl.tmp.0123456789abcdef", ".hgrun-lock", ".hgrun-reserve", NULL },
+	  HG_EXIT_USAGE, 0, true },
+	{ "a sweep's leftovers", HG_OUTDIR_SWEEP, { "sweep.json", ".hgrun-lock-shard-0-of-2",
+	  "d:p000", "d:p000/r0", "p000/r0/load-x.err", "p000/r0/.hgrun-lock", NULL },
+	  HG_EXIT_USAGE, 0, true },
+	/* ours by name, another user's by owner */
+	{ "another user's file named like ours", HG_OUTDIR_RUN, { "result.json",
+	  "o:trace.bin", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a name like a load's output that is not", HG_OUTDIR_RUN, { "load-.out", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "pNNN with letters", HG_OUTDIR_SWEEP, { "d:pics", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE,
 	  false },
 };
@@ -68,8 +89,8 @@ static void make(const char *root, const struct ocase *c)
 	for (size_t i = 0; i < 8 && c->entries[i] && c->entries[i][0]; i++) {
 		const char *e = c->entries[i];
 		bool dir = !strncmp(e, "d:", 2), link = !strncmp(e, "l:", 2);
-		bool result = !strncmp(e, "r:", 2);
-		snprintf(path, sizeof(path), "%s/%s", root, dir || link || result ? e + 2 : e);
+		bool result = !strncmp(e, "r:", 2), other = !strncmp(e, "o:", 2);
+		snprintf(path, sizeof(path), "%s/%s", root, dir || link || result || other ? e + 2 : e);
 		if (dir) {
 			mkdir(path, 0777);
 		} else if (link) {
@@ -82,6 +103,8 @@ static void make(const char *root, const struct ocase *c)
 				      "\"kernel\": \"kernel.trace\"}}\n", f);
 			if (f)
 				fclose(f);
+			if (other && chown(path, 4242, 4242) != 0)
+				perror("chown");
 		}
 	}
 }
@@ -102,10 +125,10 @@ int main(void)
 		char root[256];
 		snprintf(root, sizeof(root), "%s/%zu", base, i);
 		make(root, c);
-		int plain = hg_outdir_prepare(root, c->kind, false, devnull);
+		int plain = hg_outdir_prepare(root, c->kind, false, devnull, NULL);
 		CHECK(plain == c->want_plain, "%s: without --force: %d, want %d", c->name, plain,
 		      c->want_plain);
-		int force = hg_outdir_prepare(root, c->kind, true, devnull);
+		int force = hg_outdir_prepare(root, c->kind, true, devnull, NULL);
 		CHECK(force == c->want_force, "%s: with --force: %d, want %d", c->name, force,
 		      c->want_force);
 		if (c->emptied)
@@ -114,6 +137,45 @@ int main(void)
 			CHECK(rmdir(root) != 0 && errno == ENOTEMPTY, "%s: --force removed a user's file",
 			      c->name);
 	}
+	/* A directory another hgrun is writing: refused, with or without
+	 * --force, and untouched. */
+	char busy[256], holder[256];
+	snprintf(busy, sizeof(busy), "%s/busy", base ? base : "/tmp");
+	make(busy, &(struct ocase){ .entries = { "result.json", "trace.bin", NULL } });
+	/* The holder is another process: a record lock is the process's own. */
+	int ready[2], done[2];
+	CHECK(pipe(ready) == 0 && pipe(done) == 0, "pipe");
+	pid_t child = fork();
+	if (child == 0) {
+		struct hg_dirlock mine;
+		char c = hg_dirlock_take(busy, HG_DIRLOCK_NAME, "the test", &mine, holder,
+					 sizeof(holder)) == 0 ? 'y' : 'n';
+		(void)!write(ready[1], &c, 1);
+		(void)!read(done[0], &c, 1);
+		hg_dirlock_release(&mine);
+		_exit(0);
+	}
+	char got = 'n';
+	(void)!read(ready[0], &got, 1);
+	CHECK(got == 'y', "the child could not lock %s", busy);
+	CHECK(hg_outdir_prepare(busy, HG_OUTDIR_RUN, true, devnull, NULL) == HG_EXIT_USAGE,
+	      "--force on a locked directory was not refused");
+	CHECK(access(busy, F_OK) == 0 && hg_dirlock_busy_at(AT_FDCWD, busy, holder, 0) == false,
+	      "busy_at on a directory");
+	char probe[300];
+	snprintf(probe, sizeof(probe), "%s/trace.bin", busy);
+	CHECK(access(probe, F_OK) == 0, "--force removed a file of a run being written");
+	/* the lock's holder says who it is */
+	int dfd = open(busy, O_RDONLY | O_DIRECTORY);
+	CHECK(hg_dirlock_busy_at(dfd, HG_DIRLOCK_NAME, holder, sizeof(holder)) &&
+	      strstr(holder, "the test") && strstr(holder, "pid "), "holder '%s'", holder);
+	close(dfd);
+	(void)!write(done[1], "x", 1);
+	waitpid(child, NULL, 0);
+	snprintf(probe, sizeof(probe), "%s/" HG_DIRLOCK_NAME, busy);
+	CHECK(access(probe, F_OK) != 0, "the released lock file is still there");
+	CHECK(hg_outdir_prepare(busy, HG_OUTDIR_RUN, true, devnull, NULL) == 0,
+	      "--force once the lock is released");
 	if (devnull)
 		fclose(devnull);
 	if (base) {

@@ -22,6 +22,7 @@ static size_t value_size(const struct hg_param *p)
 	case HG_PARAM_STRING:
 	case HG_PARAM_ENDPOINT: return sizeof(char *);
 	case HG_PARAM_EXEC: return sizeof(struct hg_exec);
+	case HG_PARAM_ARGS: return sizeof(struct hg_args);
 	default: return sizeof(uint64_t);
 	}
 }
@@ -70,6 +71,7 @@ static void check_table(const char *plugin, const struct hg_params *ps)
 		/* An optional key without a default is echoed null when not given. */
 		if (!p->required && !p->def)
 			CHECK(p->kind == HG_PARAM_STRING || p->kind == HG_PARAM_ENDPOINT ||
+			      p->kind == HG_PARAM_ARGS ||     /* none given: no arguments, null */
 			      ((p->kind == HG_PARAM_UINT || p->kind == HG_PARAM_DURATION ||
 				p->kind == HG_PARAM_SIZE) && p->min > 0),
 			      "%s.%s: optional, no default, and 0 is a valid value", plugin, p->name);

@@ -1,0 +1,3 @@
+"""What the numbers say: gaps and switches, periodic jobs, the summary of a run, per-window
+statistics, the response-time analysis, gap causes, series bins, sweep metrics, where the
+timeline looks. Data in, data out: no Markdown pages, no figures. Imports base/ and read/."""

@@ -1,0 +1,157 @@
+"""The numbers of one run's report (summary.json): every table of report.md comes from here."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..base.stats import describe
+from ..read.rundir import Run
+from . import jobs
+from . import switches
+
+DEFAULT_THRESHOLDS_NS = (1_000_000, 5_000_000, 10_000_000, 50_000_000)   # table 1
+
+
+def thread_window(run: Run, index: int) -> tuple[int, int]:
+    """[start, end) of a thread's activity, from the run's time zero (ns)."""
+    s = run.scenario_thread(index)
+    start = int(s.get("start_ns") or 0)
+    end = int(s.get("finish_ns") or run.duration_ns or 0)
+    if run.duration_ns:
+        end = min(end, run.duration_ns)
+    return start, end
+
+
+def miss_ratio(stats: dict[str, Any]) -> float | None:
+    releases = stats.get("releases") or 0
+    return stats["deadlines_missed"] / releases if releases else None
+
+
+def periodic_jobs(run: Run, index: int) -> list[jobs.Job] | None:
+    """Jobs of a `periodic` thread rebuilt from the trace, or None (not periodic, exec drawn
+    from a distribution, or records dropped)."""
+    s = run.scenario_thread(index)
+    w = s.get("workload") or {}
+    execs = jobs.exec_values(w)
+    t = run.threads[index]
+    if w.get("type") != "periodic" or not execs or t["stats"]["records_dropped"]:
+        return None
+    key = f"jobs.{index}"
+    if key not in run.cache:
+        start, end = thread_window(run, index)
+        run.cache[key] = jobs.rebuild(run.intervals.of_thread(index), start, end,
+                                      int(w["period_ns"]), execs)
+    return run.cache[key]
+
+
+def _thread(run: Run, index: int) -> dict[str, Any]:
+    t = run.threads[index]
+    st = t["stats"]
+    s = run.scenario_thread(index)
+    w = s.get("workload") or {}
+    g = t.get("granted") or {}
+    start, end = thread_window(run, index)
+    in_trace = int(_trace_counts(run)[index])
+    row: dict[str, Any] = {
+        "label": run.label(index), "name": t["name"], "instance": t["instance"],
+        "tid": t.get("tid"), "cpu_affinity": t.get("cpu_affinity"),
+        "workload": w.get("type") or t.get("workload"), "timer": s.get("timer"),
+        "period_ns": w.get("period_ns"),
+        "policy": g.get("policy"), "priority": g.get("priority"), "nice": g.get("nice"),
+        "reservation": g.get("reservation"), "asked_level": (t.get("asked") or {}).get("level"),
+        "window_ns": [start, end],
+        "cpu_ns": st["cpu_ns"],
+        "cpu_share": st["cpu_ns"] / (end - start) if end > start else None,
+        "intervals": st["intervals"], "records": st["records"],
+        "records_dropped": st["records_dropped"], "trace_intervals": in_trace,
+        "gaps": st["gaps"], "releases": st["releases"], "deadlines_hit": st["deadlines_hit"],
+        "deadlines_missed": st["deadlines_missed"], "deadline_miss_ratio": miss_ratio(st),
+        "overrun_max_ns": st.get("overrun_max_ns"), "work_units": st["work_units"],
+        "latency": {k: v for k, v in (st.get("latency") or {}).items() if k != "histogram"} or None,
+        "gap_lengths": describe(switches.gaps_of_run(run).of_thread(index), scratch=True),
+    }
+    js = periodic_jobs(run, index) if st["releases"] else None
+    if js is not None:
+        resp = [j.response for j in js if j.response is not None]
+        row["jobs_rebuilt"] = {
+            "releases": len(js), "missed": sum(j.missed for j in js),
+            "response_max_ns": max(resp) if resp else None,
+            "response_mean_ns": float(np.mean(resp)) if resp else None,
+            "agrees_with_counters": len(js) == st["releases"]
+                                    and sum(j.missed for j in js) == st["deadlines_missed"],
+        }
+    return row
+
+
+def _trace_counts(run: Run) -> np.ndarray:
+    """Intervals in the trace per thread (one pass over the thread column)."""
+    if "trace_counts" not in run.cache:
+        run.cache["trace_counts"] = np.bincount(run.intervals.thread, minlength=len(run.threads))
+    return run.cache["trace_counts"]
+
+
+def switch_stats(run: Run) -> dict[str, Any]:
+    """describe() of the costs of all, the voluntary and the involuntary inferred switches;
+    computed once per run (the summary and figures.plot_gaps share it)."""
+    if "switch_stats" not in run.cache:
+        sw = switches.of_run(run)
+        cost, vol = sw.cost, sw.voluntary
+        out = {"voluntary": describe(cost[vol], scratch=True),
+               "involuntary": describe(cost[~vol], scratch=True)}
+        out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
+        run.cache["switch_stats"] = {k: out[k] for k in ("all", "voluntary", "involuntary")}
+    return run.cache["switch_stats"]
+
+
+def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:
+    """Table 1: per latency thread, the samples later than each threshold."""
+    rows = []
+    smp = run.samples
+    ths = np.asarray(thresholds_ns, dtype=np.int64)
+    for i, t in enumerate(run.threads):
+        lat = t["stats"].get("latency")
+        if not lat:
+            continue
+        late = np.sort(smp.late[smp.thread == i])
+        later = len(late) - np.searchsorted(late, ths, side="right")
+        rows.append({"label": run.label(i), "samples": int(len(late)),
+                     "wakeups": lat.get("count"), "samples_dropped": lat.get("samples_dropped", 0),
+                     "later_than": {str(th): int(c) for th, c in zip(thresholds_ns, later)}})
+    return rows
+
+
+def _load(load: dict[str, Any]) -> dict[str, Any]:
+    st = load.get("stats") or {}
+    return {"name": load["name"], "type": load["type"], "started_ns": load.get("started_ns"),
+            "stopped_ns": load.get("stopped_ns"), "seconds": st.get("seconds"),
+            "mbps": st.get("mbps"), "ops_per_s": st.get("ops_per_s"), "ops": st.get("ops"),
+            "bytes": st.get("bytes"), "ended_early": load.get("ended_early"),
+            "warnings": load.get("warnings") or []}
+
+
+def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) -> dict[str, Any]:
+    r = run.result
+    host = r.get("host") or {}
+    return {
+        "run": {"path": str(run.path), "scenario": run.scenario.get("name"),
+                "complete": run.complete, "exit_status": r.get("exit_status"),
+                "interrupted_by": r.get("interrupted_by"),
+                "hgrun_version": r.get("hgrun_version"), "started_utc": r.get("started_utc"),
+                "finished_utc": r.get("finished_utc"), "duration_ns": run.duration_ns,
+                "command_line": r.get("command_line"), "sweep_point": r.get("sweep_point")},
+        "host": {k: host.get(k) for k in ("hostname", "kernel_release", "kernel_version", "preempt",
+                                          "clocksource", "cpu_model", "cpus_online",
+                                          "sched_rt_runtime_us", "governor", "isolcpus",
+                                          "nohz_full")},
+        "tsc": {k: (r.get("tsc") or {}).get(k) for k in ("hz", "method", "hz_error_ppm", "invariant")},
+        "gap": {k: (r.get("gap") or {}).get(k) for k in ("threshold_ns", "loop_ns", "auto")},
+        "memory_locked": r.get("memory_locked"),
+        "warnings": list(r.get("warnings") or []),
+        "threads": [_thread(run, i) for i in range(len(run.threads))],
+        "loads": [_load(ld) for ld in run.loads],
+        "context_switches": {k: dict(v) for k, v in switch_stats(run).items()},
+        "dispatch_latency": {"thresholds_ns": list(thresholds_ns),
+                             "threads": dispatch_table(run, thresholds_ns)},
+        "expectations": list(r.get("expectations") or []),
+    }

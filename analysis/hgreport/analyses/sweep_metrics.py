@@ -1,0 +1,99 @@
+"""Metrics of one run, per thread set and per load, as the sweep tables use them."""
+from __future__ import annotations
+
+from ..read.rundir import Run
+from . import switches
+
+DEFAULT_METRICS = ("deadline_miss_ratio", "deadlines_missed", "cpu_ns", "work_units",
+                   "latency_p99_ns", "latency_max_ns", "mbps")
+THREAD_METRICS = ("deadline_miss_ratio", "deadlines_missed", "deadlines_hit", "releases",
+                  "cpu_ns", "work_units", "intervals", "gaps", "records_dropped",
+                  "latency_mean_ns", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns",
+                  "latency_max_ns", "involuntary_switches")
+LOAD_METRICS = ("mbps", "ops_per_s")
+ALL_METRICS = THREAD_METRICS + LOAD_METRICS
+
+
+def _sets(run: Run) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(run.threads):
+        out.setdefault(t["name"], []).append(i)
+    return out
+
+
+def run_metrics(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], float]:
+    """{(subject, metric): value}; a thread set sums its instances' counters (latency: the worst
+    instance); metrics that do not apply (no releases, no latency, no work) are left out."""
+    out: dict[tuple[str, str], float] = {}
+    for name, idx in _sets(run).items():
+        st = [run.threads[i]["stats"] for i in idx]
+        releases = sum(s["releases"] for s in st)
+        for m in wanted:
+            if m == "deadline_miss_ratio" and releases:
+                out[(name, m)] = sum(s["deadlines_missed"] for s in st) / releases
+            elif m in ("deadlines_missed", "deadlines_hit", "releases") and releases:
+                out[(name, m)] = sum(s[m] for s in st)
+            elif m == "work_units" and any(s["work_units"] for s in st):
+                out[(name, m)] = sum(s["work_units"] for s in st)
+            elif m in ("cpu_ns", "intervals", "gaps", "records_dropped"):
+                out[(name, m)] = sum(s[m] for s in st)
+            elif m.startswith("latency_") and any(s.get("latency") for s in st):
+                key = m[len("latency_"):]
+                out[(name, m)] = max(s["latency"][key] for s in st if s.get("latency"))
+            elif m == "involuntary_switches":
+                sw = switches.switches(run.intervals)
+                mine = set(idx)
+                out[(name, m)] = int(sum(1 for f, v in zip(sw.from_thread.tolist(), sw.voluntary.tolist())
+                                         if f in mine and not v))
+    for load in run.loads:
+        st = load.get("stats") or {}
+        for m in wanted:
+            if m in LOAD_METRICS and st.get(m) is not None:
+                out[(load["name"], m)] = float(st[m])
+    return out
+
+
+# a ratio metric -> the counts it is made of (numerator, denominator in a thread's stats)
+RATIO_COUNTS = {"deadline_miss_ratio": ("deadlines_missed", "releases")}
+
+
+def run_counts(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], tuple[int, int]]:
+    """{(subject, ratio metric): (numerator, denominator)} summed over a thread set's
+    instances, for intervals from pooled counts."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for name, idx in _sets(run).items():
+        st = [run.threads[i]["stats"] for i in idx]
+        for m in wanted:
+            if m in RATIO_COUNTS:
+                num, den = RATIO_COUNTS[m]
+                n = sum(s.get(den) or 0 for s in st)
+                if n:
+                    out[(name, m)] = (sum(s.get(num) or 0 for s in st), n)
+    return out
+
+
+def kind(metric: str) -> str:
+    """How to print a metric: ratio, ns, rate or count."""
+    if metric.endswith("_ratio"):
+        return "ratio"
+    if metric.endswith("_ns"):
+        return "ns"
+    if metric in LOAD_METRICS:
+        return "rate"
+    return "count"
+
+
+def display(metric: str, largest: float) -> tuple[float, str]:
+    """(factor, unit) to plot a metric whose largest value is `largest` (durations in ns, us, ms
+    or s as fits, ratios in %)."""
+    k = kind(metric)
+    if k == "ratio":
+        return 100.0, "%"
+    if k == "ns":
+        for factor, unit in ((1e-9, "s"), (1e-6, "ms"), (1e-3, "us")):
+            if largest * factor >= 1:
+                return factor, unit
+        return 1.0, "ns"
+    if k == "rate":
+        return 1.0, "Mbit/s" if metric == "mbps" else "ops/s"
+    return 1.0, ""

@@ -1,0 +1,228 @@
+"""What the gap trace says about the scheduler (paper section 4, `process_ctx` of section 5.1):
+gaps of a thread on one CPU, and context switches inferred between traced threads.
+
+Both are found on the trace in time order (Run.intervals is) with bounded temporaries: the
+switches a block of records at a time, keeping each CPU's last interval across blocks, and
+held as two int32 index arrays into the trace (8 bytes a switch); their columns are computed
+when first asked for (the costs each time: they would be 8 bytes a switch held)."""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterator
+
+import numpy as np
+
+from ..read.rundir import END_KINDS, Intervals
+
+if TYPE_CHECKING:
+    from ..read.rundir import Run
+
+PREEMPTED, YIELDED, BLOCKED, FINISHED = (END_KINDS.index(k) for k in END_KINDS)
+BLOCK = 1 << 20
+
+
+class Switches:
+    """Inferred context switches: thread A's interval `a` ends, thread B's next interval `b`
+    starts on the same CPU. `cost` is B.start - A.end (ns); `voluntary` is True after A
+    yielded or blocked, False after A was preempted; `at` is A's end."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
+        self.iv, self.a, self.b = iv, a, b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def cost_of(self, rows: slice | np.ndarray) -> np.ndarray:
+        """B.start - A.end (ns) of the switches `rows` (a slice or a boolean mask), made for
+        those only (per thread: a thread's share, not every switch's cost each time)."""
+        return self.iv.start[self.b[rows]] - self.iv.stop[self.a[rows]]
+
+    def _blocks(self) -> Iterator[slice]:
+        return (slice(lo, lo + BLOCK) for lo in range(0, len(self.a), BLOCK))
+
+    @property
+    def cost(self) -> np.ndarray:
+        """B.start - A.end (ns) of every switch, made a block at a time each time it is asked
+        for (the run's switches can be as many as its intervals: 8 bytes each not held)."""
+        out = np.empty(len(self.a), np.int64)
+        for sl in self._blocks():
+            out[sl] = self.cost_of(sl)
+        return out
+
+    def cost_histograms(self, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Counts of the voluntary and of the involuntary switches' costs (ns) between
+        `edges`, a block of switches at a time."""
+        vol = np.zeros(len(edges) - 1, np.int64)
+        inv = np.zeros(len(edges) - 1, np.int64)
+        for sl in self._blocks():
+            c, m = self.cost_of(sl), self.voluntary[sl]
+            vol += np.histogram(c[m], edges)[0]
+            inv += np.histogram(c[~m], edges)[0]
+        return vol, inv
+
+    @cached_property
+    def voluntary(self) -> np.ndarray:
+        end = self.iv.end[self.a]
+        return (end == YIELDED) | (end == BLOCKED)
+
+    @property
+    def cpu(self) -> np.ndarray:
+        return self.iv.cpu[self.b]
+
+    @property
+    def from_thread(self) -> np.ndarray:
+        return self.iv.thread[self.a]
+
+    @property
+    def to_thread(self) -> np.ndarray:
+        return self.iv.thread[self.b]
+
+    @property
+    def at(self) -> np.ndarray:
+        return self.iv.stop[self.a]
+
+    @property
+    def involuntary_count(self) -> int:
+        return int(len(self.a) - np.count_nonzero(self.voluntary))
+
+
+class Gaps:
+    """Gaps: interval `a` of a thread ended `preempted` and `b` is the thread's next interval
+    (same CPU, figure 4's quantity, unless gaps(same_cpu=False)); `start` is a's end, `stop`
+    b's start, `cause` the kernel attribution code a carries, `window` its outlier window.
+    Held as two index arrays into the trace; the columns are computed when asked for."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
+        self.iv, self.a, self.b = iv, a, b
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def take(self, idx: np.ndarray) -> "Gaps":
+        return Gaps(self.iv, self.a[idx], self.b[idx])
+
+    def of_thread(self, index: int) -> np.ndarray:
+        """The lengths of one thread's gaps."""
+        return self.length[self.thread == index]
+
+    @cached_property
+    def length(self) -> np.ndarray:
+        return self.iv.start[self.b] - self.iv.stop[self.a]
+
+    @cached_property
+    def thread(self) -> np.ndarray:
+        return self.iv.thread[self.a]
+
+    @property
+    def cpu(self) -> np.ndarray:
+        return self.iv.cpu[self.a]
+
+    @property
+    def start(self) -> np.ndarray:
+        return self.iv.stop[self.a]
+
+    @property
+    def stop(self) -> np.ndarray:
+        return self.iv.start[self.b]
+
+    @property
+    def cause(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.cause is None
+                else np.asarray(self.iv.cause[self.a]))
+
+    @property
+    def window(self) -> np.ndarray:
+        return (np.zeros(len(self.a), np.uint32) if self.iv.window is None
+                else np.asarray(self.iv.window[self.a]))
+
+
+def by_start(iv: Intervals) -> Intervals:
+    """iv sorted by start (stable); Run.intervals already is, and is returned as is."""
+    if len(iv) < 2 or bool(np.all(iv.start[1:] >= iv.start[:-1])):
+        return iv
+    return iv.take(np.argsort(iv.start, kind="stable"))
+
+
+def gaps(iv: Intervals, same_cpu: bool = True) -> Gaps:
+    """The gaps of every thread: consecutive intervals of one thread (in time order), the first
+    ended `preempted`, both in the same outlier window, and on the same CPU (figure 4) unless
+    `same_cpu` is False (docs/kernel-trace.md's gaps: the next interval anywhere). A block of
+    records at a time, keeping each thread's latest interval across blocks."""
+    iv = by_start(iv)
+    n = len(iv)
+    itype = np.int32 if n < 2**31 else np.int64
+    last = np.full(int(iv.thread.max()) + 1 if n else 0, -1, dtype=np.int64)
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+    for lo in range(0, n, BLOCK):
+        hi = min(n, lo + BLOCK)
+        o = np.argsort(iv.thread[lo:hi], kind="stable") + lo      # by thread, in time order
+        th = iv.thread[o]
+        new = np.flatnonzero(np.r_[True, th[1:] != th[:-1]])      # each thread's first here
+        a = np.r_[last[th[new]], o[:-1]]
+        b = np.r_[o[new], o[1:]]
+        keep = np.r_[last[th[new]] >= 0, th[1:] == th[:-1]]
+        last[th[np.r_[new[1:] - 1, len(o) - 1]]] = o[np.r_[new[1:] - 1, len(o) - 1]]
+        a, b = a[keep], b[keep]
+        m = iv.end[a] == PREEMPTED
+        if same_cpu:
+            m &= iv.cpu[a] == iv.cpu[b]
+        if iv.windowed:                                    # not across two outlier windows
+            m &= iv.window[a] == iv.window[b]
+        parts.append((a[m].astype(itype), b[m].astype(itype)))
+    if not parts:
+        return Gaps(iv, np.zeros(0, itype), np.zeros(0, itype))
+    a, b = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    order = np.argsort(a, kind="stable")                   # in the order of the gaps' start
+    return Gaps(iv, a[order], b[order])
+
+
+def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
+    """Lengths (ns) of the gaps of one thread: from an interval that ended `preempted` to the
+    thread's next interval, when that one is on the same CPU (figure 4's quantity)."""
+    return gaps(iv.of_thread(thread)).length
+
+
+def switches(iv: Intervals) -> Switches:
+    """Every place where, on one CPU, an interval of one traced thread is followed by an
+    interval of another (in the same outlier window). Intervals that ended `finished` (the
+    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
+    artefact) are dropped."""
+    iv = by_start(iv)
+    n = len(iv)
+    itype = np.int32 if n < 2**31 else np.int64
+    parts: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+    last: dict[int, int] = {}                              # CPU -> its latest interval so far
+    for lo in range(0, n, BLOCK):
+        hi = min(n, lo + BLOCK)
+        cpu = iv.cpu[lo:hi]
+        for c in np.unique(cpu).tolist():
+            idx = np.flatnonzero(cpu == c) + lo
+            if c in last:
+                idx = np.r_[last[c], idx]
+            last[c] = int(idx[-1])
+            a, b = idx[:-1], idx[1:]
+            m = ((iv.thread[a] != iv.thread[b]) & (iv.end[a] != FINISHED)
+                 & (iv.start[b] >= iv.stop[a]))
+            if iv.windowed:                                # not across two outlier windows
+                m &= iv.window[a] == iv.window[b]
+            parts.setdefault(c, []).append((a[m].astype(itype), b[m].astype(itype)))
+    # CPU by CPU, each in time order: the order of the pairs they come from
+    pairs = [p for c in sorted(parts) for p in parts[c]]
+    if not pairs:
+        return Switches(iv, np.zeros(0, itype), np.zeros(0, itype))
+    return Switches(iv, np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs]))
+
+
+def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
+    """gaps(run.intervals, same_cpu), computed once per run."""
+    key = "gaps" if same_cpu else "gaps.any_cpu"
+    if key not in run.cache:
+        run.cache[key] = gaps(run.intervals, same_cpu)
+    return run.cache[key]
+
+
+def of_run(run: "Run") -> Switches:
+    """switches(run.intervals), computed once per run (the summary and the figures share it)."""
+    if "switches" not in run.cache:
+        run.cache["switches"] = switches(run.intervals)
+    return run.cache["switches"]

@@ -1,0 +1,140 @@
+"""A part of the report computed in a forked child process, concurrently with the rest (the
+Perfetto export beside the figures: report/assemble.py). The child shares the parent's columns copy on
+write, runs one function and leaves with os._exit (no atexit handlers, no flushing of buffers
+it inherited, no test framework code); its outcome comes back through a pipe. In-process
+instead when fork is unavailable, when the process may use only one CPU (the child would only
+add its memory), when HGREPORT_SERIAL=1 (the least memory: analysis/README.md#performance), or
+when the parent runs other Python threads (forking them would copy locks held by threads that
+do not exist in the child)."""
+from __future__ import annotations
+
+import builtins
+import gc
+import json
+import os
+import signal
+import threading
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import InputError
+
+SERIAL_ENV = "HGREPORT_SERIAL"
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a child is worth it and safe: fork exists, a second CPU can run it, no other
+    Python thread runs here, and HGREPORT_SERIAL is not 1."""
+    return (hasattr(os, "fork") and os.environ.get(SERIAL_ENV) != "1" and _cpus() >= 2
+            and threading.active_count() == 1)
+
+
+def _outcome(e: BaseException | None) -> bytes:
+    if e is None:
+        return json.dumps({"ok": True}).encode()
+    if isinstance(e, InputError):
+        return json.dumps({"input": [str(e.path), e.problem]}).encode()
+    return json.dumps({"error": type(e).__name__, "message": str(e),
+                       "traceback": "".join(traceback.format_exception(e))}).encode()
+
+
+class Job:
+    """`fn()` started in a child (or, without fork, run at once); `wait()` gives its result
+    or raises what it raised: the same InputError, a builtin exception of the same type and
+    message; an InputError on `path` when a signal killed the child (the file is then
+    incomplete: one line and exit status 2, cli.py)."""
+
+    def __init__(self, path: Path, what: str, fn: Callable[[], Any]) -> None:
+        self.path = path
+        self.what, self.pid, self.fd, self.error = what, None, None, None
+        if not can_fork():
+            self._here(fn)
+            return
+        r, w = os.pipe()
+        # The parent's objects out of the collector's reach while the child lives from them:
+        # a full collection in the child writes to each object's header, copying the pages
+        # of the parent's heap (measured after a report's summary: 21 MiB made private to the
+        # child by one gc.collect(), none when frozen).
+        gc.freeze()
+        try:
+            pid = os.fork()
+        except OSError:                      # no process to be had (EAGAIN, ENOMEM): here instead
+            gc.unfreeze()
+            os.close(r)
+            os.close(w)
+            self._here(fn)
+            return
+        if pid != 0:
+            gc.unfreeze()
+        if pid == 0:                         # the child: never returns
+            status = 1
+            try:
+                os.close(r)
+                err = None
+                try:
+                    fn()
+                except BaseException as e:   # noqa: B902  (KeyboardInterrupt too: reported)
+                    err = e
+                os.write(w, _outcome(err))
+                status = 0 if err is None else 1
+            finally:
+                os._exit(status)
+        os.close(w)
+        self.pid, self.fd = pid, r
+
+    def _here(self, fn: Callable[[], Any]) -> None:
+        try:
+            fn()
+        except Exception as e:               # raised by wait(), as from the child
+            self.error = e
+
+    def wait(self) -> None:
+        if self.pid is None:
+            if self.error is not None:
+                raise self.error
+            return
+        with os.fdopen(self.fd, "rb") as f:
+            data = f.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            raise InputError(self.path, f"incomplete: {self.what} in a child process was "
+                             f"killed by signal {signal.Signals(sig).name} (out of memory?); "
+                             f"rerun with {SERIAL_ENV}=1 to write it in-process")
+        try:
+            out = json.loads(data) if data else {}
+        except ValueError:
+            out = {}
+        if out.get("ok") and os.WEXITSTATUS(status) == 0:
+            return
+        if "input" in out:
+            raise InputError(*out["input"])
+        kind = getattr(builtins, str(out.get("error", "")), None)
+        same = None
+        if isinstance(kind, type) and issubclass(kind, Exception):
+            try:
+                same = kind(out.get("message", ""))
+            except TypeError:                # a type that takes other arguments
+                pass
+        if same is not None:
+            raise same from RuntimeError(f"in the child process:\n{out.get('traceback', '')}")
+        raise RuntimeError(f"{self.path}: {self.what}: its child process failed (exit status "
+                           f"{os.WEXITSTATUS(status)}): {out.get('traceback') or 'no report'}")
+
+    def cancel(self) -> None:
+        """Stop and reap the child (the parent failed first)."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        self.pid = None

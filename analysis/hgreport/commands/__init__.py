@@ -1,0 +1,2 @@
+"""The commands of hgreport, one module each (commands/command.py: the contract; cli.py lists them in
+COMMANDS): argument parsing and what each command writes and prints. Imports every layer below."""

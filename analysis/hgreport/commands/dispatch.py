@@ -1,0 +1,58 @@
+"""`hgreport dispatch RUN_DIR...`: the dispatch-latency table (Hourglass section 5.3, table 1):
+wake-ups later than each threshold, a row per latency thread of each run."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from . import argtypes
+from .command import Command
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", type=Path, nargs="+",
+                   help="run directories; with several, a row per run (labelled by what differs)")
+    p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
+                   default=[1_000_000, 5_000_000, 10_000_000, 50_000_000],
+                   help="count the wake-ups later than these (default 1ms,5ms,10ms,50ms)")
+    p.add_argument("--json", action="store_true")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..analyses.summary import dispatch_table
+    from ..base.markdown import table
+    from ..base.units import fmt_ns
+    from ..read.rundir import read_run
+    from ..read.rungroups import Group, assign_labels
+    runs = [read_run(p) for p in args.run_dir]
+    groups = [Group(str(r.path), [r]) for r in runs]
+    assign_labels(groups)
+    rows = []
+    for g, run in zip(groups, runs):
+        lat = {run.label(i): t["stats"]["latency"] for i, t in enumerate(run.threads)
+               if t["stats"].get("latency")}
+        for r in dispatch_table(run, args.thresholds):
+            rows.append(dict(r, run=g.label if len(runs) > 1 else str(run.path),
+                             max_ns=lat[r["label"]].get("max_ns"), p99_ns=lat[r["label"]].get("p99_ns")))
+    if args.json:
+        print(json.dumps({"thresholds_ns": args.thresholds, "rows": rows}, indent=2))
+        return 0
+    ths = args.thresholds
+    body = [[r["run"], r["label"], r["samples"]] + [r["later_than"][str(x)] for x in ths]
+            + [fmt_ns(r["p99_ns"]), fmt_ns(r["max_ns"])] for r in rows]
+    print(f"# Dispatch latency (Hourglass table 1): {len(runs)} run{'s' if len(runs) > 1 else ''}\n")
+    print(table(["run", "thread", "samples"] + [f"> {fmt_ns(x)}" for x in ths] + ["p99", "max"],
+                body, "ll" + "r" * (len(ths) + 3)))
+    for r in rows:
+        if r["samples_dropped"]:
+            print(f"- {r['run']} {r['label']}: {r['samples_dropped']} samples not stored; the "
+                  "table counts the stored ones")
+    if not rows:
+        print("\nno latency threads in these runs (workload type: latency)")
+    return 0
+
+
+COMMAND = Command("dispatch", "section 5.3: wake-ups later than each threshold, a row per "
+                  "latency thread of each run (Hourglass table 1)", _arguments, _run,
+                  "RUN_DIR... [--thresholds 1ms,5ms,...] [--json]")

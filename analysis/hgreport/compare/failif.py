@@ -1,0 +1,164 @@
+"""`--fail-if` conditions of `hgreport compare`: parsed with errors that say what to write,
+evaluated for every run (group) but the baseline.
+
+    CONDITION := METRIC ["[" NAME "]"] OP VALUE
+    OP        := >  >=  <  <=
+    VALUE     := NUMBER [UNIT]            the run's own value          deadline_misses>0
+               | (+|-) NUMBER [UNIT]      its change from the baseline  p99_latency>+50us
+               | [+|-] NUMBER %           its relative change, percent  p99_latency>+10%
+
+NAME is a thread (its OS name, `hog.1`), a thread set (`hog`: every instance) or a load
+(for throughput); without it, every thread (or load) the metric applies to. UNIT: ns, us, ms,
+s for durations (a bare number is ns); ratios are fractions (0.01), never `%` (which always
+means a change relative to the baseline)."""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..base.errors import UsageError
+from ..base.units import parse_duration
+from .keyfigures import FIGURES, fmt_value
+
+ALIASES = {"p50_latency": "latency_p50", "p99_latency": "latency_p99", "max_latency": "latency_max",
+           "p99_gap": "gap_p99", "max_gap": "gap_max", "misses": "deadline_misses",
+           "miss_ratio": "deadline_miss_ratio", "cpu_received": "cpu",
+           "median_switch_cost": "switch_cost_median", "switch_rate": "involuntary_switch_rate"}
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+_SYNTAX = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*(>=|<=|>|<)\s*(\S.*?)\s*$")
+_VALUE = re.compile(r"^([+-]?)(\d+(?:\.\d+)?)\s*(%|[a-z]+)?$")
+HELP = ("METRIC[NAME] OP VALUE, e.g. p99_latency>+10%, deadline_misses>0, max_gap[lat]>+20%, "
+        "throughput<-5%")
+
+
+@dataclass(frozen=True)
+class Condition:
+    text: str
+    metric: str              # a key of keyfigures.FIGURES
+    name: str | None
+    op: str
+    mode: str                # "value", "change" or "relative"
+    value: float             # ns for durations, percent for relative
+
+    def verdict(self, base: float | None, cand: float | None) -> tuple[bool | None, float | None]:
+        """(true?, the quantity compared), None when it cannot be evaluated."""
+        if cand is None or (self.mode != "value" and base is None):
+            return None, None
+        if self.mode == "value":
+            x = cand
+        elif self.mode == "change":
+            x = cand - base
+        elif base == 0:
+            x = 0.0 if cand == 0 else math.copysign(math.inf, cand)
+        else:
+            x = 100.0 * (cand - base) / abs(base)
+        return _OPS[self.op](x, self.value), x
+
+
+def _metric(word: str, text: str) -> str:
+    key = ALIASES.get(word, word)
+    if key in FIGURES:
+        return key
+    names = sorted(set(FIGURES) | set(ALIASES))
+    near = difflib.get_close_matches(word, names, n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    raise UsageError(f"--fail-if {text!r}: unknown metric {word!r}{hint} (metrics: {', '.join(sorted(FIGURES))})")
+
+
+def parse(text: str) -> Condition:
+    m = _SYNTAX.match(text)
+    if not m:
+        raise UsageError(f"--fail-if {text!r}: not a condition; write {HELP}")
+    word, name, op, raw = m.groups()
+    metric = _metric(word, text)
+    if name is not None and not name.strip():
+        raise UsageError(f"--fail-if {text!r}: empty [NAME]; write a thread or load name, or leave "
+                         "[...] out for every one")
+    v = _VALUE.match(raw.replace(" ", ""))
+    if not v:
+        raise UsageError(f"--fail-if {text!r}: value {raw!r} is not a number, a +/- change or a "
+                         "percentage (e.g. 0, +50us, +10%)")
+    sign, number, unit = v.groups()
+    kind = FIGURES[metric].kind
+    if unit == "%":
+        mode, value = "relative", float(number)
+    else:
+        mode = "change" if sign else "value"
+        if unit:
+            if kind != "ns":
+                raise UsageError(f"--fail-if {text!r}: {metric} is a {kind}, it takes no unit "
+                                 f"{unit!r}" + (" (a ratio is a fraction: 0.01, not 1%)" if kind == "ratio" else ""))
+            try:
+                value = float(parse_duration(number + unit))
+            except ValueError as e:
+                raise UsageError(f"--fail-if {text!r}: {e}") from None
+        else:
+            value = float(number)
+    return Condition(text, metric, name.strip() if name else None, op, mode,
+                     -value if sign == "-" else value)
+
+
+def _subjects(cond: Condition, rows: dict[str, dict[str, Any]]) -> list[str]:
+    """The subjects (thread labels or load names) a condition looks at, from the table's rows:
+    {subject: {"kind": "thread"|"load", "set": set name, "metrics": {metric: {"values":
+    {group label: value}}}}}."""
+    kind = "load" if cond.metric == "throughput" else "thread"
+    pool = {s: r for s, r in rows.items() if r["kind"] == kind}
+    if cond.name is not None:
+        hit = [s for s, r in pool.items() if s == cond.name or r.get("set") == cond.name]
+        if not hit:
+            raise UsageError(f"--fail-if {cond.text!r}: no {kind} named {cond.name!r} in these runs "
+                             f"({kind}s: {', '.join(pool) or 'none'})")
+        pool = {s: pool[s] for s in hit}
+    hit = [s for s, r in pool.items()
+           if any(v is not None for v in r["metrics"].get(cond.metric, {}).get("values", {}).values())]
+    if not hit:
+        raise UsageError(f"--fail-if {cond.text!r}: no {kind} of these runs has {cond.metric} "
+                         f"({FIGURES[cond.metric].title})")
+    return hit
+
+
+def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str],
+             significant_only: bool = False) -> list[dict[str, Any]]:
+    """Every (condition, row but the baseline, subject) checked. A value the row lacks counts as
+    true (a gate must not pass on what it could not see); a change from a baseline that lacks
+    the value is not checked (false, said in the detail). With `significant_only`, a change
+    (+/-, %) whose difference was tested and found not significant (its confidence interval
+    holds 0, or p >= 0.05) is false; one without a test (counts, maxima) is checked as is."""
+    out = []
+    base = labels[0]
+    for c in conds:
+        subjects = _subjects(c, rows)
+        for label in labels[1:]:
+            for s in subjects:
+                vals = rows[s]["metrics"][c.metric]["values"]
+                b, v = vals.get(base), vals.get(label)
+                if b is None and v is None:
+                    continue
+                true, x = c.verdict(b, v)
+                if c.mode == "relative" and x is not None:
+                    shown = f"{x:+.1f}%" if math.isfinite(x) else f"{'+' if x > 0 else '-'}∞ (baseline 0)"
+                elif c.mode == "change" and x is not None:
+                    shown = ("+" if x >= 0 else "") + fmt_value(c.metric, x)
+                else:
+                    shown = fmt_value(c.metric, v)
+                if true is not None:
+                    why = f"{s}: {fmt_value(c.metric, b)} -> {fmt_value(c.metric, v)} ({shown})"
+                    d = rows[s]["metrics"][c.metric].get("diff", {}).get(label) or {}
+                    if significant_only and c.mode != "value" and d.get("significant") is False:
+                        why += (" but not significant" + (f" (p = {d['p']:.3g})" if d.get("p") is not None
+                                                          else " (the confidence interval holds 0)"))
+                        true = False
+                elif v is None:
+                    why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
+                else:
+                    why, true = f"{s}: not in the baseline, no change to check", False
+                out.append({"condition": c.text, "run": label, "subject": s, "baseline": b,
+                            "value": v, "compared": x, "true": true, "evaluated": x is not None,
+                            "detail": why})
+    return out

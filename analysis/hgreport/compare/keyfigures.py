@@ -1,0 +1,142 @@
+"""The key figures `hgreport compare` puts side by side, per thread and per load of one run,
+with the raw samples behind the percentiles (for the bootstrap and the overlaid figures)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..analyses import switches
+from ..analyses.summary import miss_ratio, thread_window
+from ..base.stats import nearest_rank
+from ..base.units import fmt_ns
+from ..read.rundir import Run
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str          # the name --fail-if uses
+    title: str        # the column header
+    kind: str         # ratio, count, ns, rate
+    sample: str | None = None   # the raw sample it is a percentile of ('latency', 'gap', 'switch')
+    q: float | None = None      # which percentile (bootstrap CI), None for a maximum or a count
+
+
+THREAD_FIGURES = (
+    Figure("deadline_miss_ratio", "missed %", "ratio"),
+    Figure("deadline_misses", "missed", "count"),
+    Figure("latency_p50", "latency p50", "ns", "latency", 0.5),
+    Figure("latency_p99", "latency p99", "ns", "latency", 0.99),
+    Figure("latency_max", "latency max", "ns", "latency"),
+    Figure("gap_p99", "gap p99", "ns", "gap", 0.99),
+    Figure("gap_max", "gap max", "ns", "gap"),
+    Figure("cpu", "CPU received", "ns"),
+    Figure("preemptions", "preempted", "count"),
+    Figure("involuntary_switches", "inv. switches", "count"),
+    Figure("involuntary_switch_rate", "inv. switches/s", "rate"),
+    Figure("switch_cost_median", "switch cost p50", "ns", "switch", 0.5),
+)
+LOAD_FIGURES = (Figure("throughput", "throughput", "rate"),)
+FIGURES = {f.key: f for f in THREAD_FIGURES + LOAD_FIGURES}
+
+
+@dataclass
+class ThreadData:
+    """One thread of one run: its key figures and the samples behind them."""
+    label: str
+    set_name: str
+    values: dict[str, float | None]
+    samples: dict[str, np.ndarray] = field(default_factory=dict)   # only complete ones
+
+
+@dataclass
+class RunData:
+    threads: dict[str, ThreadData]
+    loads: dict[str, dict[str, Any]]          # name -> {"throughput": v, "unit": ...}
+    notes: list[str]
+
+
+def _trace_full(run: Run) -> bool:
+    return ((run.result.get("trace") or {}).get("mode") or "full") == "full"
+
+
+def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> ThreadData:
+    t = run.threads[i]
+    st = t["stats"]
+    label = run.label(i)
+    start, end = thread_window(run, i)
+    seconds = (end - start) / 1e9 if end > start else None
+    v: dict[str, float | None] = {f.key: None for f in THREAD_FIGURES}
+    smp: dict[str, np.ndarray] = {}
+    if st["releases"]:
+        v["deadline_miss_ratio"] = miss_ratio(st)
+        v["deadline_misses"] = float(st["deadlines_missed"])
+    lat = st.get("latency")
+    if lat:
+        late = np.sort(run.samples.late[run.samples.thread == i])
+        if _trace_full(run) and len(late) and len(late) == lat.get("count"):
+            smp["latency"] = late
+            v["latency_p50"], v["latency_p99"] = nearest_rank(late, 0.5), nearest_rank(late, 0.99)
+            v["latency_max"] = float(late[-1])
+        else:
+            v["latency_p50"], v["latency_p99"], v["latency_max"] = (
+                lat.get("p50_ns"), lat.get("p99_ns"), lat.get("max_ns"))
+            notes.append(f"{run.path}: {label}: {len(late)} of {lat.get('count')} wake-ups stored; "
+                         "latency percentiles from result.json, no confidence interval")
+    iv = run.intervals
+    complete = _trace_full(run) and not st["records_dropped"]
+    gaps = np.sort(switches.thread_gaps(iv, i))
+    if len(gaps):
+        v["gap_p99"], v["gap_max"] = nearest_rank(gaps, 0.99), float(gaps[-1])
+        if complete:
+            smp["gap"] = gaps
+    v["cpu"] = float(st["cpu_ns"])
+    mine = iv.thread == i
+    v["preemptions"] = float(((iv.end == switches.PREEMPTED) & mine).sum())
+    out = (sw.from_thread == i) & ~sw.voluntary
+    v["involuntary_switches"] = float(out.sum())
+    if seconds:
+        v["involuntary_switch_rate"] = v["involuntary_switches"] / seconds
+    costs = np.sort(sw.cost_of(out))
+    if len(costs):
+        v["switch_cost_median"] = nearest_rank(costs, 0.5)
+        if complete:
+            smp["switch"] = costs
+    if not complete:
+        notes.append(f"{run.path}: {label}: the trace is incomplete (mode "
+                     f"{(run.result.get('trace') or {}).get('mode')}, {st['records_dropped']} records "
+                     "dropped): gap and switch figures cover the recorded part, no confidence interval")
+    return ThreadData(label, t["name"], v, smp)
+
+
+def _load(load: dict[str, Any]) -> dict[str, Any]:
+    st = load.get("stats") or {}
+    if st.get("mbps") is not None:
+        return {"throughput": float(st["mbps"]), "unit": "Mbit/s"}
+    if st.get("ops_per_s") is not None:
+        return {"throughput": float(st["ops_per_s"]), "unit": "ops/s"}
+    return {"throughput": None, "unit": ""}
+
+
+def run_data(run: Run) -> RunData:
+    notes: list[str] = []
+    sw = switches.switches(run.intervals)
+    threads = {}
+    for i in range(len(run.threads)):
+        td = _thread(run, i, sw, notes)
+        threads[td.label] = td
+    return RunData(threads, {ld["name"]: _load(ld) for ld in run.loads}, notes)
+
+
+def fmt_value(key: str, v: float | None, unit: str | None = None) -> str:
+    if v is None:
+        return "–"
+    kind = FIGURES[key].kind
+    if kind == "ns":
+        return fmt_ns(v)
+    if kind == "ratio":
+        return f"{100 * v:.2f}%"
+    if kind == "rate":
+        return f"{v:.1f}" + (f" {unit}" if unit else "")
+    return f"{v:.0f}" if v == int(v) else f"{v:.1f}"

@@ -1,0 +1,143 @@
+"""The overlaid figures of `hgreport compare`, one line per row (run or group of repeats), the
+baseline in black: wake-up latency as 1 − CDF on log axes (the tail shows), gap lengths and
+switch costs as histograms on log bins (Hourglass figure 4 overlays several systems)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..figures.plotting import plt, save
+from .differences import Table
+
+MAX_PANELS = 4
+COLORS = ("black", "tab:red", "tab:blue", "tab:green", "tab:orange", "tab:purple", "tab:brown",
+          "tab:pink", "tab:olive", "tab:cyan")
+
+
+def _ticks(axis: Any, lo: float, hi: float) -> None:
+    """Log ticks labelled as plain numbers: 1-2-5 steps within two decades, decades beyond (so
+    labels never run together)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    decades = np.log10(max(hi, lo * 1.0001) / max(lo, 1e-12))
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2.2 else (1.0,)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _color(k: int) -> str:
+    return COLORS[k % len(COLORS)]
+
+
+def _sets_with(t: Table, kind: str) -> list[str]:
+    sets = [s for s, kinds in t.samples.items() if kind in kinds and any(len(a) for a in kinds[kind].values())]
+    sets.sort(key=lambda s: -sum(len(a) for a in t.samples[s][kind].values()))
+    return sets[:MAX_PANELS]
+
+
+def _panels(n: int, title: str) -> tuple[Any, list[Any]]:
+    fig, axes = plt.subplots(1, n, figsize=(5.2 * n + 0.6, 4.6), squeeze=False,
+                             layout="constrained")
+    fig.suptitle(title, fontsize=11)
+    return fig, list(axes[0])
+
+
+def _legend(fig: Any, axes: list[Any], labels: list[str]) -> None:
+    """One legend for every panel, below them (outside the data), in the rows' order."""
+    found: dict[str, Any] = {}
+    for ax in axes:
+        for h, n in zip(*ax.get_legend_handles_labels()):
+            found.setdefault(n, h)
+    names = [lab for lab in labels if lab in found]
+    handles = [found[n] for n in names]
+    fig.legend(handles, names, loc="outside lower center", ncol=min(3, len(names)), fontsize=9,
+               frameon=False)
+
+
+def plot_latency(t: Table, path: Path) -> Path | None:
+    sets = _sets_with(t, "latency")
+    if not sets:
+        return None
+    fig, axes = _panels(len(sets), "wake-up latency: fraction of wake-ups at least x late")
+    for ax, s in zip(axes, sets):
+        per = t.samples[s]["latency"]
+        lo, hi = np.inf, 0.0
+        for k, lab in enumerate(t.labels):
+            if lab not in per or not len(per[lab]):
+                continue
+            v = np.sort(np.maximum(per[lab], 1.0)) / 1e3            # us, >= 1 ns
+            frac = 1.0 - np.arange(len(v)) / len(v)                  # P(X >= v_i), down to 1/n
+            ax.step(v, frac, where="post", color=_color(k), lw=1.6 if k == 0 else 1.2,
+                    label=f"{lab}")
+            lo, hi = min(lo, v[0]), max(hi, v[-1])
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        _ticks(ax.xaxis, lo, hi)
+        _ticks(ax.yaxis, 1.0 / max(len(a) for a in per.values()), 1.0)
+        ax.set_xlabel("wake-up lateness x (us)")
+        ax.set_ylabel("fraction of wake-ups ≥ x (1 − CDF)")
+        ax.set_title(f"thread {s}", fontsize=10)
+        ax.grid(color="0.9", which="both")
+    _legend(fig, axes, t.labels)
+    return save(fig, path)
+
+
+def _hist_panel(ax: Any, per: dict[str, np.ndarray], labels: list[str]) -> None:
+    present = [per[lab] / 1e3 for lab in labels if lab in per and len(per[lab])]
+    allv = np.concatenate(present)
+    lo, hi = max(float(allv.min()), 1e-3), max(float(allv.max()), float(allv.min()) * 10, 1e-2)
+    bins = np.logspace(np.log10(lo), np.log10(hi) + 1e-9,
+                       int(20 * np.log10(hi / lo)) + 2)
+    for k, lab in enumerate(labels):
+        if lab not in per or not len(per[lab]):
+            continue
+        v = per[lab] / 1e3
+        ax.hist(v, bins=bins, weights=np.full(len(v), 1.0 / len(v)), histtype="step",
+                color=_color(k), lw=1.6 if k == 0 else 1.2, label=lab)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    _ticks(ax.xaxis, lo, hi)
+    _ticks(ax.yaxis, 1.0 / max(len(per[lab]) for lab in labels if lab in per), 1.0)
+    ax.grid(color="0.9", which="both")
+
+
+def plot_gaps(t: Table, path: Path) -> Path | None:
+    sets = _sets_with(t, "gap")
+    if not sets:
+        return None
+    fig, axes = _panels(len(sets), "gap lengths (interval ended `preempted`, same thread next on "
+                                   "the same CPU)")
+    for ax, s in zip(axes, sets):
+        _hist_panel(ax, t.samples[s]["gap"], t.labels)
+        ax.set_xlabel("gap length (us)")
+        ax.set_ylabel("fraction of the run's gaps")
+        ax.set_title(f"thread {s}", fontsize=10)
+    _legend(fig, axes, t.labels)
+    return save(fig, path)
+
+
+def plot_switches(t: Table, path: Path) -> Path | None:
+    pooled: dict[str, np.ndarray] = {}
+    for kinds in t.samples.values():
+        for lab, a in kinds.get("switch", {}).items():
+            pooled[lab] = np.concatenate([pooled.get(lab, np.zeros(0)), a])
+    if not any(len(a) for a in pooled.values()):
+        return None
+    fig, axes = _panels(1, "involuntary switches between traced threads\n"
+                           "(cost: next thread's start − previous thread's end, same CPU)")
+    _hist_panel(axes[0], pooled, t.labels)
+    axes[0].set_xlabel("switch cost (us)")
+    axes[0].set_ylabel("fraction of the run's switches")
+    _legend(fig, axes, t.labels)
+    return save(fig, path)
+
+
+def write_all(t: Table, out: Path) -> list[str]:
+    written = []
+    for name, fn in (("latency_ccdf.png", plot_latency), ("gaps.png", plot_gaps),
+                     ("switch_costs.png", plot_switches)):
+        p = fn(t, out / name)
+        if p is not None:
+            written.append(p.name)
+    return written

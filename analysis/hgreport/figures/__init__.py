@@ -1,0 +1,2 @@
+"""The figures of a run (matplotlib, Agg): plotting.py what every figure shares, the timeline,
+gap and latency histograms, the run over time. Imports base/, read/, analyses/."""

@@ -1,0 +1,203 @@
+"""matplotlib with the Agg backend, and what every figure shares: load windows (one colour and
+hatch per load, overlaps visible as crossed hatching), log axes whose labels never collide, time
+axes in readable units, legends outside the data."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, NullFormatter  # noqa: E402
+
+# Loads: hues apart from the threads' tab10 lines (blue, orange, green, red, purple, ...).
+LOAD_COLORS = ("#bf812d", "#35978f", "#c51b7d", "#7f7f7f", "#4d9221")
+LOAD_HATCHES = ("///", "\\\\\\", "|||", "---", "xxx")
+DPI = 120
+# Called with (figure, path) after a figure is drawn and saved, before it is closed (the tests
+# check every figure's labels this way: tests/analysis/figcheck.py).
+SAVE_HOOKS: list[Any] = []
+
+
+def load_style(k: int) -> tuple[str, str]:
+    return LOAD_COLORS[k % len(LOAD_COLORS)], LOAD_HATCHES[k % len(LOAD_HATCHES)]
+
+
+def load_windows(loads: list[dict[str, Any]]) -> list[tuple[int, str, int, int]]:
+    """(index, label, started_ns, stopped_ns) of each load that ran."""
+    out = []
+    for k, load in enumerate(loads):
+        a, b = load.get("started_ns"), load.get("stopped_ns")
+        if a is None:
+            continue
+        out.append((k, f"load {load['name']} ({load.get('type', '?')})", int(a),
+                    int(b if b is not None else a)))
+    return out
+
+
+def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | None = None,
+                hi: float | None = None, legend: bool = True) -> list[Patch]:
+    """Shade each load's window (times divided by `scale`) in its own colour and hatch: where
+    two windows overlap both hatchings show. Returns the legend handles (also added to the
+    axes' legend entries when `legend`)."""
+    handles = []
+    for k, label, a_ns, b_ns in load_windows(loads):
+        a, b = a_ns / scale, b_ns / scale
+        if lo is not None and hi is not None and (b < lo or a > hi):
+            continue
+        color, hatch = load_style(k)
+        ax.axvspan(a, b, facecolor=color, alpha=0.10, lw=0, zorder=0)
+        ax.axvspan(a, b, facecolor="none", edgecolor=color, hatch=hatch, alpha=0.35, lw=0,
+                   zorder=0)
+        h = Patch(facecolor=matplotlib.colors.to_rgba(color, 0.25), edgecolor=color, hatch=hatch,
+                  label=label)
+        handles.append(h)
+    if legend and handles:
+        ax._hg_load_handles = handles  # picked up by legend_outside
+    return handles
+
+
+def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: float = 7,
+                   title: str | None = None, **kw: Any) -> Any:
+    """The legend to the right of the axes, outside the data; load windows included."""
+    h, lab = ax.get_legend_handles_labels()
+    if handles is not None:
+        h, lab = list(handles), [x.get_label() for x in handles]
+    extra = [x for x in getattr(ax, "_hg_load_handles", []) if x.get_label() not in lab]
+    h, lab = list(h) + extra, list(lab) + [x.get_label() for x in extra]
+    if not h:
+        return None
+    return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=fontsize,
+                     frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize, **kw)
+
+
+def legend_below(ax: Any, fontsize: float = 7, ncol: int = 2, below: float = 0.2,
+                 **kw: Any) -> Any:
+    """The legend under the axes, `below` axes heights down (clear of the x label), for
+    panels side by side."""
+    if not ax.get_legend_handles_labels()[0]:
+        return None
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=fontsize,
+                     ncol=ncol, frameon=False, **kw)
+
+
+def save(fig: Any, path: Path) -> Path:
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    for hook in SAVE_HOOKS:
+        hook(fig, path)
+    plt.close(fig)
+    return path
+
+
+def fmt_duration(ns: float) -> str:
+    """A tick label for a duration: 500 ns, 20 us, 1 ms, 2.5 s."""
+    a = abs(ns)
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if a >= scale:
+            return f"{ns / scale:g} {unit}"
+    return f"{ns:g} ns"
+
+
+class _LogTicks(Locator):
+    """Log ticks at 1-2-5, 1-3, every decade or every k-th decade: the richest set whose labels,
+    as the axis' formatter writes them, fit between their neighbours at the axis' drawn size
+    (label widths estimated from their characters on x, one line high on y)."""
+
+    EM = 0.62            # average width of a label character, in font sizes (DejaVu digits)
+
+    def __init__(self, chars: int = 6):
+        self.chars = chars   # kept for callers; widths come from the labels themselves
+
+    def _geometry(self) -> tuple[float, float]:
+        """(axis length in px, font size in px)."""
+        ax = self.axis.axes
+        box = ax.get_window_extent()
+        try:
+            size = float(self.axis._get_tick_label_size(self.axis.axis_name))
+        except (AttributeError, TypeError, ValueError):
+            size = 10.0
+        length = box.width if self.axis.axis_name == "x" else box.height
+        return length, size * ax.figure.dpi / 72.0
+
+    def _fits(self, ticks: list[float], vmin: float, vmax: float, length: float,
+              font: float) -> bool:
+        if len(ticks) < 2:
+            return len(ticks) == 1
+        span = np.log10(vmax) - np.log10(vmin)
+        pos = (np.log10(ticks) - np.log10(vmin)) / span * length
+        if self.axis.axis_name == "x":
+            fmt = self.axis.get_major_formatter()
+            widths = np.array([len(str(fmt(t, k))) * self.EM * font for k, t in enumerate(ticks)])
+            need = (widths[1:] + widths[:-1]) / 2 + 0.45 * font
+        else:
+            need = np.full(len(ticks) - 1, 1.5 * font)
+        return bool((np.diff(pos) >= need).all())
+
+    def __call__(self) -> Sequence[float]:
+        vmin, vmax = self.axis.get_view_interval()
+        return self.tick_values(vmin, vmax)
+
+    def tick_values(self, vmin: float, vmax: float) -> Sequence[float]:
+        if vmin > vmax:
+            vmin, vmax = vmax, vmin
+        vmin = max(vmin, 1e-300)
+        vmax = max(vmax, vmin * 1.01)
+        lo, hi = int(np.floor(np.log10(vmin))), int(np.ceil(np.log10(vmax)))
+        length, font = self._geometry() if self.axis is not None else (600.0, 12.0)
+        sets = [((1, 2, 5), 1), ((1, 3), 1), ((1,), 1)] + [((1,), k) for k in (2, 3, 5, 10)]
+        fallback: list[float] = []
+        for subs, step in sets:
+            ticks = [s * 10.0 ** d for d in range(lo, hi + 1) if d % step == 0 for s in subs]
+            ticks = [t for t in ticks if vmin * (1 - 1e-9) <= t <= vmax * (1 + 1e-9)]
+            if len(ticks) >= 2 and self._fits(ticks, vmin, vmax, length, font):
+                return ticks
+            if not fallback and len(ticks) == 1:
+                fallback = ticks           # one label fits always; better than none
+        # Less than a decade or two: evenly spaced round values read the scale better.
+        from matplotlib.ticker import MaxNLocator
+        for nbins in (5, 3, 2):
+            ticks = [t for t in MaxNLocator(nbins=nbins).tick_values(vmin, vmax)
+                     if t > 0 and vmin * (1 - 1e-9) <= t <= vmax * (1 + 1e-9)]
+            if len(ticks) >= 2 and self._fits(ticks, vmin, vmax, length, font):
+                return ticks
+        return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
+
+
+def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
+             sci: bool = False) -> None:
+    """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
+    numbers, as powers of ten (`sci`), or as durations (`ns_per_unit`: the ns one data unit
+    stands for, e.g. 1e3 for us)."""
+    axis.set_major_locator(_LogTicks(chars))
+    if sci:
+        from matplotlib.ticker import LogFormatterSciNotation
+        axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+    elif ns_per_unit is None:
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    else:
+        axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_duration(v * ns_per_unit)))
+    from matplotlib.ticker import LogLocator
+    axis.set_minor_locator(LogLocator(base=10, subs=np.arange(2, 10) * 1.0, numticks=100))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def clock_unit(span_ns: float) -> tuple[str, float]:
+    """The unit of a time-since-start axis for a span: ms below 5 s, s below 10 min, min below
+    10 h, else h."""
+    if span_ns < 5e9:
+        return "ms", 1e6
+    if span_ns < 600e9:
+        return "s", 1e9
+    if span_ns < 36_000e9:
+        return "min", 60e9
+    return "h", 3600e9
+
+
+def fixed_ticks(axis: Any, values: Sequence[float], labels: Sequence[str]) -> None:
+    axis.set_major_locator(FixedLocator(list(values)))
+    axis.set_major_formatter(FuncFormatter(lambda v, pos: labels[pos] if pos is not None
+                                           and pos < len(labels) else ""))

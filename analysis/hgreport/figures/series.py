@@ -1,0 +1,187 @@
+"""series.png: a run over its whole length from series.jsonl, bin by bin (OSADL's long-term plots):
+wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.ticker import MaxNLocator
+
+from ..analyses.series_bins import Bins, fmt_span
+from ..read.rundir import Run
+from ..read.series import Series
+from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, save, shade_loads
+
+MAX_LINES = 10       # threads drawn per panel; the others are named in the legend's title
+THREAD_COLORS = plt.get_cmap("tab10").colors
+
+
+def series_load_windows(run: Run, s: Series) -> list[dict[str, Any]]:
+    """result.json's loads, with started_ns/stopped_ns taken from the series where the result
+    does not have them (a checkpoint names the loads only)."""
+    out = []
+    for k, load in enumerate(run.loads):
+        ld = dict(load)
+        if ld.get("started_ns") is None and load.get("name") in s.load_names:
+            rows = s.of_load(s.load_names.index(load["name"]))
+            if len(rows["t_ns"]):
+                ld["started_ns"] = int((rows["t_ns"] - rows["span_ns"]).min())
+                ld["stopped_ns"] = int(rows["t_ns"].max())
+        ld.setdefault("type", "?")
+        out.append(ld)
+    return out
+
+
+def _panels(run: Run, b: Bins) -> list[str]:
+    lat = [i for i in range(len(run.threads)) if (b.wakeups[i] > 0).any()]
+    out = ["latency"] if lat else []
+    out += ["gap"]
+    if (b.releases > 0).any():
+        out.append("misses")
+    out.append("cpu")
+    if b.load_span.size and (b.load_span > 0).any():
+        out.append("loads")
+    return out
+
+
+def _threads_in(run: Run, mask: np.ndarray) -> tuple[list[int], int]:
+    idx = [i for i in range(len(run.threads)) if mask[i]]
+    return idx[:MAX_LINES], max(0, len(idx) - MAX_LINES)
+
+
+def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
+                outliers: list[dict[str, Any]] | None = None) -> Path:
+    unit, scale = clock_unit(covered_ns)
+    edges = b.start_ns.tolist() + [b.n * b.bin_ns]
+    x = np.minimum(np.asarray(edges, float), covered_ns) / scale
+    panels = _panels(run, b)
+    heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5}
+    # Not sharex: matplotlib's shared-axes bookkeeping cost 0.3 s here; the limits are set alike.
+    fig, axes = plt.subplots(len(panels), 1, squeeze=False,
+                             figsize=(11, sum(heights[p] for p in panels) + 0.8),
+                             gridspec_kw={"height_ratios": [heights[p] for p in panels]})
+    axes = axes[:, 0]
+    loads = series_load_windows(run, s)
+    per = f"per {fmt_span(b.bin_ns)}"
+    for n, (ax, panel) in enumerate(zip(axes, panels)):
+        shade_loads(ax, loads, scale, 0, covered_ns / scale, legend=n == 0)
+        ax.grid(color="0.9", lw=0.6)
+        ax.set_axisbelow(True)
+        more = 0
+        if panel == "latency":
+            idx, more = _threads_in(run, (b.wakeups > 0).any(axis=1))
+            per_bin, what = b.p99
+            for i in idx:
+                c = THREAD_COLORS[i % 10]
+                mx = np.where(b.lat_max[i] > 0, b.lat_max[i], np.nan)
+                p99 = np.where(per_bin[i] > 0, per_bin[i], np.nan)
+                _stairs(ax, mx, x, color=c, lw=1.2, label=f"{run.label(i)} max")
+                _stairs(ax, p99, x, color=c, lw=0.9, ls="--", label=f"{run.label(i)} {what}")
+            ax.set_yscale("log")
+            log_axis(ax.yaxis, ns_per_unit=1)
+            ax.set_ylabel("wake-up latency")
+            ax.set_title(f"{run.scenario.get('name')}: wake-up latency {per} (max, and "
+                         + ("the bin's p99, from latency.bin)" if what == "p99" else
+                            "the worst p99 of the series intervals in it)"),
+                         fontsize=9, loc="left")
+        elif panel == "gap":
+            idx, more = _threads_in(run, (b.gaps > 0).any(axis=1))
+            for i in idx:
+                g = np.where(b.gap_max[i] > 0, b.gap_max[i], np.nan)
+                _stairs(ax, g, x, color=THREAD_COLORS[i % 10], lw=1.1, label=run.label(i))
+            if idx:
+                ax.set_yscale("log")
+                log_axis(ax.yaxis, ns_per_unit=1)
+            ax.set_ylabel("longest gap")
+            ax.set_title(f"longest gap {per}", fontsize=9, loc="left")
+            _mark_outliers(ax, outliers or [], scale)
+        elif panel == "misses":
+            idx, more = _threads_in(run, (b.releases > 0).any(axis=1))
+            for i in idx:
+                m = np.where(b.span[i] > 0, b.misses[i], np.nan).astype(float)
+                _stairs(ax, m, x, color=THREAD_COLORS[i % 10], lw=1.1,
+                          label=f"{run.label(i)} ({int(b.misses[i].sum())} missed)")
+            ax.set_ylabel("deadlines missed")
+            _top(ax)
+            ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
+            ax.set_title(f"deadline misses {per}", fontsize=9, loc="left")
+        elif panel == "cpu":
+            share = b.cpu_share() * 100
+            idx, more = _threads_in(run, (b.span > 0).any(axis=1))
+            for i in idx:
+                _stairs(ax, share[i], x, color=THREAD_COLORS[i % 10], lw=1.1, label=run.label(i))
+            ax.set_ylabel("CPU received (%)")
+            _top(ax)
+            ax.set_title(f"CPU received {per} (share of the time between the thread's start "
+                         "and its stop)", fontsize=9, loc="left")
+        elif panel == "loads":
+            _plot_loads(ax, run, s, b, x)
+            ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
+        legend_outside(ax, title=f"and {more} more threads" if more else None)
+    for ax in axes:
+        ax.set_xlim(0, covered_ns / scale)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=9, steps=[1, 2, 3, 6, 10] if unit in
+                                               ("h", "min") else [1, 2, 2.5, 5, 10]))
+    for ax in axes[:-1]:
+        ax.tick_params(axis="x", labelbottom=False)
+    axes[-1].set_xlabel(f"time from the run's start ({unit})")
+    if not run.complete:
+        for ax in axes:
+            ax.axvline(covered_ns / scale, color="tab:red", lw=1)
+        axes[0].annotate("run incomplete: recorded until here", (covered_ns / scale, 1),
+                         xycoords=("data", "axes fraction"), ha="right", va="bottom",
+                         fontsize=8, color="tab:red")
+    fig.align_ylabels(axes)
+    return save(fig, path)
+
+
+def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray) -> None:
+    """ops/s per load; Mbit/s when the load counts bytes (on a second axis when both exist)."""
+    has_bytes = "bytes" in s.counters
+    twin = ax.twinx() if has_bytes and len(s.load_names) > 1 else None
+    for k, name in enumerate(s.load_names):
+        color, _ = load_style(_load_index(run, name, k))
+        rows = s.of_load(k)
+        if has_bytes and (rows["bytes"] > 0).any():
+            target = twin or ax
+            _stairs(target, b.load_rate("bytes")[k] * 8 / 1e6, x, color=color, lw=1.2,
+                          label=f"{name} Mbit/s")
+        else:
+            _stairs(ax, b.load_rate()[k], x, color=color, lw=1.2, ls="-", label=f"{name} ops/s")
+    ax.set_ylabel("ops/s" if not has_bytes or twin else "Mbit/s")
+    _top(ax)
+    if twin is not None:
+        twin.set_ylabel("Mbit/s")
+        _top(twin)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = twin.get_legend_handles_labels()
+        legend_outside(ax, handles=h1 + h2)
+
+
+def _stairs(ax: Any, values: np.ndarray, edges: np.ndarray, **kw: Any) -> None:
+    """Steps per bin, without the drop to zero at the ends; bins without data left empty.
+    (stairs without a baseline does not widen the data limits: _top sets them.)"""
+    ax.stairs(values, edges, baseline=None, **kw)
+    ax._hg_top = max(getattr(ax, "_hg_top", 0.0), float(np.nanmax(values, initial=0.0)))
+
+
+def _top(ax: Any) -> None:
+    """A linear axis from 0 to 15% above its largest value (0 to 1 when all are 0)."""
+    top = getattr(ax, "_hg_top", 0.0)
+    ax.set_ylim(0, top * 1.15 if top > 0 else 1)
+
+
+def _load_index(run: Run, name: str, default: int) -> int:
+    """The load's index in result.json (its colour everywhere)."""
+    names = [ld.get("name") for ld in run.loads]
+    return names.index(name) if name in names else default
+
+
+def _mark_outliers(ax: Any, outliers: list[dict[str, Any]], scale: float) -> None:
+    """A rug of the outlier windows' triggers along the top of the axes."""
+    if not outliers:
+        return
+    t = np.array([o["trigger_ns"] for o in outliers], float) / scale
+    ax.plot(t, np.full(len(t), 0.97), "v", transform=ax.get_xaxis_transform(), ms=4,
+            color="k", alpha=0.6, label=f"outlier windows ({len(outliers)})", clip_on=False)

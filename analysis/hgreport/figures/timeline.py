@@ -1,0 +1,177 @@
+"""The execution trace (the paper's figures 3 and 6): one row per thread, a gray rectangle for
+each interval of continuous CPU (merged to pixels), gaps coloured by their cause when the
+kernel was traced (docs/kernel-trace.md), load windows shaded; one panel per window, stacked.
+By default the windows are where things happen (analyses/timeline_windows.py);
+`hgreport RUN --window START:LEN` draws one chosen window."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..analyses.causes import cause_color, cause_names, traced
+from ..analyses.switches import BLOCK, gaps_of_run
+from ..analyses.timeline_windows import Window, choose_windows
+from ..base.units import fmt_ns
+from ..read.rundir import Run
+from .plotting import clock_unit, legend_outside, plt, save, shade_loads
+
+WIDTH_PX = 1400          # about the drawn width of the figure (11 in at 120 dpi, less margins)
+
+
+def merge_to_pixels(a: np.ndarray, b: np.ndarray, pixel: float) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals [a, b) sorted by a, merged where the hole between them is shorter than
+    `pixel`: what the eye sees at that resolution, drawn as a few hundred rectangles instead
+    of millions. Vectorised: a block ends where the next start is a pixel or more past the
+    furthest end so far."""
+    if len(a) == 0:
+        return a, b
+    reach = np.maximum.accumulate(b)
+    cut = np.flatnonzero(a[1:] - reach[:-1] >= pixel)
+    first = np.r_[0, cut + 1]
+    last = np.r_[cut, len(a) - 1]
+    return a[first], reach[last]
+
+
+COARSE = 1024           # records per step of the coarse reach (_index)
+
+
+def _index(run: Run) -> dict[str, Any]:
+    """What a window needs beyond Run.intervals (sorted by start), computed once per run and
+    small: `reach`, the furthest stop of the records before each multiple of COARSE (a window
+    then starts at a block boundary: one binary search, no per-thread copy of the columns), and
+    each thread's CPUs (a count per thread and CPU, a block of records at a time)."""
+    cache = run.__dict__.setdefault("_timeline", {})
+    if "reach" not in cache:
+        iv, n = run.intervals, len(run.threads)
+        reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
+                 if len(iv) else np.zeros(0, np.int64))
+        lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
+        width = hi - lo + 1
+        counts = np.zeros(n * width, np.int64)
+        for k in range(0, len(iv), BLOCK):
+            key = iv.thread[k:k + BLOCK].astype(np.int64) * width + (iv.cpu[k:k + BLOCK] - lo)
+            counts += np.bincount(key, minlength=n * width)
+        cache["reach"] = reach
+        cache["cpus"] = [(np.flatnonzero(row) + lo).tolist() for row in counts.reshape(n, width)]
+    return cache
+
+
+def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each thread's records that reach past `start` and start before `end`: (start, the
+    furthest stop so far), in time order."""
+    iv, reach = run.intervals, _index(run)["reach"]
+    # the records before `lo` all stop by `start`; those from `hi` on start at `end` or later
+    lo = min(len(iv), int(np.searchsorted(reach, start, side="right")) * COARSE)
+    hi = max(lo, int(np.searchsorted(iv.start, end, side="left")))
+    th, a_all, b_all = iv.thread[lo:hi], iv.start[lo:hi], iv.stop[lo:hi]
+    rows = []
+    for i in range(len(run.threads)):
+        m = th == i
+        a, b = a_all[m], b_all[m]
+        b = np.maximum.accumulate(b) if len(b) else b
+        k = int(np.searchsorted(b, start, side="right"))
+        rows.append((a[k:], b[k:]))
+    return rows
+
+
+def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
+              used_causes: dict[str, bool]) -> None:
+    """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
+    n = len(run.threads)
+    pixel = (end - start) / WIDTH_PX
+    names = cause_names(run)
+    g = None
+    if traced(run):                               # the gaps in the window, their columns once
+        gg = gaps_of_run(run, same_cpu=False)
+        g = gg.take(np.flatnonzero((gg.stop > start) & (gg.start < end) & (gg.length >= pixel / 2)))
+        gth, gstart, gstop, gcause = g.thread, g.start, g.stop, g.cause
+    for i, (a, b) in enumerate(_rows(run, start, end)):
+        y = n - 1 - i
+        a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
+        ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
+                       (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
+        if g is None:
+            continue
+        sel = gth == i
+        for code in np.unique(gcause[sel]).tolist():
+            name = names[code] if code < len(names) else str(code)
+            c = sel & (gcause == code)
+            ga, gb = np.clip(gstart[c], start, end), np.clip(gstop[c], start, end)
+            ax.broken_barh(list(zip((ga / scale).tolist(), (np.maximum(gb - ga, pixel) / scale)
+                                    .tolist())), (y - 0.2, 0.4), facecolors=cause_color(name),
+                           edgecolors="none", linewidth=0)
+            used_causes[name] = True
+
+
+def row_labels(run: Run) -> list[str]:
+    labels = []
+    for i, t in enumerate(run.threads):
+        cpus = _index(run)["cpus"][i]
+        where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
+            if cpus else ""
+        pol = (t.get("granted") or {}).get("policy") or ""
+        what = ", ".join(x for x in (f"SCHED_{pol.upper()}" if pol else "", where) if x)
+        labels.append(f"{run.label(i)}\n{what}".strip())
+    return labels
+
+
+def plot_default(run: Run, path: Path) -> Path:
+    return plot_windows(run, path, choose_windows(run), "execution trace where things happen")
+
+
+def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
+    """One panel per window, stacked; the legend (intervals, gap causes, loads) outside."""
+    n = len(run.threads)
+    fig, axes = plt.subplots(len(ws), 1, squeeze=False,
+                             figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
+    used: dict[str, bool] = {}
+    labels = list(reversed(row_labels(run)))
+    for ax, w in zip(axes[:, 0], ws):
+        unit, scale = clock_unit(w.length_ns)        # ms up to 5 s windows
+        lo, hi = w.start_ns, w.start_ns + w.length_ns
+        shade_loads(ax, run.loads, scale, lo / scale, hi / scale)
+        draw_rows(ax, run, lo, hi, scale, used)
+        if w.mark is not None:
+            a, b = w.mark
+            ax.axvline(a / scale, color="tab:red", lw=0.8, ls="--")
+            if b != a:
+                ax.axvline(b / scale, color="tab:red", lw=0.8, ls="--")
+        ax.set_yticks(range(n))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.set_ylim(-0.6, n - 0.4)
+        ax.set_xlim(lo / scale, hi / scale)
+        ax.set_xlabel(f"time from the run's start ({unit})", fontsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.set_title(f"{w.what}  (window {fmt_ns(lo) if lo else '0'} to {fmt_ns(hi)})",
+                     fontsize=9, loc="left")
+        ax.grid(axis="x", color="0.85", lw=0.5)
+        ax.set_axisbelow(True)
+        if not len(run.intervals):
+            mode = (run.result.get("trace") or {}).get("mode")
+            ax.text(0.5, 0.5, f"no intervals recorded (trace.mode {mode}): the series in the "
+                    "Over time section has the run's numbers", transform=ax.transAxes,
+                    ha="center", va="center", fontsize=9, color="0.3")
+    handles = [plt.Rectangle((0, 0), 1, 1, color="0.40", label="interval of CPU")]
+    handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(c), label=f"gap: {c}") for c in used]
+    loads = {h.get_label(): h for ax in axes[:, 0] for h in getattr(ax, "_hg_load_handles", [])}
+    handles += list(loads.values())
+    if any(w.mark for w in ws):
+        handles.append(plt.Line2D([], [], color="tab:red", ls="--", lw=0.8, label="the event"))
+    legend_outside(axes[0, 0], handles=handles)
+    title = f"{run.scenario.get('name')}: {what}"
+    if (run.result.get("trace") or {}).get("mode") == "outliers":
+        title += " (trace.mode outliers: records exist only inside the outlier windows)"
+    if not run.complete:
+        title += "  [run incomplete]"
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def plot_timeline(run: Run, path: Path, start_ns: int = 0, length_ns: int = 500_000_000) -> Path:
+    """One chosen window (`--window START:LEN`), drawn like the default's panels
+    (gaps by kernel cause, legend outside)."""
+    return plot_windows(run, path, [Window("the window asked (--window)", start_ns, length_ns)],
+                        "execution trace")

@@ -1,0 +1,3 @@
+"""The run as a Perfetto trace: trace.py writes it, tracks.py says what is on it, proto.py
+encodes the wire format; chrome_json.py is the former JSON export. Imports base/, read/,
+analyses/."""

@@ -1,0 +1,3 @@
+"""Reading the inputs: a run directory (result.json checked, trace.bin / latency.bin as columns
+or raw records, series.jsonl), a sweep directory, and the runs named on a command line grouped
+and labelled. Imports only base/."""

@@ -1,0 +1,2 @@
+"""The sections of report.md, one module each (report/section.py: the contract; the order of
+the page: report/registry.py)."""

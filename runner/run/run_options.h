@@ -1,0 +1,50 @@
+/* What hg_run() is given: the options of one run and the sink its results
+ * go to.  Read by run/ while it runs and by results/ as it writes, so it
+ * sits below both (run/run.h declares hg_run() itself). */
+#ifndef HG_RUN_OPTIONS_H
+#define HG_RUN_OPTIONS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct hg_run_state;
+
+/* Where a run's results go.  run/ knows nothing of files: results/ provides
+ * the sink (hg_results_sink), cli/ passes it in hg_run_options. */
+struct hg_run_sink {
+	/* Before any thread or load starts: create the result directory
+	 * (rs->dir).  Returns 0 or -errno with a message in err. */
+	int (*open)(struct hg_run_state *rs, char *err, size_t errlen);
+	/* At the start gate, once time zero is set, before the threads are
+	 * released: start streaming their records.  0 or -errno with a
+	 * message in err (the run is then aborted).  May be NULL. */
+	int (*start)(struct hg_run_state *rs, char *err, size_t errlen);
+	/* After the threads are joined and the loads stopped, before finish:
+	 * drain what is left and stop streaming.  May be NULL. */
+	void (*stop)(struct hg_run_state *rs);
+	/* After the threads are joined and the loads stopped: evaluate, write,
+	 * report; sets rs->exit_status from rc (0 or the failure's exit code). */
+	void (*finish)(struct hg_run_state *rs, int rc, FILE *out, FILE *err);
+	/* Last, on every path after open succeeded: removes what open made
+	 * that no one needs (results/results.c's reserve).  May be NULL. */
+	void (*close)(struct hg_run_state *rs);
+};
+
+struct hg_run_options {
+	const struct hg_run_sink *sink;  /* required */
+	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
+	bool strict;              /* missing privilege: exit 4 instead of a warning */
+	bool quiet;               /* no start line, progress (results/progress.c) or summary */
+	int argc;                 /* the command line, for result.json */
+	char **argv;
+	json_t *sweep_point;      /* borrowed; NULL = null */
+	json_t *overrides;        /* borrowed: --set {"PATH": "VALUE"}; NULL = {} */
+	FILE *out;                /* summary; NULL = stdout */
+	FILE *err;                /* errors; NULL = stderr */
+	json_t **summary;         /* run --json: the summary as an object (new reference,
+				     results/summary_json.c) when the run got that far */
+};
+
+#endif

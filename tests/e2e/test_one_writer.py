@@ -1,0 +1,187 @@
+"""Root-safe result directories (docs/cli.md, "Result directories"): names
+read from a shard's sweep.json are never made into paths outside OUT, links
+in shards are not followed, one writer per run or sweep directory (a lock
+held for the run; a second writer refused naming the first; a killed
+writer's lock taken over), and --resume/--force handle hgrun's own
+leftovers."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+from runhelp import scenario_text
+
+THREAD = "{name: be, workload: {type: cpu}}"
+SWEEP = """\
+hgrun: 1
+name: sw
+duration: 5s
+threads:
+  - {name: be, workload: {type: cpu}}
+sweep:
+  grid:
+    threads[be].priority: [NORMAL, LOW]
+"""
+
+
+def start(hgrun_bin, *args):
+    return subprocess.Popen([str(hgrun_bin), *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(cond, timeout=20):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def sweep_shard(hgrun, scenario, tmp_path, name="shard"):
+    shard = tmp_path / name
+    r = hgrun("sweep", scenario(SWEEP, name=f"{name}.yaml"), "-o", shard, "--duration", "100ms",
+              "--quiet", timeout=60)
+    assert r.rc == 0, r.err
+    return shard
+
+
+def test_merge_refuses_run_names_outside_out(hgrun, scenario, tmp_path):
+    shard = sweep_shard(hgrun, scenario, tmp_path)
+    victim = tmp_path / "victim" / "cron.d"
+    victim.mkdir(parents=True)
+    # A planted run directory a name like ../../victim/cron.d leads to.
+    (tmp_path / "victim" / "cron.d" / "result.json").write_text('{"complete": true}')
+    index = json.loads((shard / "sweep.json").read_text())
+    index["points"][0]["runs"][0] = "../../victim/cron.d"
+    (shard / "sweep.json").write_text(json.dumps(index))
+    out = tmp_path / "merged" / "out"
+    r = hgrun("sweep-merge", out, shard, timeout=60)
+    assert r.rc == 3, (r.rc, r.err)
+    assert "is not a run name (pNNN/rM)" in r.err and "../../victim/cron.d" in r.err, r.err
+    assert sorted(p.name for p in victim.iterdir()) == ["result.json"]
+    assert not out.exists() or not any(out.rglob("result.json"))
+
+
+def test_merge_does_not_follow_links_in_a_shard(hgrun, scenario, tmp_path):
+    shard = sweep_shard(hgrun, scenario, tmp_path)
+    secret = tmp_path / "secret"
+    (secret / "r0").mkdir(parents=True)
+    (secret / "r0" / "result.json").write_text('{"complete": true, "secret": 1}')
+    # p001 becomes a link to a directory of someone else's files.
+    os.rename(shard / "p001", tmp_path / "p001.away")
+    os.symlink(secret, shard / "p001")
+    out = tmp_path / "merged"
+    r = hgrun("sweep-merge", out, shard, timeout=60)
+    assert r.rc == 1, (r.rc, r.err)          # p001/r0 is missing, not read through the link
+    assert "run p001/r0: no shard holds it complete" in r.err, r.err
+    assert not (out / "p001").exists()
+    assert json.loads((out / "p000" / "r0" / "result.json").read_text())["complete"] is True
+
+
+def test_two_runs_on_one_dir_the_second_is_refused(hgrun_bin, hgrun, scenario, tmp_path):
+    path = scenario(scenario_text("lock", [THREAD], duration="2s"))
+    out = tmp_path / "out"
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    try:
+        assert wait_for(lambda: (out / ".hgrun-lock").exists() and (out / "trace.bin").exists())
+        second = hgrun("run", path, "-o", out, "--quiet", timeout=60)
+        forced = hgrun("run", path, "-o", out, "--force", "--quiet", timeout=60)
+        _, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    for r in (second, forced):
+        assert r.rc == 3, (r.rc, r.err)
+        assert "another hgrun is writing there (pid " in r.err, r.err
+        assert f"pid {first.pid} on " in r.err and "hgrun run lock" in r.err, r.err
+    assert first.returncode == 0, err
+    result = json.loads((out / "result.json").read_text())
+    assert result["complete"] is True and result["pid"] == first.pid
+    # The first run's files are whole: trace.bin holds what result.json says.
+    records = ((out / "trace.bin").stat().st_size - 64) // 32
+    assert records == result["trace"]["written"]["trace"]
+    assert not (out / ".hgrun-lock").exists()
+
+
+def test_a_killed_runs_lock_is_taken_over(hgrun_bin, hgrun, scenario, tmp_path):
+    path = scenario(scenario_text("stale", [THREAD], duration="5s"))
+    out = tmp_path / "out"
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    assert wait_for(lambda: (out / "trace.bin").exists())
+    first.kill()
+    first.wait(timeout=30)
+    assert (out / ".hgrun-lock").exists()     # left behind, but not held: flock died with it
+    r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "100ms", timeout=60)
+    assert r.rc == 0, r.err
+    assert json.loads((out / "result.json").read_text())["complete"] is True
+
+
+def test_two_resumes_at_once_the_second_is_refused(hgrun_bin, hgrun, scenario, tmp_path):
+    path = scenario(SWEEP)
+    out = tmp_path / "sw"
+    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1500ms", "--quiet")
+    try:
+        assert wait_for(lambda: (out / "p000" / "r0" / "trace.bin").exists())
+        second = hgrun("sweep", path, "-o", out, "--duration", "1500ms", "--resume", "--quiet",
+                       timeout=60)
+        shard = hgrun("sweep", path, "-o", out, "--duration", "1500ms", "--resume", "--quiet",
+                      "--shard", "0/2", timeout=60)
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    for r in (second, shard):
+        assert r.rc == 3, (r.rc, r.err)
+        assert "another hgrun is writing there (pid " in r.err and "hgrun sweep" in r.err, r.err
+    assert not (out / "p001" / "r0").exists()    # nothing of the refused sweeps ran
+
+
+def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario, tmp_path):
+    text = SWEEP + 'loads:\n  - {name: hog, type: exec, command: "echo started; sleep 30"}\n'
+    path = scenario(text)
+    out = tmp_path / "sw"
+    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet")
+    try:
+        assert wait_for(lambda: (out / "p000" / "r0" / "load-hog.out").exists() and
+                        (out / "p000" / "r0" / "load-hog.out").stat().st_size > 0)
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    # What the kill left: the exec output, a temporary of the kernel trace.
+    (out / "p000" / "r0" / "kernel.jsonl.tmp.0123456789abcdef").write_text("partial")
+    r = hgrun("sweep", path, "-o", out, "--duration", "1s", "--resume", "--quiet", timeout=90)
+    assert r.rc == 0, r.err
+    assert "2 succeeded, 0 failed" in r.out, r.out
+    run = out / "p000" / "r0"
+    assert json.loads((run / "result.json").read_text())["complete"] is True
+    assert not list(run.glob("*.tmp.*"))
+    # And --force starts over from it.
+    r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--force", "--quiet", timeout=90)
+    assert r.rc == 0, r.err
+
+
+def test_force_removes_by_name_and_owner_never_what_result_json_lists(hgrun, scenario, tmp_path):
+    path = scenario(scenario_text("own", [THREAD], duration="100ms"))
+    out = tmp_path / "out"
+    assert hgrun("run", path, "-o", out, "--quiet").rc == 0
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep")
+    result = json.loads((out / "result.json").read_text())
+    result["files"]["notes"] = "notes.txt"
+    (out / "result.json").write_text(json.dumps(result))
+    (out / "notes.txt").write_text("a user's notes")
+    r = hgrun("run", path, "-o", out, "--force", "--quiet")
+    assert r.rc == 3 and "notes.txt" in r.err, r.err
+    assert (out / "notes.txt").exists()
+    os.unlink(out / "notes.txt")
+    if os.geteuid() == 0:
+        os.chown(out / "series.jsonl", 4242, 4242)    # another user's file at our name
+        r = hgrun("run", path, "-o", out, "--force", "--quiet")
+        assert r.rc == 3 and "series.jsonl (owned by uid 4242)" in r.err, r.err
+        assert (out / "series.jsonl").exists()

@@ -1,0 +1,237 @@
+"""scripts/slurm/ under a real Slurm (docs/slurm.md): the test starts a one-node
+cluster of its own (a munge key, munged, slurm.conf, slurmctld and slurmd,
+all in a temporary directory on free ports), submits a 4-task job array of
+a small sweep with scripts/slurm/submit.sh, waits, and checks that every task
+and the merge job completed, that each task ran its own shard, that no two
+runs overlapped (--exclusive: one run per node at a time) and that every run
+of the sweep is complete.  Teardown cancels the test's jobs and stops only
+the daemons it started, also when the test fails.  Needs root and the
+Debian packages slurm-wlm and munge; skipped otherwise, saying which."""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from runhelp import ROOT, hgrun_path
+
+DAEMONS = ("munged", "munge", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol",
+           "sinfo")
+SWEEP = """\
+hgrun: 1
+name: slurm_array
+duration: 5s
+threads:
+  - name: hog
+sweep:
+  grid:
+    threads[hog].priority: [NORMAL, LOW, HIGH, IDLE]
+  repeat: 2
+"""
+
+
+def why_not():
+    missing = [d for d in DAEMONS if not shutil.which(d)]
+    if missing:
+        return f"Slurm test needs slurm-wlm and munge (apt-get install slurm-wlm munge); missing {missing}"
+    if os.geteuid() != 0:
+        return "Slurm test needs root (slurmd runs the jobs as their user)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+SLURM_CONF = """\
+ClusterName=hgtest
+SlurmctldHost={node}(127.0.0.1)
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket={d}/munge/socket
+CredType=cred/munge
+StateSaveLocation={d}/state
+SlurmdSpoolDir={d}/spool
+SlurmctldPidFile={d}/slurmctld.pid
+SlurmdPidFile={d}/slurmd.pid
+SlurmctldLogFile={d}/slurmctld.log
+SlurmdLogFile={d}/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+MpiDefault=none
+SwitchType=switch/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+ReturnToService=2
+InactiveLimit=0
+KillWait=5
+MinJobAge=600
+NodeName={node} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
+PartitionName=hgtest Nodes={node} Default=YES MaxTime=INFINITE State=UP
+"""
+
+
+class Cluster:
+    def __init__(self, d):
+        self.d = d
+        self.procs = []
+        self.node = socket.gethostname().split(".")[0]
+        self.env = dict(os.environ, SLURM_CONF=f"{d}/slurm.conf")
+
+    def start(self, *argv, name):
+        log = open(f"{self.d}/{name}.out", "w")
+        self.procs.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                                           env=self.env, start_new_session=True))
+
+    def run(self, *argv, check=True):
+        p = subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=30)
+        if check and p.returncode != 0:
+            raise AssertionError(f"{' '.join(argv)}: exit {p.returncode}\n{p.stderr}\n{self.logs()}")
+        return p.stdout
+
+    def logs(self):
+        text = []
+        for name in ("slurmctld.log", "slurmd.log", "munged.out", "slurmctld.out", "slurmd.out"):
+            path = f"{self.d}/{name}"
+            if os.path.exists(path):
+                text.append(f"--- {name} (last lines)\n" + "".join(open(path).readlines()[-15:]))
+        return "\n".join(text)
+
+    def wait_for(self, what, ok, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if ok():
+                return
+            for p in self.procs:
+                if p.poll() is not None:
+                    raise AssertionError(f"{p.args[0]} ended (exit {p.returncode}) while waiting for "
+                                         f"{what}\n{self.logs()}")
+            time.sleep(0.5)
+        raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{self.logs()}")
+
+    def stop(self):
+        """Cancels this cluster's jobs, then stops the daemons it started (by PID)."""
+        if self.procs and self.procs[-1].poll() is None:
+            subprocess.run(["scancel", "--full", "--user", "root"], env=self.env,
+                           capture_output=True, timeout=30)
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                q = subprocess.run(["squeue", "-h"], env=self.env, capture_output=True, text=True,
+                                   timeout=30)
+                if q.returncode != 0 or not q.stdout.strip():
+                    break
+                time.sleep(0.5)
+        for p in reversed(self.procs):   # slurmd, slurmctld, then munged
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=15)
+
+
+@pytest.fixture
+def cluster():
+    # a short path: the munge socket's must fit in sun_path (108 bytes)
+    d = tempfile.mkdtemp(prefix="hg-slurm-")
+    c = Cluster(d)
+    try:
+        for sub in ("state", "spool", "munge", "work"):
+            os.makedirs(f"{d}/{sub}")
+        os.chmod(f"{d}/munge", 0o700)
+        with open(f"{d}/munge/munge.key", "wb") as f:
+            f.write(os.urandom(1024))
+        os.chmod(f"{d}/munge/munge.key", 0o400)
+        with open(f"{d}/slurm.conf", "w") as f:
+            f.write(SLURM_CONF.format(d=d, node=c.node, ctld_port=free_port(),
+                                      slurmd_port=free_port(), cpus=os.cpu_count()))
+        # -f: the temporary directory's parents (/tmp) are world-writable
+        c.start("munged", "-F", "-f", f"--key-file={d}/munge/munge.key",
+                f"--socket={d}/munge/socket", f"--pid-file={d}/munge/pid",
+                f"--log-file={d}/munge/log", f"--seed-file={d}/munge/seed", name="munged")
+        c.wait_for("munged's socket", lambda: os.path.exists(f"{d}/munge/socket"), 20)
+        c.start("slurmctld", "-D", "-f", f"{d}/slurm.conf", name="slurmctld")
+        c.start("slurmd", "-D", "-N", c.node, "-f", f"{d}/slurm.conf", name="slurmd")
+        c.wait_for("the node to be idle",
+                   lambda: c.run("sinfo", "-h", "-o", "%t", check=False).strip() == "idle", 60)
+        yield c
+    finally:
+        c.stop()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def job_states(cluster, ids):
+    """{"JOBID" or "JOBID_TASK": (JobState, ExitCode)} from scontrol."""
+    out = "".join(cluster.run("scontrol", "-o", "show", "job", i) for i in ids)
+    states = {}
+    for line in out.splitlines():
+        f = dict(re.findall(r"(\w+)=(\S*)", line))
+        key = f"{f['ArrayJobId']}_{f['ArrayTaskId']}" if f.get("ArrayTaskId") else f["JobId"]
+        states[key] = (f["JobState"], f["ExitCode"])
+    return states
+
+
+def test_job_array_runs_every_shard_once_per_node_and_merges(cluster):
+    work = f"{cluster.d}/work"
+    scenario = f"{work}/sweep.yaml"
+    with open(scenario, "w") as f:
+        f.write(SWEEP)
+    out = f"{work}/sweep"
+    env = dict(cluster.env, HGRUN=str(hgrun_path()), HG_REPORT="0")
+    p = subprocess.run([str(ROOT / "scripts/slurm/submit.sh"), "4", scenario, out, "--duration",
+                        "200ms"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr + cluster.logs()
+    m = re.search(r"array job (\d+) .* merge job (\d+)", p.stdout)
+    assert m, p.stdout
+    array, merge = m.groups()
+    cluster.wait_for("the jobs to end",
+                     lambda: not cluster.run("squeue", "-h", "-j", f"{array},{merge}").strip(), 300)
+
+    states = job_states(cluster, [array, merge])
+    tasks = [f"{array}_{k}" for k in range(4)]
+    for job in tasks + [merge]:
+        assert states.get(job) == ("COMPLETED", "0:0"), (job, states, cluster.logs())
+
+    made = {}
+    for k in range(4):
+        text = open(f"{work}/hgrun-sweep-{array}_{k}.out").read()
+        assert f"shard {k}/4 of {scenario}" in text, text
+        made[k] = re.findall(r"^== run \d+/\d+: (p\d+/r\d+)", text, re.M)
+        assert made[k] and "0 failed" in text.splitlines()[-1], text
+    every = [run for runs in made.values() for run in runs]
+    assert len(every) == len(set(every)) == 8, made
+    merged = open(f"{work}/hgrun-sweep-merge-{merge}.out").read()
+    assert "sweep: 0 succeeded, 0 failed, 8 skipped (complete already)" in merged, merged
+
+    index = json.load(open(f"{out}/sweep.json"))
+    runs = sorted(run for point in index["points"] for run in point["runs"])
+    assert runs == sorted(every)
+    spans = []
+    for run in runs:
+        r = json.load(open(f"{out}/{run}/result.json"))
+        assert r["complete"] and r["exit_status"] == 0, run
+        assert r["scenario"]["duration_ns"] == 200_000_000
+        spans.append((r["tsc"]["start_monotonic_ns"], r["tsc"]["end_monotonic_ns"], run))
+    # --exclusive on one node: the runs never overlap in time
+    spans.sort()
+    for (_, end, a), (start, _, b) in zip(spans, spans[1:]):
+        assert end <= start, f"{a} and {b} ran at the same time on the one node"

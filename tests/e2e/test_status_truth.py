@@ -1,0 +1,116 @@
+"""The exit code and result.json agree, whatever signal comes when
+(docs/cli.md, "Exit codes"): a SIGTERM after the measuring (kernel
+attribution, the summary) is the run's status, not a surprise kill after
+the result said "complete"; a closed stdout costs the summary, not the
+run; Ctrl-Z is refused and recorded."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from runhelp import scenario_text
+from test_kernel_trace import needs_tracefs
+
+THREAD = "{name: be, workload: {type: cpu}}"
+
+
+def threads_of(pid):
+    names = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    names.append(f.read().strip())
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return names
+
+
+def wait_until(cond, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.001)
+    return False
+
+
+def agree(rc, result):
+    """The process's exit code and what result.json says of it."""
+    assert result["exit_status"] == rc, (rc, result["exit_status"], result["warnings"])
+    assert result["complete"] is (rc == 0), (rc, result["complete"])
+    if rc in (129, 130, 131, 143):
+        assert result["interrupted_by"] == signal.Signals(rc - 128).name
+
+
+@needs_tracefs
+def test_sigterm_after_the_measuring_is_the_runs_status(hgrun_bin, scenario, tmp_path):
+    # The writer thread (hg-writer) ends with the measuring; what follows
+    # (stopping, the kernel trace's reading and attribution, result.json,
+    # the summary) is where a SIGTERM used to give exit 143 with a
+    # result.json saying complete, exit 0.
+    path = scenario(scenario_text("late", [THREAD, THREAD.replace("be", "be2")],
+                                  duration="1500ms"))
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", path, "-o", out, "--kernel-trace"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: "hg-writer" in threads_of(proc.pid)), "no writer thread"
+        assert wait_until(lambda: "hg-writer" not in threads_of(proc.pid) or
+                          proc.poll() is not None)
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    result = json.loads((out / "result.json").read_text())
+    agree(proc.returncode, result)
+    if proc.returncode == 143:
+        assert any("arrived after the measuring ended" in w for w in result["warnings"])
+
+
+def test_a_closed_stdout_keeps_the_result_and_cleans_the_loads(hgrun_bin, scenario, tmp_path):
+    iodir = tmp_path / "io"
+    iodir.mkdir()
+    extra = f"loads:\n  - {{name: disk, type: io, size: 64KiB, dir: {iodir}}}\n"
+    path = scenario(scenario_text("pipe", [THREAD], duration="300ms", extra=extra))
+    out = tmp_path / "out"
+    # `hgrun run ... | true`: the reader is gone before the summary.
+    r, w = os.pipe()
+    os.close(r)
+    proc = subprocess.run([str(hgrun_bin), "run", path, "-o", out], stdout=w,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    os.close(w)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads((out / "result.json").read_text())
+    agree(0, result)
+    assert [p for p in os.listdir(iodir) if p.startswith("hgrun-io-")] == []
+
+
+def test_ctrl_z_is_refused_and_recorded(hgrun_bin, scenario, tmp_path):
+    extra = 'loads:\n  - {name: spin, type: exec, command: "while :; do :; done"}\n'
+    path = scenario(scenario_text("tstp", [THREAD], duration="1s", extra=extra))
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", path, "-o", out], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: "hg-writer" in threads_of(proc.pid))
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTSTP)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr
+    assert "SIGTSTP at " in stderr and "refused" in stderr, stderr
+    result = json.loads((out / "result.json").read_text())
+    agree(0, result)
+    assert any(w.startswith("SIGTSTP at ") and "refused" in w for w in result["warnings"])
+    load = result["loads"][0]
+    # The load stopped at the run's end, not when hgrun was continued.
+    assert load["stopped_ns"] - load["stop_requested_ns"] < 600_000_000

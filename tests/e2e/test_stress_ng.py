@@ -1,0 +1,119 @@
+"""The stress_ng load (docs/loads.md): stress-ng's bogo-ops in result.json and
+the series, its files listed and bounded, nothing left behind, and a clear
+error when stress-ng is missing or given what hgrun owns."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from runhelp import run_scenario, scenario_text
+
+HAVE = shutil.which("stress-ng") is not None
+needs = pytest.mark.skipif(not HAVE, reason="stress-ng is not installed (apt-get install stress-ng)")
+
+
+def load_scenario(load, duration="2s"):
+    return scenario_text("sng", ["{name: a, workload: {type: latency, period: 1ms}}"],
+                         duration=duration, extra="loads:\n  - " + load)
+
+
+CPU_1S = "{name: hog, type: stress_ng, stressor: cpu, start: 0.5s, stop: 1.5s, " \
+         "options: {cpu-method: matrixprod}}"
+
+
+@needs
+def test_bogo_ops_reach_result_and_series(hgrun, scenario, tmp_path):
+    r = run_scenario(hgrun, scenario, tmp_path, load_scenario(CPU_1S), duration="2s")
+    assert r.rc == 0, r.err
+    r.validate()
+    load = r.result["loads"][0]
+    st = load["stats"]
+    assert st["bogo_ops"] > 0 and st["ops"] == st["bogo_ops"]
+    assert st["bogo_ops_per_s"] > 0 and st["ops_per_s"] > 0
+    # hgrun's rate (over its window) and stress-ng's (over its run) agree roughly
+    assert 0.5 < st["ops_per_s"] / st["bogo_ops_per_s"] < 2
+    sng = load["stress_ng"]
+    assert sng["version"] and sng["yaml"] == "load-hog.yaml"
+    assert sng["command"][:3] == ["stress-ng", "--cpu", "1"]
+    assert sng["command"][-2:] == ["--cpu-method", "matrixprod"]
+    assert [m["stressor"] for m in sng["metrics"]] == ["cpu"]
+    assert sng["metrics"][0]["bogo_ops"] == st["bogo_ops"]
+    assert load["warnings"] == [] and load["exit"] == {"code": 0, "signal": None}
+    # one series line for the whole window, after it
+    lines = [x for x in r.lines("series.jsonl") if x.get("load") == "hog"]
+    assert len(lines) == 1, lines
+    assert lines[0]["whole_window"] is True and lines[0]["ops"] == st["bogo_ops"]
+    assert lines[0]["bogo_ops"] == st["bogo_ops"] and lines[0]["read_ns"] >= 1_500_000_000
+    assert (lines[0]["from_ns"], lines[0]["to_ns"]) == (load["started_ns"], load["stop_requested_ns"])
+    # files listed and there; stress-ng's temp dir gone; its processes gone
+    for key in ("out", "err", "yaml"):
+        assert r.result["files"][f"load.hog.{key}"] == f"load-hog.{key}"
+        assert (r.dir / f"load-hog.{key}").is_file()
+    assert not (r.dir / "load-hog.tmp").exists()
+    assert "metrics:" in (r.dir / "load-hog.yaml").read_text()
+    assert load["output"]["stderr"]["discarded_bytes"] == 0
+    for pid in load["pids"]:
+        assert not os.path.exists(f"/proc/{pid}")
+
+
+@needs
+def test_output_is_bounded(hgrun, scenario, tmp_path):
+    """--verbose writes about 1.5 KB; 256 bytes are kept, the rest counted."""
+    load = "{name: hog, type: stress_ng, stressor: cpu, output_max: 256B, " \
+           "options: [--verbose]}"
+    r = run_scenario(hgrun, scenario, tmp_path, load_scenario(load, "1s"), duration="1s")
+    assert r.rc == 0, r.err
+    err = r.result["loads"][0]["output"]["stderr"]
+    assert err["bytes"] == 256 and err["discarded_bytes"] > 0
+    assert (r.dir / "load-hog.err").stat().st_size == 256
+    assert any("reached output_max" in w for w in r.result["loads"][0]["warnings"])
+
+
+def test_missing_stress_ng_is_a_clear_error(hgrun_bin, scenario, tmp_path):
+    path = scenario(load_scenario(CPU_1S))
+    env = dict(os.environ, PATH="/nonexistent")
+    for args in (["validate", path], ["run", path, "-o", tmp_path / "out"]):
+        p = subprocess.run([str(hgrun_bin), *map(str, args)], env=env, capture_output=True,
+                           text=True, timeout=30)
+        assert p.returncode == 2, p.stderr
+        assert "loads[0].type" in p.stderr and "stress-ng not found on PATH" in p.stderr
+        assert "apt-get install stress-ng" in p.stderr
+    assert not (tmp_path / "out").exists()
+    p = subprocess.run([str(hgrun_bin), "list", "loads"], env=env, capture_output=True,
+                       text=True, timeout=30)
+    line = next(x for x in p.stdout.splitlines() if x.strip().startswith("stress_ng"))
+    assert "[unsupported here: stress-ng not found on PATH" in line
+    assert "apt-get install stress-ng" in line
+
+
+@needs
+@pytest.mark.parametrize("options, where, says", [
+    ("{timeout: 5}", "loads[0].options.timeout", "hgrun's to set"),
+    ("{timeo: 5}", "loads[0].options.timeo", "hgrun's to set"),      # a prefix
+    ("[--yaml=/etc/passwd]", "loads[0].options[0]", "hgrun's to set"),
+    ("{cpu: 4}", "loads[0].options.cpu", "use the load's 'workers'"),
+    ("[--vm, '1']", "loads[0].options[0]", "another stressor"),
+    ("[-c, '2']", "loads[0].options[0]", "long names"),
+    ("'--cpu-method matrixprod'", "loads[0].options", "no shell"),
+])
+def test_options_hgrun_owns_are_refused(hgrun, scenario, options, where, says):
+    load = "{name: hog, type: stress_ng, stressor: cpu, options: " + options + "}"
+    r = hgrun("validate", scenario(load_scenario(load)))
+    assert r.rc == 2
+    assert f"{where}: " in r.err and says in r.err, r.err
+
+
+@needs
+def test_unknown_stressor_suggests(hgrun, scenario):
+    r = hgrun("validate", scenario(load_scenario("{name: hog, type: stress_ng, stressor: cpux}")))
+    assert r.rc == 2 and "loads[0].stressor: unknown stressor 'cpux'; did you mean 'cpu'?" in r.err
+
+
+@needs
+def test_option_values_are_checked_before_the_run(hgrun, scenario, tmp_path):
+    load = "{name: hog, type: stress_ng, stressor: cpu, options: {cpu-method: bogus}}"
+    r = run_scenario(hgrun, scenario, tmp_path, load_scenario(load, "1s"), duration="1s")
+    assert r.rc != 0 and r.result is None
+    assert "stress-ng --dry-run refused the arguments: cpu-method must be one of" in r.err
+    assert not any((tmp_path / "out").glob("load-hog.*"))
