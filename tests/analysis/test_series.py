@@ -234,3 +234,17 @@ def test_load_rates_follow_the_time_each_line_measured():
     assert b.load_rate()[0].tolist() == pytest.approx([1000.0, 1000.0, 1000.0])
     assert b.load_span[0].tolist() == pytest.approx([S // 2, S, S // 2])
     assert b.load_ops[0].sum() == pytest.approx(2000)
+
+
+def test_a_whole_window_line_is_spread_over_its_intervals():
+    """stress_ng's one line (docs/results.md: whole_window): a line per series interval of
+    [from_ns, to_ns], counters in proportion to the time, adding up exactly."""
+    from hgreport.read.series import _spread
+    line = {"t_ns": 3_000_000_000, "span_ns": 1_000_000_000, "read_ns": 2_020_000_000,
+            "load": 0, "ops": 1001, "bogo_ops": 1001, "whole_window": True,
+            "from_ns": 500_000_000, "to_ns": 2_000_000_000}
+    parts = _spread(line, 1_000_000_000)
+    assert [(p["t_ns"], p["read_ns"]) for p in parts] == [(1_000_000_000, 1_000_000_000),
+                                                         (2_000_000_000, 2_000_000_000)]
+    assert [p["ops"] for p in parts] == [333, 668] and sum(p["bogo_ops"] for p in parts) == 1001
+    assert all("whole_window" not in p and "from_ns" not in p for p in parts)
