@@ -14,7 +14,7 @@
 #include "run/ktrace_parse.h"
 
 struct hg_ktrace {
-	bool active, denied, stopped, mounted, removed;
+	bool active, stopped, mounted, removed;
 	char why[320];
 	char root[PATH_MAX];        /* the tracefs mount */
 	char dir[PATH_MAX];         /* root/instances/hgrun-<pid> */

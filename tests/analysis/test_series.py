@@ -214,3 +214,17 @@ def test_spans_cut_to_what_each_line_measured_inside_its_window():
     old = Series(None, threads, dict(loads, read_ns=np.full(4, MISSING)), ["a"], [], 7,
                  series_ns=S)
     assert old.within_windows({}, {"a": (S // 2, 5 * S // 2)}).loads["span_ns"].tolist() == [S] * 4
+
+
+def test_a_whole_window_line_is_spread_over_its_intervals():
+    """stress_ng's one line (docs/results.md: whole_window): a line per series interval of
+    [from_ns, to_ns], counters in proportion to the time, adding up exactly."""
+    from hgreport.read.series import _spread
+    line = {"t_ns": 3_000_000_000, "span_ns": 1_000_000_000, "read_ns": 2_020_000_000,
+            "load": 0, "ops": 1001, "bogo_ops": 1001, "whole_window": True,
+            "from_ns": 500_000_000, "to_ns": 2_000_000_000}
+    parts = _spread(line, 1_000_000_000)
+    assert [(p["t_ns"], p["read_ns"]) for p in parts] == [(1_000_000_000, 1_000_000_000),
+                                                         (2_000_000_000, 2_000_000_000)]
+    assert [p["ops"] for p in parts] == [333, 668] and sum(p["bogo_ops"] for p in parts) == 1001
+    assert all("whole_window" not in p and "from_ns" not in p for p in parts)

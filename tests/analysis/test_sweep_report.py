@@ -181,3 +181,42 @@ def test_missing_runs_of_a_shard_are_noted(miss_run, tmp_path, hgreport):
     shutil.rmtree(root / "p001" / "r2")
     rc, out, _ = hgreport("sweep", root)
     assert rc == 0 and "p001/r2: no result.json yet" in out
+
+
+def _set_host(run_dir, name):
+    doc = json.loads((run_dir / "result.json").read_text())
+    doc["host"]["hostname"] = name
+    (run_dir / "result.json").write_text(json.dumps(doc))
+
+
+def test_points_from_different_machines_are_warned_and_can_be_split(miss_run, tmp_path,
+                                                                     hgreport):
+    # one shard per machine: p000 on alpha, p001 on beta (the confounding a modulo shard makes)
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    for r in range(3):
+        _set_host(root / "p000" / f"r{r}", "alpha")
+        _set_host(root / "p001" / f"r{r}", "beta")
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed")
+    assert rc == 0, err
+    assert "the points ran on different machines (p000: alpha; p001: beta)" in out
+    # a point whose repeats mix machines
+    _set_host(root / "p000" / "r2", "beta")
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed")
+    assert "point p000 mixes runs of 2 machines or kernels: alpha (2), beta (1)" in out
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed", "--by-host")
+    assert rc == 0, err
+    rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
+    got = {(r["point"], r["host"]): int(r["n"]) for r in rows if r["subject"] == "lo"}
+    assert got == {("p000@alpha", "alpha"): 2, ("p000@beta", "beta"): 1, ("p001@beta", "beta"): 3}
+    assert "mixes runs" not in out
+
+
+def test_compare_warns_when_a_row_mixes_machines(miss_run, tmp_path, hgreport):
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    _set_host(root / "p001" / "r0", "beta")
+    rc, out, err = hgreport("compare", root, "-o", tmp_path / "cmp")
+    assert "row 'host (mixed), exec=2ms' mixes runs of 2 machines or kernels" in out, out
+    assert "the rows differ in host as well as in threads[lo].workload.exec" in out
+    rc, out, err = hgreport("compare", root, "-o", tmp_path / "cmp2", "--by-host")
+    assert "mixes runs" not in out
+    assert "host beta" in out and "host vm" in out

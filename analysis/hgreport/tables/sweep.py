@@ -16,7 +16,45 @@ from ..base.markdown import table
 from ..base.stats import MIN_N, Estimate, describe_method, mean_estimate, ratio_estimate
 from ..base.units import axis_number, fmt_ns
 from ..figures.plotting import legend_below, plt, save
-from ..read.sweepdir import Sweep
+from ..read.rungroups import host_labels, mixed_hosts_note
+from ..read.sweepdir import Point, Sweep
+
+HOST_AXIS = "host"
+
+
+def machine_notes(sweep: Sweep) -> list[str]:
+    """Warnings when the sweep's runs came from several machines: per point whose repeats
+    mix them, and for the whole sweep when its points ran on different sets of machines
+    (a shard per machine: a difference between points may be the machines')."""
+    runs = [r for p in sweep.points for r in p.runs]
+    labels = host_labels(runs)
+    if len(set(labels.values())) < 2:
+        return []
+    notes = [n for p in sweep.points if (n := mixed_hosts_note(f"point {p.id}", p.runs))]
+    sets = {p.id: frozenset(labels[id(r)] for r in p.runs) for p in sweep.points if p.runs}
+    if len(set(sets.values())) > 1:
+        notes.append("warning: the points ran on different machines ("
+                     + "; ".join(f"{pid}: {', '.join(sorted(h))}" for pid, h in sets.items())
+                     + "): a difference between points may be the machines'; rerun with "
+                     "balanced shards or read it with --by-host")
+    return notes
+
+
+def by_host(sweep: Sweep) -> Sweep:
+    """The sweep with the machine as one more axis: each point split by hostname (and
+    kernel where one hostname ran several)."""
+    runs = [r for p in sweep.points for r in p.runs]
+    labels = host_labels(runs)
+    hosts = list(dict.fromkeys(labels[id(r)] for r in runs))
+    points = []
+    for p in sweep.points:
+        for h in hosts:
+            mine = [r for r in p.runs if labels[id(r)] == h]
+            if mine:
+                points.append(Point(p.index, f"{p.id}@{h}" if len(hosts) > 1 else p.id,
+                                    {**p.overrides, HOST_AXIS: h}, mine))
+    return Sweep(sweep.path, sweep.axes + [(HOST_AXIS, hosts)], points, sweep.repeat,
+                 list(sweep.notes))
 
 
 @dataclass
@@ -143,7 +181,7 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
                               ";".join(f"{v:g}" for v in c.values)])
 
 
-CATEGORICAL_KEYS = ("priority", "timer", "type", "policy", "pattern", "mode", "cpus")
+CATEGORICAL_KEYS = ("priority", "timer", "type", "policy", "pattern", "mode", "cpus", HOST_AXIS)
 
 
 def categorical(axis: str, values: list[Any]) -> bool:
@@ -227,7 +265,11 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
     return save(fig, path)
 
 
-def write(sweep: Sweep, metrics: tuple[str, ...], out: Path) -> str:
+def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool = False) -> str:
+    if split_hosts:
+        sweep = by_host(sweep)
+    else:
+        sweep.notes += machine_notes(sweep)
     out.mkdir(parents=True, exist_ok=True)
     columns, cells = aggregate(sweep, metrics)
     text = render(sweep, columns, cells)
