@@ -37,6 +37,7 @@ struct sweep_job {
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
+	char note[1024];              /* the last point's: what --duration cut (result.json) */
 	char dir[PATH_MAX];
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
@@ -68,7 +69,7 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 }
 
 /* The point's scenario, loaded like any file; NULL after printing why. */
-static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
+static struct hg_plan *point_plan(struct sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
 	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
@@ -95,7 +96,10 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	}
 	char what[64];
 	snprintf(what, sizeof(what), "hgrun: sweep point %s: ", id);
-	if (hg_plan_apply_length(plan, &j->opt->length, what, stderr)) {
+	struct hg_length len = j->opt->length;
+	len.note = j->note;
+	len.note_size = sizeof(j->note);
+	if (hg_plan_apply_length(plan, &len, what, stderr)) {
 		hg_plan_free(plan);
 		return NULL;
 	}
@@ -232,6 +236,7 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = dir, .strict = j->opt->strict, .quiet = j->opt->quiet,
 		.argc = j->opt->argc, .argv = j->opt->argv, .sweep_point = where, .overrides = j->sets,
+		.note = j->note,
 		.err = err,
 	};
 	rc = hg_run(plan, &opt);
@@ -523,7 +528,7 @@ static int prepare_dir(struct sweep_job *j)
 /* Every point loads (with the --set options, --duration or --scale); the
  * first that does not is named before anything runs.  Beyond 4096 points
  * each run checks its own point as it starts. */
-static int check_points(const struct sweep_job *j)
+static int check_points(struct sweep_job *j)
 {
 	const struct hg_length *len = &j->opt->length;
 	bool edited = j->opt->n_sets || len->duration_given || len->scale > 0;
