@@ -4,8 +4,8 @@ page from this list. A new section: its module, and its entry here."""
 from __future__ import annotations
 
 from .section import Section
-from .sections import (calibration, causes, expectations, figures, gaps, head, host, latency,
-                       loads, over_time, threads, warnings)
+from .sections import (calibration, causes, expectations, figures, gaps, head, host, late_wakeups,
+                       latency, loads, over_time, threads, warnings)
 
 SECTIONS: tuple[Section, ...] = (
     head.SECTION,
@@ -19,5 +19,6 @@ SECTIONS: tuple[Section, ...] = (
     expectations.SECTION,
     over_time.SECTION,
     causes.SECTION,
+    late_wakeups.SECTION,
     figures.SECTION,
 )
