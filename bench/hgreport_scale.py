@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hgreport on a big trace: wall time and peak memory of `hgreport RUN` (the full report:
-summary, figures, Perfetto export) on a run of 5M intervals (issue 10's goal: <= 5 s and
+summary, figures, Perfetto export) on a run of 5M intervals (the goal, analysis/README.md#performance: <= 5 s and
 <= 1 GB, memory growing with the data at most ~2x its binary size).
 
 The big run is SYNTHESISED, not recorded: a real short run of the same scenario (4 yielding
@@ -9,7 +9,7 @@ trace.bin and latency.bin are then rewritten with --intervals records (docs/resu
 format, in the order the runner's writer drains them: 50 ms chunks, thread by thread) over a
 duration long enough to hold them, and result.json's counts (stats, trace.written, duration,
 load window) made to agree. A real run of this size takes ~30 s of both CPUs of this machine
-(issue 10: 3.4M intervals in 20 s); --run-dir times an existing run directory instead.
+(3.4M intervals took 20 s); --run-dir times an existing run directory instead.
 
 Each measurement is a fresh child process; peak RSS is its ru_maxrss (os.wait4), which counts
 the mapped trace pages it touched and is the max (not the sum) of hgreport's and its forked

@@ -34,7 +34,7 @@ static const char *command_name(enum hg_command c)
 
 enum { OPT_DURATION = 256, OPT_STRICT, OPT_RESOLVED, OPT_JSON, OPT_QUIET, OPT_SHARD,
        OPT_LIST, OPT_SET, OPT_FORCE, OPT_RESUME, OPT_KERNEL_TRACE, OPT_CUT, OPT_SCALE,
-       OPT_PATH };
+       OPT_PATH, OPT_SEED, OPT_GRID_ORDER };
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -50,6 +50,8 @@ static const struct option options[] = {
 	{ "resolved", no_argument, NULL, OPT_RESOLVED },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "grid-order", no_argument, NULL, OPT_GRID_ORDER },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "path", no_argument, NULL, OPT_PATH },
 	{ "help", no_argument, NULL, 'h' },
@@ -65,7 +67,8 @@ static unsigned takers(int opt)
 	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE:
 	case OPT_KERNEL_TRACE: case OPT_CUT: case OPT_SCALE: return RUNS;
 	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
-	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: return ON(HG_CMD_SWEEP);
+	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: case OPT_SEED: case OPT_GRID_ORDER:
+		return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
 	case OPT_PATH: return ON(HG_CMD_SCHEMA);
 	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE) | ON(HG_CMD_RUN);
@@ -205,6 +208,13 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 			if (parse_shard(cli, optarg, err))
 				return HG_EXIT_USAGE;
 			break;
+		case OPT_SEED:
+			if (hg_parse_uint(optarg, 0, 999999999, &cli->seed, msg) != 0)
+				return usage_error(err, cli->command, "--seed takes a whole number "
+						   "0..999999999 (got '%s')", optarg);
+			cli->seed_given = true;
+			break;
+		case OPT_GRID_ORDER: cli->grid_order = true; break;
 		case 'h':
 			cli->help_for = cli->command;
 			cli->command = HG_CMD_HELP;
@@ -236,6 +246,9 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 		return usage_error(err, c, "--scale and --duration both set the run's length: "
 				   "choose one (--scale shortens every phase alike, --duration "
 				   "moves the end)");
+	if (cli->grid_order && cli->seed_given)
+		return usage_error(err, c, "--grid-order runs the points in grid order: --seed "
+				   "(which shuffles them) does not go with it");
 	if (cli->cut && !cli->duration_given)
 		return usage_error(err, c, "--cut lets --duration leave out what starts after the "
 				   "new end: it needs --duration");

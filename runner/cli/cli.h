@@ -8,13 +8,11 @@
 #include <stdio.h>
 
 #include "base/exitcodes.h"
+#include "cli/help.h"
 #include "scenario/sweep.h"
 
 #define HG_MAX_SETS 64
 #define HG_SET_PATH_MAX 256
-
-enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
-		  HG_CMD_CALIBRATE, HG_CMD_SCHEMA, HG_CMD_HELP, HG_CMD_VERSION };
 
 struct hg_cli {
 	enum hg_command command;
@@ -38,7 +36,10 @@ struct hg_cli {
 	char set_paths[HG_MAX_SETS][HG_SET_PATH_MAX]; /* their paths (argv keeps PATH=VALUE whole) */
 	size_t n_sets;
 	const char *list_what;   /* list [workloads|timers|priorities|loads|metrics]; schema [NAME] */
-	unsigned shard, shards;  /* sweep --shard K/N: runs j with j % N == K (N = 0: all) */
+	unsigned shard, shards;  /* sweep --shard K/N (N = 0: all) */
+	bool grid_order;         /* sweep --grid-order */
+	bool seed_given;
+	uint64_t seed;           /* sweep --seed N */
 	bool dry_run;            /* sweep --list: print the runs, run nothing */
 	int argc;
 	char **argv;          /* the command line as typed (not permuted by getopt) */
@@ -46,9 +47,5 @@ struct hg_cli {
 
 /* Returns 0, or HG_EXIT_USAGE after printing the problem to err. */
 int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err);
-/* help.c: the help of one command (HG_CMD_HELP: the overview). */
-void hg_cli_usage(FILE *out, enum hg_command command);
-/* help.c: the usage line(s) of one command, for errors. */
-void hg_cli_usage_line(FILE *out, enum hg_command command);
 
 #endif

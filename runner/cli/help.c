@@ -1,6 +1,6 @@
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
-#include "cli/cli.h"
+#include "cli/help.h"
 
 struct command_help {
 	enum hg_command command;
@@ -43,6 +43,7 @@ static const struct command_help helps[] = {
 	  "            --set 'threads[audio].workload.exec=3ms'\n" },
 	{ HG_CMD_SWEEP,
 	  "usage: hgrun sweep SCENARIO [-o DIR] [--resume | --force] [--shard K/N] [--list]\n"
+	  "                   [--seed N | --grid-order]\n"
 	  "                   [--duration TIME [--cut] | --scale F] [--set PATH=VALUE]...\n"
 	  "                   [--strict] [--quiet]\n",
 	  "Runs the scenario once per point of its sweep: grid, each point `repeat`\n"
@@ -57,8 +58,11 @@ static const struct command_help helps[] = {
 	  "                      the others\n"
 	  "  --force             DIR may hold an earlier sweep: the files hgrun wrote there\n"
 	  "                      (sweep.json, pNNN/rM/ result files) are removed first\n"
-	  "  --shard K/N         run only runs j with j % N == K (0 <= K < N), for job arrays:\n"
+	  "  --shard K/N         run only shard K's balanced share (0 <= K < N), for job arrays:\n"
 	  "                      --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT\n"
+	  "  --seed N            shuffle each replicate's points with seed N (default: one\n"
+	  "                      derived from the sweep, recorded in sweep.json)\n"
+	  "  --grid-order        run each replicate's points in grid order\n"
 	  "  --list              print the runs (index, point, repeat, values) and stop\n"
 	  "  --duration TIME     override every run's duration (e.g. 2s); --cut as for run\n"
 	  "  --scale F           every run's timeline times F\n"

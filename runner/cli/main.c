@@ -140,7 +140,8 @@ static int sweep_scenario(const struct hg_cli *cli)
 		.out_dir = cli->out_dir, .force = cli->force, .resume = cli->resume,
 		.quiet = cli->quiet, .strict = cli->strict, .kernel_trace = cli->kernel_trace,
 		.dry_run = cli->dry_run, .length = hg_cli_length(cli), .shard = cli->shard,
-		.shards = cli->shards, .argc = cli->argc, .argv = cli->argv,
+		.shards = cli->shards, .grid_order = cli->grid_order, .seed_given = cli->seed_given,
+		.seed = cli->seed, .argc = cli->argc, .argv = cli->argv,
 	};
 	rc = hg_sweep_run(base, &opt);
 	json_decref(sets);

@@ -292,15 +292,24 @@ void hg_keeper_report(uint64_t output_max, const char *name, const struct hg_loa
 		json_object_set_new(load, "output", out);
 	}
 	char a[32], b[32];
-	for (int i = 0; i < 2; i++)
-		if (slot->out_discarded[i])
+	for (int i = 0; i < 2; i++) {
+		if (!slot->out_discarded[i])
+			continue;
+		double at = (double)(slot->out_cut_at[i] - t0) / 1e9;
+		if (slot->out_kept[i] < output_max)   /* a write failed (warned apart) */
+			json_array_append_new(warnings, json_sprintf(
+				"its %s could not be written from %.3f s on: %s more were read and "
+				"discarded (load-%s.%s holds the first %s)", stream_name[i], at,
+				hg_format_size_approx(slot->out_discarded[i], b), name,
+				stream_ext[i], hg_format_size_approx(slot->out_kept[i], a)));
+		else
 			json_array_append_new(warnings, json_sprintf(
 				"its %s reached output_max (%s) at %.3f s: %s more were read and "
 				"discarded (load-%s.%s holds the first %s)", stream_name[i],
-				hg_format_size_approx(output_max, a),
-				(double)(slot->out_cut_at[i] - t0) / 1e9,
+				hg_format_size_approx(output_max, a), at,
 				hg_format_size_approx(slot->out_discarded[i], b), name,
 				stream_ext[i], a));
+	}
 	if (slot->escaped_killed)
 		json_array_append_new(warnings, json_sprintf(
 			"%u process%s started by the command had left its process group (setsid?) "

@@ -29,7 +29,8 @@
 #include "base/timeutil.h"
 #include "loads/keeper.h"
 #include "loads/rows.h"
-#include "loads/stress_ng.h"
+#include "loads/stress_ng_host.h"
+#include "loads/stress_ng_yaml.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loads/stress_ng.h"
+#include "loads/stress_ng_host.h"
 
 extern char **environ;
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "loads/stress_ng.h"
+#include "loads/stress_ng_yaml.h"
 
 static yaml_node_t *get(yaml_document_t *d, yaml_node_t *map, const char *key)
 {

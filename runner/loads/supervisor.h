@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "plan/load.h"
+#include "loads/supervisor_json.h"
 #include "plan/plan.h"
 
 struct hg_loadrun;
@@ -57,12 +58,6 @@ int hg_loadrun_start(struct hg_loadrun *lr, int64_t t0_monotonic_ns);
  * about the grace period plus the time the kernel takes to kill. */
 void hg_loadrun_stop_all(struct hg_loadrun *lr);
 
-/* After stop_all: `loads` of result.json, one object per load (docs/loads.md):
- * {name, type, pids, started_ns, stop_requested_ns, stopped_ns (ns from t0,
- * null if never started), ended_early, killed, processes, exit, granted,
- * stats, warnings}.  New reference. */
-json_t *hg_loadrun_to_json(const struct hg_loadrun *lr);
-
 /* While the loads run (from any thread): load i's slot counters summed
  * over its processes so far (plan/load.h names them).  False (and zeros)
  * when unknown: not started, or a counts_at_end load not yet ended. */
@@ -74,19 +69,6 @@ bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,
  * has not run.  From the supervisor thread's records: call after the load
  * is done (hg_loadrun_sample returned true for a counts_at_end load). */
 bool hg_loadrun_window(const struct hg_loadrun *lr, size_t i, int64_t *from_ns, int64_t *to_ns);
-
-/* Run-level warnings of the loads (stray processes killed, ...), as an array
- * of strings to append to result.json's warnings.  New reference. */
-json_t *hg_loadrun_warnings(const struct hg_loadrun *lr);
-/* True when a load did not get what the scenario asked: its priority, nice
- * or cpus refused, a process failed or ended (or its command exited)
- * before the stop time.  --strict turns this into exit 4. */
-bool hg_loadrun_shortfall(const struct hg_loadrun *lr);
-
-/* The files the plan's loads write into the result directory (an exec
- * load's output), added to result.json's `files` object.  From the plan
- * only: safe from any thread, before and during the run. */
-void hg_loadrun_files(const struct hg_plan *plan, json_t *files);
 
 /* Stops everything if not yet done, runs each load's cleanup (temp files),
  * frees. NULL is fine. */

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 
 #include "base/timeutil.h"
-#include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
+#include "loads/supervisor_json.h"
 
 void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
 {

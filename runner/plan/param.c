@@ -7,7 +7,6 @@
 
 #include "base/units.h"
 #include "plan/param.h"
-#include "plan/plan.h"
 
 void hg_param_error(struct hg_param_errors *e, const char *key, const char *fmt, ...)
 {

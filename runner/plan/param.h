@@ -14,6 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum hg_exec_kind { HG_EXEC_FIXED, HG_EXEC_LIST, HG_EXEC_UNIFORM, HG_EXEC_NORMAL };
+
+/* Per-job execution time of periodic workloads (an HG_PARAM_EXEC value). */
+struct hg_exec {
+	enum hg_exec_kind kind;
+	uint64_t *values_ns;  /* FIXED: 1 value; LIST: n values, cycled */
+	size_t n_values;
+	uint64_t min_ns, max_ns;        /* UNIFORM: [min, max]; NORMAL: clamp */
+	uint64_t mean_ns, stddev_ns;    /* NORMAL */
+	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
+};
+
 enum hg_param_kind {
 	HG_PARAM_DURATION,  /* uint64_t, ns: 5ms, 1.5s */
 	HG_PARAM_SIZE,      /* uint64_t, bytes: 64KiB */

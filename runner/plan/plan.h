@@ -41,18 +41,6 @@ struct hg_reservation {
 	enum hg_reservation_mode mode;
 };
 
-enum hg_exec_kind { HG_EXEC_FIXED, HG_EXEC_LIST, HG_EXEC_UNIFORM, HG_EXEC_NORMAL };
-
-/* Per-job execution time of periodic workloads. */
-struct hg_exec {
-	enum hg_exec_kind kind;
-	uint64_t *values_ns;  /* FIXED: 1 value; LIST: n values, cycled */
-	size_t n_values;
-	uint64_t min_ns, max_ns;        /* UNIFORM: [min, max]; NORMAL: clamp */
-	uint64_t mean_ns, stddev_ns;    /* NORMAL */
-	uint64_t seed;                  /* UNIFORM/NORMAL: reproducible draws */
-};
-
 struct hg_workload_spec {
 	const struct hg_workload_ops *ops;
 	void *params;           /* ops->params.size bytes, laid out by the workload */

@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan/plan.h"
+#include "plan/param.h"
 
+struct hg_thread_plan;
 struct hg_worker;
 
 struct hg_workload_ops {

@@ -22,6 +22,7 @@
  * and their temporaries. */
 static const char *const run_files[] = {
 	"result.json", "trace.bin", "latency.bin", "series.jsonl", "kernel.jsonl",
+	"late_wakeups.jsonl",
 	"trace.jsonl", "latency.jsonl",   /* written by hgrun before the binary traces */
 	".hgrun-reserve",                 /* results/results.c: left only by a SIGKILLed run */
 };

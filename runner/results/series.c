@@ -40,7 +40,8 @@ struct hg_series_thread {
 struct hg_series {
 	const struct hg_run_state *rs;
 	FILE *f;
-	uint64_t lines;
+	uint64_t lines;                    /* on disk (written out by a flush) */
+	uint64_t pending;                  /* formatted, not yet flushed */
 	int error;                         /* the first write error of an emit */
 	int64_t start, span;               /* the series interval being filled */
 	uint64_t *load_prev;               /* per load, HG_LOAD_NCOUNTERS counters */
@@ -152,7 +153,13 @@ int hg_series_flush(struct hg_series *s, bool sync)
 {
 	if (!s)
 		return 0;
-	if (fflush(s->f) != 0 || (sync && fdatasync(fileno(s->f)) < 0))
+	if (fflush(s->f) != 0) {
+		s->pending = 0;          /* not on disk, or not whole: not counted */
+		return -(errno ? errno : EIO);
+	}
+	s->lines += s->pending;
+	s->pending = 0;
+	if (sync && fdatasync(fileno(s->f)) < 0)
 		return -(errno ? errno : EIO);
 	return 0;
 }
@@ -199,7 +206,7 @@ static void put_line(struct hg_series *s, json_t *o)
 		if (!s->error)
 			s->error = -(errno ? errno : EIO);
 	} else {
-		s->lines++;
+		s->pending++;
 	}
 	json_decref(o);
 }
@@ -312,6 +319,14 @@ int hg_series_emit(struct hg_series *s, int64_t upto, bool final)
 		for (size_t i = 0; i < s->n; i++)
 			acc_reset(&s->th[i].cur);
 		s->start = upto;
+	}
+	/* The lines reach the file as they are written (one write per series
+	 * interval, on the writer's thread), not when the stdio buffer fills:
+	 * a run killed or a disk filled keeps what was counted. */
+	if (s->pending) {
+		int rc = hg_series_flush(s, false);
+		if (rc && !s->error)
+			s->error = rc;
 	}
 	return s->error;
 }

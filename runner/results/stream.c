@@ -43,7 +43,7 @@ struct hg_stream {
 	hg_checkpoint_fn checkpoint;
 	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
 	json_t *switches;                  /* [{at_ns, from, to, why}] */
-	char start_note[256];              /* said with the start line, "" = nothing */
+	char start_note[448];              /* said with the start line, "" = nothing */
 	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
 	struct hg_binfile trace, latency;
 	bool has_latency;
@@ -66,6 +66,9 @@ struct hg_stream {
 	struct hg_not_received *nr;        /* CPU the scenario did not get */
 	int error;                         /* first write error (-errno), 0 = none */
 	char error_what[64];
+	int64_t error_at_ns;               /* when it happened, from time zero */
+	int64_t error_free_bytes;          /* free space of the directory then, -1 unknown */
+	char limit_why[320];               /* what limit_bytes is, in words */
 };
 
 static int64_t rel_ns(const struct hg_stream *s, uint64_t tick)
@@ -74,12 +77,22 @@ static int64_t rel_ns(const struct hg_stream *s, uint64_t tick)
 }
 
 /* A write error (first wins): keep measuring, write nothing more. */
+static int64_t free_bytes(const char *dir)
+{
+	struct statvfs v;
+	return statvfs(dir, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
+}
+
 static void fail(struct hg_stream *s, int rc, const char *what)
 {
 	if (s->error)
 		return;
 	s->error = rc;
 	snprintf(s->error_what, sizeof(s->error_what), "%s", what);
+	/* When and with how much room: the warning names the moment the disk
+	 * filled, not the end of the run. */
+	s->error_at_ns = s->rs->sync ? hg_now_ns() - s->rs->sync->t0_ns : 0;
+	s->error_free_bytes = free_bytes(s->rs->dir);
 	s->mode = HG_TRACE_NONE;
 }
 
@@ -196,11 +209,10 @@ static bool room(struct hg_stream *s, int64_t at_ns)
 	if (bytes <= at)
 		return true;
 	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
-	char why[160];
-	snprintf(why, sizeof(why), "%llu bytes of records reached %s of the limit of %llu (%s)",
-		 (unsigned long long)(bytes - 32), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
-		 (unsigned long long)s->limit_bytes,
-		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+	char why[448], a[32];
+	snprintf(why, sizeof(why), "%s of records reached %s of the limit, %s",
+		 hg_format_size_approx(bytes - 32, a), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
+		 s->limit_why);
 	json_array_append_new(s->switches, json_pack("{s:I, s:s, s:s, s:s}", "at_ns",
 		(json_int_t)at_ns, "from", hg_trace_mode_name(s->mode), "to",
 		hg_trace_mode_name(to), "why", why));
@@ -307,6 +319,10 @@ static void *writer_main(void *arg)
 		fail(s, rc, "series.jsonl");
 	hg_binfile_sync(&s->trace);
 	hg_binfile_sync(&s->latency);
+	/* The measuring is over: a checkpoint covering all of it before the
+	 * attribution and the summary, so a run killed during those still reads
+	 * as whole up to its end (docs/results.md, Checkpoints). */
+	s->checkpoint(s, rs);
 	s->writer_cpu_ns = (uint64_t)hg_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
@@ -323,17 +339,32 @@ static int open_file(struct hg_stream *s, const char *name, const char *kind,
 }
 
 /* The budget: trace.budget, and the free disk less a margin (5 %, at
- * least 64 MiB), whichever is smaller. */
-static uint64_t byte_limit(const struct hg_stream *s)
+ * least 64 MiB), whichever is smaller; s->limit_why says which, in words. */
+static uint64_t byte_limit(struct hg_stream *s)
 {
-	struct statvfs v;
 	uint64_t limit = s->rs->plan->trace.budget_bytes;
-	if (statvfs(s->rs->dir, &v) == 0) {
-		uint64_t free_b = (uint64_t)v.f_bavail * v.f_frsize;
-		uint64_t margin = free_b / 20 > (64u << 20) ? free_b / 20 : (64u << 20);
-		uint64_t disk = free_b > margin ? free_b - margin : 1;
-		if (!limit || disk < limit)
+	int64_t free_b = free_bytes(s->rs->dir);
+	char a[32], b[32], c[32];
+	if (limit)
+		snprintf(s->limit_why, sizeof(s->limit_why), "trace.budget %s",
+			 hg_format_size_approx(limit, a));
+	if (free_b >= 0) {
+		uint64_t f = (uint64_t)free_b;
+		uint64_t margin = f / 20 > (64u << 20) ? f / 20 : (64u << 20);
+		uint64_t disk = f > margin ? f - margin : 1;
+		if (!limit || disk < limit) {
 			limit = disk;
+			if (f <= margin)
+				snprintf(s->limit_why, sizeof(s->limit_why), "less than %s free on %.100s "
+					 "(%s): hgrun keeps that much for the rest of the machine and writes "
+					 "no traces past it", hg_format_size_approx(margin, a), s->rs->dir,
+					 hg_format_size_approx(f, b));
+			else
+				snprintf(s->limit_why, sizeof(s->limit_why), "%s: the free space on %.100s "
+					 "(%s) less %s kept for the rest of the machine",
+					 hg_format_size_approx(disk, a), s->rs->dir,
+					 hg_format_size_approx(f, b), hg_format_size_approx(margin, c));
+		}
 	}
 	return limit;
 }
@@ -369,11 +400,10 @@ static void warn_estimate(struct hg_stream *s)
 	uint64_t est = estimate_bytes(s->rs->plan);
 	if (est <= s->limit_bytes)
 		return;
-	char a[32], b[32];
+	char a[32];
 	snprintf(s->start_note, sizeof(s->start_note), "trace.mode full may write about %s of "
-		 "records, more than the limit of %s (%s): the run switches to outliers when it "
-		 "gets near it", hg_format_size(est, a), hg_format_size(s->limit_bytes, b),
-		 s->rs->plan->trace.budget_bytes ? "trace.budget" : "the free disk");
+		 "records, more than the limit (%s): the run switches to outliers when it gets "
+		 "near it", hg_format_size_approx(est, a), s->limit_why);
 	hg_run_warn(s->rs, "%s", s->start_note);
 }
 
@@ -459,10 +489,15 @@ void hg_stream_stop(struct hg_run_state *rs)
 	atomic_store(&s->stop, 1);
 	pthread_join(s->thread, NULL);
 	s->started = false;
-	if (s->error)
-		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s; the "
-			    "series and totals go on", (double)s->covers_ns / 1e9, s->error_what,
-			    strerror(-s->error));
+	if (s->error) {
+		char room[64] = "", a[32];
+		if (s->error_free_bytes >= 0)
+			snprintf(room, sizeof(room), ", with %s free there",
+				 hg_format_size_approx((uint64_t)s->error_free_bytes, a));
+		hg_run_warn(rs, "the streaming writer stopped writing at %.3f s: %s: %s%s; the "
+			    "series and totals go on", (double)s->error_at_ns / 1e9, s->error_what,
+			    strerror(-s->error), room);
+	}
 	for (size_t i = 0; i < json_array_size(s->switches); i++) {
 		json_t *w = json_array_get(s->switches, i);
 		hg_run_warn(rs, "trace.mode switched from %s to %s at %.3f s: %s",

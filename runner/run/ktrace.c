@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
+#include "run/ktrace.h"
 #include "run/ktrace_internal.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
@@ -35,15 +36,14 @@ int hg_ktrace_write(const char *dir, const char *name, const char *value)
 	return rc;
 }
 
-static void fail(struct hg_ktrace *kt, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fail(struct hg_ktrace *kt, int err, const char *fmt, ...)
+static void fail(struct hg_ktrace *kt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void fail(struct hg_ktrace *kt, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(kt->why, sizeof(kt->why), fmt, ap);
 	va_end(ap);
-	kt->denied = err == EACCES || err == EPERM || err == EROFS;
 }
 
 static bool is_tracefs_root(const char *dir)
@@ -76,7 +76,7 @@ static int find_root(struct hg_ktrace *kt)
 		snprintf(kt->root, sizeof(kt->root), "%s", env);
 		if (is_tracefs_root(kt->root))
 			return 0;
-		fail(kt, ENOENT, "$HGRUN_TRACEFS=%s is not a tracefs root (no instances/)", env);
+		fail(kt, "$HGRUN_TRACEFS=%s is not a tracefs root (no instances/)", env);
 		return -1;
 	}
 	mounted_tracefs(kt->root, sizeof(kt->root));
@@ -84,7 +84,7 @@ static int find_root(struct hg_ktrace *kt)
 		if (is_tracefs_root(kt->root))
 			return 0;
 		int e = errno;
-		fail(kt, e, "cannot use tracefs at %s: %s%s", kt->root, strerror(e),
+		fail(kt, "cannot use tracefs at %s: %s%s", kt->root, strerror(e),
 		     e == EACCES || e == EPERM ? " (needs root)" : "");
 		return -1;
 	}
@@ -94,7 +94,7 @@ static int find_root(struct hg_ktrace *kt)
 		return 0;
 	}
 	int e = errno;
-	fail(kt, e, "tracefs is not mounted and mounting it on %s failed: %s (needs root, "
+	fail(kt, "tracefs is not mounted and mounting it on %s failed: %s (needs root, "
 	     "CAP_SYS_ADMIN, or: mount -t tracefs nodev %s)", DEFAULT_TRACEFS, strerror(e),
 	     DEFAULT_TRACEFS);
 	return -1;
@@ -139,7 +139,7 @@ static int create_instance(struct hg_ktrace *kt)
 {
 	if (snprintf(kt->dir, sizeof(kt->dir), "%.3900s/instances/" INSTANCE_PREFIX "%ld",
 		     kt->root, (long)getpid()) >= (int)sizeof(kt->dir)) {
-		fail(kt, ENAMETOOLONG, "the tracefs path %s is too long", kt->root);
+		fail(kt, "the tracefs path %s is too long", kt->root);
 		kt->dir[0] = '\0';
 		return -1;
 	}
@@ -149,7 +149,7 @@ static int create_instance(struct hg_ktrace *kt)
 	if (errno == EEXIST && rmdir(kt->dir) == 0 && mkdir(kt->dir, 0700) == 0)
 		return 0;
 	int e = errno;
-	fail(kt, e, "cannot create the tracefs instance %s: %s%s", kt->dir, strerror(e),
+	fail(kt, "cannot create the tracefs instance %s: %s%s", kt->dir, strerror(e),
 	     e == EACCES || e == EPERM ? " (needs root)" : "");
 	kt->dir[0] = '\0';
 	return -1;
@@ -207,7 +207,7 @@ static int enable_events(struct hg_ktrace *kt)
 			kt->formats[kt->n_formats++] = f;
 			json_array_append_new(kt->enabled, json_string(s->path));
 		} else if (s->kind == HG_KEV_SWITCH) {
-			fail(kt, errno, "cannot enable %s in %s", s->path, kt->dir);
+			fail(kt, "cannot enable %s in %s", s->path, kt->dir);
 			return -1;
 		}
 	}
@@ -226,7 +226,7 @@ static int configure(struct hg_ktrace *kt)
 	    (rc = hg_ktrace_write(kt->dir, what = "buffer_size_kb", kb)) == 0 &&
 	    (rc = hg_ktrace_write(kt->dir, what = "tracing_cpumask", mask)) == 0)
 		return enable_events(kt);
-	fail(kt, -rc, "cannot write %s/%s: %s", kt->dir, what, strerror(-rc));
+	fail(kt, "cannot write %s/%s: %s", kt->dir, what, strerror(-rc));
 	return -1;
 }
 
@@ -242,7 +242,7 @@ struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups)
 	kt->enabled = json_array();
 	kt->names = malloc(sizeof(*kt->names));
 	if (!kt->names || !kt->enabled) {
-		fail(kt, ENOMEM, "out of memory");
+		fail(kt, "out of memory");
 		return kt;
 	}
 	hg_knames_init(kt->names);
@@ -255,7 +255,7 @@ struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups)
 	if (configure(kt) < 0 || (rc = hg_ktrace_reader_start(kt)) < 0 ||
 	    (rc = hg_ktrace_write(kt->dir, "tracing_on", "1")) < 0) {
 		if (!kt->why[0])
-			fail(kt, -rc, "cannot start reading %s: %s", kt->dir, strerror(-rc));
+			fail(kt, "cannot start reading %s: %s", kt->dir, strerror(-rc));
 		hg_ktrace_stop(kt);
 		kt->active = false;
 		return kt;
@@ -266,7 +266,6 @@ struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups)
 
 bool hg_ktrace_active(const struct hg_ktrace *kt) { return kt && kt->active; }
 const char *hg_ktrace_why(const struct hg_ktrace *kt) { return kt ? kt->why : "out of memory"; }
-bool hg_ktrace_denied(const struct hg_ktrace *kt) { return kt && kt->denied; }
 
 void hg_ktrace_stop(struct hg_ktrace *kt)
 {

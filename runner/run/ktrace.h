@@ -12,11 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/ktrace_limits.h"
 #include "run/ktrace_parse.h"
-
-#define HG_KTRACE_BUFFER_KB 4096        /* per CPU, the instance's buffer_size_kb */
-#define HG_KTRACE_MAX_EVENTS 4000000     /* kept in memory (24 bytes each) */
-#define HG_KTRACE_READ_PERIOD_MS 50
 
 struct hg_ktrace;
 
@@ -29,8 +26,6 @@ struct hg_ktrace;
 struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups);
 bool hg_ktrace_active(const struct hg_ktrace *kt);
 const char *hg_ktrace_why(const struct hg_ktrace *kt);
-/* True when it failed for want of privilege (EACCES, EPERM, EROFS). */
-bool hg_ktrace_denied(const struct hg_ktrace *kt);
 
 /* Stops recording, reads what is left, joins the reader, removes the
  * instance (and unmounts tracefs if this run mounted it).  Idempotent. */

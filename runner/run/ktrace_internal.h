@@ -6,11 +6,15 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
-#include "run/ktrace.h"
+#include <jansson.h>
+
+#include "run/ktrace_limits.h"
+#include "run/ktrace_parse.h"
 
 struct hg_ktrace {
-	bool active, denied, stopped, mounted, removed;
+	bool active, stopped, mounted, removed;
 	char why[320];
 	char root[PATH_MAX];        /* the tracefs mount */
 	char dir[PATH_MAX];         /* root/instances/hgrun-<pid> */

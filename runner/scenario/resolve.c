@@ -8,6 +8,7 @@
 #include "plan/priority.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
+#include "scenario/resolve.h"
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 

@@ -7,7 +7,10 @@
 
 #include "base/units.h"
 #include "plan/param.h"
-#include "scenario/resolve.h"
+#include "plan/plan.h"
+#include "scenario/diag.h"
+#include "scenario/rawscenario.h"
+#include "scenario/yamldoc.h"
 
 struct hg_resolver {
 	struct hg_yaml *y;

@@ -25,6 +25,7 @@
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
 #include "sweep/sweep_index.h"
+#include "sweep/sweep_order.h"
 #include "sweep/sweep_run.h"
 
 struct sweep_job {
@@ -33,6 +34,7 @@ struct sweep_job {
 	char *text;                 /* the scenario text, with the --set options applied */
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
+	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
 	char dir[PATH_MAX];
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
@@ -43,10 +45,6 @@ struct tally {
 	double spent_s;             /* wall time of the runs done */
 };
 
-static bool mine(const struct hg_sweep_options *opt, size_t run)
-{
-	return !opt->shards || run % opt->shards == opt->shard;
-}
 
 static void run_name(const struct sweep_job *j, size_t run, char out[64])
 {
@@ -118,13 +116,13 @@ static const char *fmt_left(double s, char *buf, size_t size)
 	return buf;
 }
 
-static void progress_line(const struct sweep_job *j, const struct tally *t, size_t run)
+static void progress_line(const struct sweep_job *j, const struct tally *t, size_t k, size_t run)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	char name[64], left[32];
 	size_t point = run % j->n_points;
 	run_name(j, run, name);
-	printf("== run %zu/%zu: %s:", run + 1, j->n_runs, name);
+	printf("== run %zu/%zu: %s:", k + 1, j->order.n, name);
 	for (size_t a = 0; a < sp->n_axes; a++)
 		printf(" %s=%s", sp->axes[a].path, sp->axes[a].values[hg_sweep_coord(sp, point, a)]);
 	size_t remaining = t->todo - t->done;
@@ -182,8 +180,9 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	char *messages = NULL;
 	size_t messages_len = 0;
 	FILE *err = j->opt->quiet ? open_memstream(&messages, &messages_len) : NULL;
-	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:o}", "index", (json_int_t)point,
+	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:I, s:o}", "index", (json_int_t)point,
 				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
+				  "position", (json_int_t)j->order.position[run],
 				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = dir, .strict = j->opt->strict, .quiet = j->opt->quiet,
@@ -204,9 +203,8 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 static void list_runs(const struct sweep_job *j)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
-	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->opt, run))
-			continue;
+	for (size_t k = 0; k < j->order.n; k++) {
+		size_t run = j->order.runs[k];
 		char id[32];
 		size_t point = run % j->n_points;
 		hg_sweep_point_id(j->n_points, point, id);
@@ -251,13 +249,13 @@ static int run_all(struct sweep_job *j)
 	bool *complete = calloc(j->n_runs ? j->n_runs : 1, sizeof(*complete));
 	if (!complete)
 		return HG_EXIT_FAILED;
-	for (size_t run = 0; run < j->n_runs; run++) {
+	for (size_t k = 0; k < j->order.n; k++) {
 		char name[64];
+		size_t run = j->order.runs[k];
 		run_name(j, run, name);
-		complete[run] = mine(j->opt, run) && j->opt->resume &&
-				hg_sweep_run_complete(j->dir, name);
+		complete[run] = j->opt->resume && hg_sweep_run_complete(j->dir, name);
 		t.skipped += complete[run];
-		t.todo += mine(j->opt, run) && !complete[run];
+		t.todo += !complete[run];
 	}
 	int worst = HG_EXIT_OK;
 	char reason[320];
@@ -268,14 +266,15 @@ static int run_all(struct sweep_job *j)
 	sigaddset(&stops, SIGHUP);
 	sigaddset(&stops, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
-	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->opt, run) || complete[run])
+	for (size_t k = 0; k < j->order.n; k++) {
+		size_t run = j->order.runs[k];
+		if (complete[run])
 			continue;
 		int rc = pending_stop(&stops);
 		bool ran = !rc;
 		if (ran) {
 			if (!j->opt->quiet)
-				progress_line(j, &t, run);
+				progress_line(j, &t, k, run);
 			double start = now_s();
 			reason[0] = '\0';
 			rc = run_one(j, run, reason, sizeof(reason));
@@ -299,12 +298,12 @@ static int run_all(struct sweep_job *j)
 			t.expect_failed++;
 			worst = worst == HG_EXIT_OK ? HG_EXIT_EXPECT : worst;
 			fprintf(stderr, "hgrun: run %zu/%zu %s: an expectation failed (exit %d): %s/%s%s\n",
-				run + 1, j->n_runs, name, rc, j->dir, name, reason);
+				k + 1, j->order.n, name, rc, j->dir, name, reason);
 		} else if (rc) {
 			t.failed++;
 			worst = HG_EXIT_FAILED;
-			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", run + 1,
-				j->n_runs, name, rc, j->dir, name, reason);
+			fprintf(stderr, "hgrun: run %zu/%zu %s failed (exit %d): %s/%s%s\n", k + 1,
+				j->order.n, name, rc, j->dir, name, reason);
 		} else {
 			t.succeeded++;
 		}
@@ -319,10 +318,8 @@ static int run_all(struct sweep_job *j)
 static bool has_my_runs(const struct sweep_job *j, char name[64])
 {
 	char path[PATH_MAX + 80];
-	for (size_t run = 0; run < j->n_runs; run++) {
-		if (!mine(j->opt, run))
-			continue;
-		run_name(j, run, name);
+	for (size_t k = 0; k < j->order.n; k++) {
+		run_name(j, j->order.runs[k], name);
 		snprintf(path, sizeof(path), "%s/%s/result.json", j->dir, name);
 		FILE *f = fopen(path, "r");
 		if (f) {
@@ -452,6 +449,7 @@ static int lock_dir(struct sweep_job *j)
 static int prepare_dir(struct sweep_job *j)
 {
 	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
+	json_object_set_new(index, "order", hg_sweep_order_json(&j->order));
 	int rc;
 	if (j->opt->out_dir) {
 		snprintf(j->dir, sizeof(j->dir), "%s", j->opt->out_dir);
@@ -493,6 +491,24 @@ static int check_points(const struct sweep_job *j)
 	return 0;
 }
 
+/* The order's seed when none is given: one derived from what makes the
+ * sweep itself (sweep.json's scenario, axes, repeat and --set), so every
+ * shard and every --resume of it shuffle alike. */
+static uint64_t default_seed(const struct sweep_job *j)
+{
+	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
+	json_t *id = json_pack("{s:O, s:O, s:O, s:O}", "scenario", json_object_get(index, "scenario"),
+			       "axes", json_object_get(index, "axes"), "repeat",
+			       json_object_get(index, "repeat"), "overrides",
+			       json_object_get(index, "overrides"));
+	char *text = id ? json_dumps(id, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	uint64_t seed = hg_sweep_seed_of(text);
+	free(text);
+	json_decref(id);
+	json_decref(index);
+	return seed;
+}
+
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
 	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text,
@@ -511,12 +527,19 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 				  ? HG_EXIT_USAGE : 0)) {
 		j.n_points = hg_sweep_n_points(&j.base->sweep);
 		j.n_runs = j.n_points * j.base->sweep.repeat;
+		if (hg_sweep_order_make(&j.order, &j.base->sweep, opt->shard, opt->shards,
+					!opt->grid_order, opt->seed_given ? opt->seed : default_seed(&j))) {
+			fprintf(stderr, "hgrun: out of memory for %zu runs\n", j.n_runs);
+			return HG_EXIT_FAILED;
+		}
+		hg_sweep_order_balance(&j.order, &j.base->sweep, stderr);
 		if (opt->dry_run)
 			list_runs(&j);
 		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j))) {
 			hg_plan_trust_notes(j.base, "hgrun: ", stderr);
 			rc = run_all(&j);
 		}
+		hg_sweep_order_free(&j.order);
 		hg_dirlock_release(&j.lock);
 	}
 	return rc;

@@ -24,7 +24,10 @@ struct hg_sweep_options {
 	bool force, resume, quiet, strict, kernel_trace;
 	bool dry_run;                    /* --list: print the runs, run nothing */
 	struct hg_length length;         /* --duration, --cut, --scale (plan/timeline.h) */
-	unsigned shard, shards;          /* --shard K/N: runs j with j % N == K (N = 0: all) */
+	unsigned shard, shards;          /* --shard K/N (N = 0: all runs; sweep/sweep_order.h) */
+	bool grid_order;                 /* --grid-order: points in grid order, not shuffled */
+	bool seed_given;
+	uint64_t seed;                   /* --seed N: the order's seed */
 	int argc;
 	char **argv;                     /* the command line, for result.json */
 };

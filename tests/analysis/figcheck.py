@@ -1,4 +1,4 @@
-"""Checks a drawn figure for tick labels that run together (issue 10: `50100 200 5001000`):
+"""Checks a drawn figure for tick labels that run together (`50100 200 5001000`):
 used by the tests on every figure hgreport writes, through plotting.SAVE_HOOKS."""
 from __future__ import annotations
 

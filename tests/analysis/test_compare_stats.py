@@ -1,13 +1,13 @@
-"""compare_stats: the Mann-Whitney U test against hand-computed values, and the bootstrap CI of
-a difference of percentiles (coverage, reproducibility, equality with a naive bootstrap)."""
+"""base/significance.py: the Mann-Whitney U test against hand-computed values, and the bootstrap
+CI of a difference of percentiles (coverage, reproducibility, equality with a naive bootstrap)."""
 import itertools
 import math
 
 import numpy as np
 import pytest
 
-from hgreport.base.significance import (_u_counts, bootstrap_diff, mann_whitney, quantile_nr,
-                                    rankdata)
+from hgreport.base.significance import _u_counts, bootstrap_diff, mann_whitney, rankdata
+from hgreport.base.stats import nearest_rank
 
 
 def test_rankdata_averages_ties():
@@ -86,7 +86,7 @@ def test_bootstrap_order_statistic_shortcut_equals_naive_resampling():
     # The Beta shortcut draws the resampled quantile from the same distribution as resampling.
     v = np.sort(np.random.default_rng(1).lognormal(3, 1, 200))
     naive_rng = np.random.default_rng(2)
-    naive = np.array([quantile_nr(np.sort(naive_rng.choice(v, len(v))), 0.9) for _ in range(4000)])
+    naive = np.array([nearest_rank(np.sort(naive_rng.choice(v, len(v))), 0.9) for _ in range(4000)])
     from hgreport.base.significance import _boot_quantiles
     fast = _boot_quantiles(v, 0.9, 4000, np.random.default_rng(3))
     for q in (0.1, 0.5, 0.9):

@@ -1,6 +1,7 @@
-"""Figures that read well (issue 10 item 5), checked on every figure hgreport writes, drawn at its
-real size: tick labels never overlap, legends sit off the data and off the labels, one colour and
-hatch per load, log tails, the default timeline where things happen, sweep titles."""
+"""Figures that read well (analysis/README.md: "drawn to be read at their real size"), checked
+on every figure hgreport writes, drawn at its real size: tick labels never overlap, legends sit
+off the data and off the labels, one colour and hatch per load, log tails, the default timeline
+where things happen, sweep titles."""
 import json
 
 import numpy as np
@@ -54,7 +55,7 @@ def test_the_checker_fails_on_a_title_over_an_offset_text():
 
 
 def test_the_checker_fails_on_labels_that_run_together():
-    # What issue 10 saw: 1-2-5 ticks labelled as plain numbers on a narrow log axis.
+    # What the first figures showed: 1-2-5 ticks labelled as plain numbers on a narrow log axis.
     fig, ax = plt.subplots(figsize=(2.5, 2))
     ax.set_xscale("log")
     ax.set_xlim(10, 5000)

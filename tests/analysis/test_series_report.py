@@ -1,6 +1,6 @@
 """The "Over time" section and `hgreport series` on real runs: a complete one, an `outliers`-mode
-one with windows, and one killed with SIGKILL part-way (issue 8: the report reads what was
-measured up to the last checkpoint)."""
+one with windows, and one killed with SIGKILL part-way (the report reads what was measured up to
+the last checkpoint: docs/results.md)."""
 import json
 
 import numpy as np

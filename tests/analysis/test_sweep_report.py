@@ -21,7 +21,9 @@ def test_real_sweep(sweep_dir, hgreport):
     assert all(p["runs"] == 2 for p in s["points"])
     for p in s["points"]:
         work = next(m for m in p["metrics"] if m["metric"] == "work_units")
-        assert work["n"] == 2 and work["half_width"] is not None
+        # two repeats: the value, no interval, and the method says why
+        assert work["n"] == 2 and work["low"] is None and work["high"] is None
+        assert "n < 3" in work["method"]
     assert "| p000 | 1 | 16KiB | 2 |" in out
 
 
@@ -88,7 +90,7 @@ def _constructed(root, template, values, index=True):
 
 
 @pytest.mark.parametrize("index", [True, False])
-def test_aggregation_mean_and_ci(miss_run, tmp_path, hgreport, index):
+def test_aggregation_value_and_interval(miss_run, tmp_path, hgreport, index):
     root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [10, 10, 10]}, index)
     rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed", "--metric",
                             "deadline_miss_ratio")
@@ -96,16 +98,82 @@ def test_aggregation_mean_and_ci(miss_run, tmp_path, hgreport, index):
     rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
     got = {(r["point"], r["subject"], r["metric"]): r for r in rows}
     a = got[("p000", "lo", "deadlines_missed")]
-    assert int(a["n"]) == 3 and float(a["mean"]) == 2
-    hw = 4.302653 * 1 / math.sqrt(3)
-    assert float(a["half_width"]) == pytest.approx(hw, rel=1e-5)
-    assert float(a["ci95_low"]) == pytest.approx(2 - hw, rel=1e-5)
-    assert a["values"] == "1;2;3"
+    assert int(a["n"]) == 3 and float(a["mean"]) == 2 and a["values"] == "1;2;3"
+    # a bootstrap of the mean: bounds are means of resamples of 1, 2, 3
+    assert 1 <= float(a["ci95_low"]) < 2 < float(a["ci95_high"]) <= 3
+    assert "bootstrap" in a["method"]
     b = got[("p001", "lo", "deadline_miss_ratio")]
-    assert float(b["mean"]) == pytest.approx(0.1) and float(b["half_width"]) == 0
-    assert "threads[lo].workload.exec" in out and "2 ± 2" in out
+    # pooled 30/300 with its Wilson interval, not a zero-width t interval of three equal ratios
+    assert float(b["mean"]) == pytest.approx(0.1)
+    assert float(b["ci95_low"]) == pytest.approx(0.07094, abs=1e-4)
+    assert float(b["ci95_high"]) == pytest.approx(0.13917, abs=1e-4)
+    assert "Wilson" in b["method"]
+    assert "threads[lo].workload.exec" in out and "10.00% [7.09%, 13.92%]" in out
+    # 1-3 misses against 10: the intervals of deadlines_missed do not overlap
+    assert "`lo deadlines_missed`: lowest p000 2, highest p001 10: **distinguishable**" in out
     if not index:
         assert "no sweep.json" in out
+
+
+def _errorbar_extents(monkeypatch, root, hgreport, *args):
+    """Run hgreport sweep and collect every error bar's (low, high) and every plotted line's
+    x-data from sweep.png's axes, per panel y label."""
+    from hgreport.tables import sweep as sweep_table
+    seen = {}
+
+    def keep(fig, path):
+        for ax in fig.axes:
+            bars = []
+            for c in ax.containers:
+                for seg in c.lines[2][0].get_segments() if c.lines[2] else []:
+                    bars.append((seg[0][1], seg[1][1]))
+            seen[ax.get_ylabel()] = {"bars": bars, "lines": [ln for ln in ax.get_lines()
+                                                            if len(ln.get_xdata()) > 1],
+                                     "ylim": ax.get_ylim()}
+        return path
+    monkeypatch.setattr(sweep_table, "save", keep)
+    rc, out, err = hgreport("sweep", root, *args)
+    assert rc == 0, err
+    return seen, out
+
+
+def test_ratio_intervals_stay_inside_zero_and_hundred_percent(miss_run, tmp_path, hgreport,
+                                                               monkeypatch):
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [0, 0, 0], "p001": [100, 100, 100]})
+    seen, out = _errorbar_extents(monkeypatch, root, hgreport, "--metric", "deadline_miss_ratio")
+    bars = seen["lo deadline_miss_ratio (%)"]["bars"]
+    assert len(bars) == 2, "one interval per point"
+    for lo, hi in bars:
+        assert 0 <= lo <= hi <= 100, bars
+    assert min(lo for lo, _ in bars) == 0 and max(hi for _, hi in bars) == 100
+    rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
+    for r in rows:
+        assert 0 <= float(r["ci95_low"]) <= float(r["mean"]) <= float(r["ci95_high"]) <= 1
+
+
+def test_one_repeat_draws_no_interval(miss_run, tmp_path, hgreport, monkeypatch):
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1], "p001": [50]})
+    seen, out = _errorbar_extents(monkeypatch, root, hgreport, "--metric", "deadline_miss_ratio",
+                                  "--metric", "cpu_ns")
+    assert all(not panel["bars"] for panel in seen.values()), seen
+    rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
+    assert rows and all(r["ci95_low"] == "" and "n < 3" in r["method"] for r in rows)
+    assert "cannot tell (fewer than 3 repeats)" in out
+
+
+def test_categorical_axes_are_not_joined(miss_run, tmp_path, hgreport, monkeypatch):
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    index = json.loads((root / "sweep.json").read_text())
+    index["axes"][0] = {"path": "threads[lo].priority", "values": ["RTLOW", "RTHIGH"]}
+    for p, v in zip(index["points"], ("RTLOW", "RTHIGH")):
+        p["overrides"] = {"threads[lo].priority": v}
+    (root / "sweep.json").write_text(json.dumps(index))
+    seen, _ = _errorbar_extents(monkeypatch, root, hgreport, "--metric", "deadlines_missed")
+    panel = seen["lo deadlines_missed"]
+    assert len(panel["bars"]) == 2 and not panel["lines"], "categories: markers, no joining line"
+    root2 = _constructed(tmp_path / "sw2", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    seen, _ = _errorbar_extents(monkeypatch, root2, hgreport, "--metric", "deadlines_missed")
+    assert seen["lo deadlines_missed"]["lines"], "a numeric axis (exec) is joined by a line"
 
 
 def test_missing_runs_of_a_shard_are_noted(miss_run, tmp_path, hgreport):
@@ -113,3 +181,42 @@ def test_missing_runs_of_a_shard_are_noted(miss_run, tmp_path, hgreport):
     shutil.rmtree(root / "p001" / "r2")
     rc, out, _ = hgreport("sweep", root)
     assert rc == 0 and "p001/r2: no result.json yet" in out
+
+
+def _set_host(run_dir, name):
+    doc = json.loads((run_dir / "result.json").read_text())
+    doc["host"]["hostname"] = name
+    (run_dir / "result.json").write_text(json.dumps(doc))
+
+
+def test_points_from_different_machines_are_warned_and_can_be_split(miss_run, tmp_path,
+                                                                     hgreport):
+    # one shard per machine: p000 on alpha, p001 on beta (the confounding a modulo shard makes)
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    for r in range(3):
+        _set_host(root / "p000" / f"r{r}", "alpha")
+        _set_host(root / "p001" / f"r{r}", "beta")
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed")
+    assert rc == 0, err
+    assert "the points ran on different machines (p000: alpha; p001: beta)" in out
+    # a point whose repeats mix machines
+    _set_host(root / "p000" / "r2", "beta")
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed")
+    assert "point p000 mixes runs of 2 machines or kernels: alpha (2), beta (1)" in out
+    rc, out, err = hgreport("sweep", root, "--metric", "deadlines_missed", "--by-host")
+    assert rc == 0, err
+    rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
+    got = {(r["point"], r["host"]): int(r["n"]) for r in rows if r["subject"] == "lo"}
+    assert got == {("p000@alpha", "alpha"): 2, ("p000@beta", "beta"): 1, ("p001@beta", "beta"): 3}
+    assert "mixes runs" not in out
+
+
+def test_compare_warns_when_a_row_mixes_machines(miss_run, tmp_path, hgreport):
+    root = _constructed(tmp_path / "sw", miss_run, {"p000": [1, 2, 3], "p001": [4, 5, 6]})
+    _set_host(root / "p001" / "r0", "beta")
+    rc, out, err = hgreport("compare", root, "-o", tmp_path / "cmp")
+    assert "row 'host (mixed), exec=2ms' mixes runs of 2 machines or kernels" in out, out
+    assert "the rows differ in host as well as in threads[lo].workload.exec" in out
+    rc, out, err = hgreport("compare", root, "-o", tmp_path / "cmp2", "--by-host")
+    assert "mixes runs" not in out
+    assert "host beta" in out and "host vm" in out

@@ -124,13 +124,14 @@ def test_pixel_merge_keeps_holes_of_a_pixel_or_more():
 
 @pytest.mark.parametrize("case", ["mix", "miss", "outliers", "killed"])
 def test_gaps_from_the_columns_equal_those_from_the_raw_records(case, golden_session):
-    """switches.gaps(same_cpu=False) over Run.intervals gives what traceio.gaps gives over the
-    raw records (docs/kernel-trace.md's gaps), field by field, at a fraction of the memory."""
-    traceio = pytest.importorskip("hgreport.traceio")
+    """switches.gaps(same_cpu=False) over Run.intervals gives what read/records.py's gaps gives
+    over the raw records (docs/kernel-trace.md's gaps), field by field, at a fraction of the
+    memory."""
+    from hgreport.read import records
     from hgreport.read.rundir import read_run
     run = read_run(golden_session(case))
     fields = ("thread", "cpu", "start", "stop", "cause", "window")
-    want = traceio.gaps(run.records("intervals"))
+    want = records.gaps(run.records("intervals"))
     got = switches.gaps_of_run(run, same_cpu=False)
     assert len(got) == len(want) > 0
     assert sorted(zip(*(getattr(got, f).tolist() for f in fields))) == \

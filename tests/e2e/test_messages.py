@@ -33,7 +33,7 @@ def test_help_has_no_printf_escapes(hgrun, args):
 
 # Arguments that make each option parse for its command (never run anything).
 VALUES = {"-o": "/nonexistent-dir", "--duration": "1s", "--shard": "0/2", "--set": "duration=1s",
-          "--scale": "0.5"}
+          "--scale": "0.5", "--seed": "7"}
 
 
 @pytest.mark.parametrize("command", ["run", "sweep", "validate", "list", "calibrate"])

@@ -60,7 +60,7 @@ def test_shards_split_the_runs(hgrun, scenario, tmp_path):
 
 
 def test_list_runs_nothing(hgrun, scenario, tmp_path):
-    r = hgrun("sweep", scenario(SWEEP), "--list", cwd=tmp_path)
+    r = hgrun("sweep", scenario(SWEEP), "--list", "--grid-order", cwd=tmp_path)
     assert r.rc == 0
     lines = r.out.splitlines()
     assert len(lines) == 8

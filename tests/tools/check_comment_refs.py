@@ -2,7 +2,13 @@
 """Comments that name a project file must name one that exists: a comment
 citing a design note or a source file that is not in the tree misleads the
 next reader.  Scans comments of runner/ (C) and the Python sources of
-analysis/, tests/ and bench/; exits 1 listing each dangling reference."""
+analysis/, tests/ and bench/; exits 1 listing each dangling reference.
+
+Nothing cites "issue N" either: the tracker those numbers belong to is not
+in the repository, so the reader cannot follow them; cite the document or
+file that says it.  That is checked in the same comments and in every
+Markdown page, YAML comment, shell script and CMakeLists.txt (a line with a
+URL may name an issue of the project it links to)."""
 import pathlib
 import re
 import sys
@@ -39,6 +45,42 @@ def refs_in(path: pathlib.Path):
             yield line + m.group(0).count("\n", 0, r.start()), r.group(1)
 
 
+ISSUE = re.compile(r"\bissues?\s*#?\d+", re.I)
+SH_COMMENT = re.compile(r"#[^\n]*")
+
+
+def issue_refs(path: pathlib.Path):
+    """(line, text) of each "issue N" in path's comments (its whole text
+    for Markdown), unless the line holds a URL."""
+    text = path.read_text(errors="replace")
+    if path.suffix == ".md":
+        chunks = [(0, text)]
+    else:
+        pattern = {".c": C_COMMENT, ".h": C_COMMENT, ".py": PY_COMMENT}.get(path.suffix,
+                                                                         SH_COMMENT)
+        chunks = [(m.start(), m.group(0)) for m in pattern.finditer(text)]
+    for start, chunk in chunks:
+        for m in ISSUE.finditer(chunk):
+            at = start + m.start()
+            line_text = text[text.rfind("\n", 0, at) + 1:text.find("\n", at)]
+            if "://" not in line_text:
+                yield text.count("\n", 0, at) + 1, m.group(0)
+
+
+def issue_sources():
+    globs = ["runner/**/*.[ch]", "analysis/**/*.py", "tests/**/*.py", "tests/**/*.[ch]",
+             "bench/**/*.py", "**/*.md", "**/*.yaml", "**/*.yml", "scripts/**/*.sh",
+             "scripts/**/*", "**/CMakeLists.txt"]
+    seen = set()
+    for g in globs:
+        for p in ROOT.glob(g):
+            rel = p.relative_to(ROOT).parts
+            if p.is_file() and p not in seen and rel[0] not in (".git", "build") and \
+                    not rel[0].startswith("build"):
+                seen.add(p)
+                yield p
+
+
 def main() -> int:
     names, paths = known_files()
     sources = [*ROOT.glob("runner/**/*.[ch]"), *ROOT.glob("analysis/**/*.py"),
@@ -55,6 +97,10 @@ def main() -> int:
             if not ok:
                 bad.append(f"{src.relative_to(ROOT)}:{line}: names '{ref}', which is not a "
                            "file of this project")
+    for src in sorted(issue_sources()):
+        for line, ref in issue_refs(src):
+            bad.append(f"{src.relative_to(ROOT)}:{line}: cites '{ref}' of a tracker that is not "
+                       "in the repository; cite the document or file that says it")
     for b in bad:
         print(b)
     return 1 if bad else 0

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The runner's folders form layers: each may include its own headers and
 those of the folders below it (runner/README.md), never one above, so the
-tree shows the pipeline and no two folders include each other.  Exits 1
-naming every include that breaks the order."""
+tree shows the pipeline and no two folders include each other.  Each
+folder's README.md says what lives there and ends with the line "May
+include: ..." of the table below.  Exits 1 naming every include that
+breaks the order and every README that is missing or disagrees."""
 import pathlib
 import re
 import sys
@@ -45,6 +47,16 @@ def main() -> int:
             elif tfolder != folder and tfolder not in ALLOWED[folder]:
                 bad.append(f"{path}:{n}: {folder}/ may not include {target} "
                            f"(allowed: {', '.join(sorted(ALLOWED[folder])) or 'nothing'})")
+    order = list(ALLOWED)
+    for folder, allowed in ALLOWED.items():
+        readme = root / folder / "README.md"
+        want = "May include: " + (", ".join(f for f in order if f in allowed) or "nothing") + "."
+        if not readme.is_file():
+            bad.append(f"{readme}: missing: say in one paragraph what lives in {folder}/, "
+                       f"then '{want}'")
+        elif want not in readme.read_text().splitlines():
+            bad.append(f"{readme}: has no line '{want}' (the ALLOWED table of "
+                       "tests/tools/check_layers.py)")
     for b in bad:
         print(b)
     return 1 if bad else 0

@@ -53,6 +53,25 @@ def run_metrics(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], floa
     return out
 
 
+# a ratio metric -> the counts it is made of (numerator, denominator in a thread's stats)
+RATIO_COUNTS = {"deadline_miss_ratio": ("deadlines_missed", "releases")}
+
+
+def run_counts(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], tuple[int, int]]:
+    """{(subject, ratio metric): (numerator, denominator)} summed over a thread set's
+    instances, for intervals from pooled counts."""
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for name, idx in _sets(run).items():
+        st = [run.threads[i]["stats"] for i in idx]
+        for m in wanted:
+            if m in RATIO_COUNTS:
+                num, den = RATIO_COUNTS[m]
+                n = sum(s.get(den) or 0 for s in st)
+                if n:
+                    out[(name, m)] = (sum(s.get(num) or 0 for s in st), n)
+    return out
+
+
 def kind(metric: str) -> str:
     """How to print a metric: ratio, ns, rate or count."""
     if metric.endswith("_ratio"):

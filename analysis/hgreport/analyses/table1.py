@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base.significance import quantile_nr
+from ..base.stats import nearest_rank
 from ..read.rundir import Run
 from . import switches
 from .summary import periodic_jobs, thread_window
@@ -80,7 +80,7 @@ def _latency(late_by_time: np.ndarray, idx: np.ndarray) -> dict[str, Any]:
     v = np.sort(late_by_time[idx])
     if not len(v):
         return {"count": 0, "p50_ns": None, "p99_ns": None, "max_ns": None}
-    return {"count": int(len(v)), "p50_ns": quantile_nr(v, 0.5), "p99_ns": quantile_nr(v, 0.99),
+    return {"count": int(len(v)), "p50_ns": nearest_rank(v, 0.5), "p99_ns": nearest_rank(v, 0.99),
             "max_ns": float(v[-1])}
 
 
@@ -143,7 +143,7 @@ def _switch_rates(run: Run, i: int, sw: switches.Switches) -> dict[str, Any]:
         c = np.sort(sw.cost_of(m))
         out[kind] = {"count": int(len(c)), "per_s": len(c) / secs if secs else None,
                      "cost_min_ns": float(c[0]) if len(c) else None,
-                     "cost_median_ns": quantile_nr(c, 0.5) if len(c) else None}
+                     "cost_median_ns": nearest_rank(c, 0.5) if len(c) else None}
     out["preempted_per_s"] = out["preempted"] / secs if secs else None
     return out
 

@@ -1,12 +1,14 @@
-"""The statistics of `hgreport compare`, without scipy: the Mann-Whitney U rank test (over
-repeats) and a bootstrap confidence interval of the difference of two percentiles (single runs).
-"""
+"""Significance without scipy, for `hgreport compare`: the Mann-Whitney U rank test (over
+repeats) and a bootstrap confidence interval of the difference of two nearest-rank percentiles
+(single runs; stats.nearest_rank)."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from .stats import nearest_rank
 
 EXACT_MAX_N = 20        # no ties and both samples this small: the exact distribution of U
 
@@ -78,12 +80,6 @@ def mann_whitney(x: np.ndarray | list[float], y: np.ndarray | list[float]) -> UT
     return UTest(u1, min(1.0, math.erfc(z / math.sqrt(2.0))), "normal", z)
 
 
-def quantile_nr(sorted_values: np.ndarray, q: float) -> float:
-    """Nearest-rank q-quantile of sorted values (hgrun's rule, stats.nearest_rank)."""
-    n = len(sorted_values)
-    return float(sorted_values[min(max(1, math.ceil(q * n)), n) - 1])
-
-
 def _boot_quantiles(sorted_values: np.ndarray, q: float, draws: int,
                     rng: np.random.Generator) -> np.ndarray:
     """The nearest-rank q-quantile of `draws` bootstrap resamples, without resampling: in a
@@ -120,4 +116,4 @@ def bootstrap_diff(base: np.ndarray, cand: np.ndarray, q: float, draws: int = 20
     rng = np.random.default_rng(seed)
     d = _boot_quantiles(c, q, draws, rng) - _boot_quantiles(b, q, draws, rng)
     lo, hi = np.quantile(d, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    return Interval(quantile_nr(c, q) - quantile_nr(b, q), float(lo), float(hi), level, draws)
+    return Interval(nearest_rank(c, q) - nearest_rank(b, q), float(lo), float(hi), level, draws)

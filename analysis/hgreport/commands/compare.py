@@ -35,8 +35,27 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--significant-only", action="store_true",
                    help="a --fail-if change (+/-, %%) counts only when the difference is "
                         "significant: its bootstrap interval excludes 0, or the rank test's p < 0.05")
+    p.add_argument("--by-host", action="store_true",
+                   help="split each row's runs by machine (hostname and kernel): the host "
+                        "becomes a factor instead of a warning about mixed machines")
     p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     p.add_argument("--json", action="store_true", help="print compare.json instead of the tables")
+
+
+def _warn_about_machines(groups: list, differing: list[str]) -> None:
+    """Notes when a row's repeats ran on several machines, or when rows that differ in the
+    factor under study also ran on different machines (the two are confounded)."""
+    from ..read import rungroups
+    for g in groups:
+        note = rungroups.mixed_hosts_note(f"row {g.label!r}", g.runs)
+        if note:
+            g.notes.append(note)
+    machine = [k for k in differing if k in ("host", "kernel")]
+    other = [k for k in differing if k not in ("host", "kernel", "duration")]
+    if machine and other and groups:
+        groups[0].notes.append(
+            f"warning: the rows differ in {' and '.join(machine)} as well as in "
+            f"{', '.join(other)}: each difference is the machines' and the factor's together")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -50,7 +69,10 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("no runs: give RUN... (run, sweep or sweep point directories) or "
                          "--name NAME=RUN")
     groups = compare_groups.gather(args.runs, args.name)
+    if args.by_host:
+        groups = compare_groups.split_by_host(groups)
     differing = compare_groups.assign_labels(groups)
+    _warn_about_machines(groups, differing)
     table = compare.build(groups, seed=args.seed)
     verdicts = compare_failif.evaluate(conds, table.rows, table.labels, args.significant_only)
     out = args.output or Path("compare")
@@ -77,4 +99,5 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("compare", "runs side by side: key figures, differences from the first with "
                   "a confidence interval or rank test, overlaid figures, --fail-if gates",
-                  _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only]")
+                  _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only] "
+                  "[--by-host]")

@@ -1,7 +1,9 @@
-"""`hgreport export RUN_DIR [-o OUT]`: trace.bin / latency.bin as JSON lines."""
+"""`hgreport export RUN_DIR [--format jsonl|cyclictest] [-o OUT]`: trace.bin / latency.bin
+as JSON lines, or the latency histograms in cyclictest's -h layout."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .command import Command
@@ -9,19 +11,48 @@ from .command import Command
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path)
+    p.add_argument("--format", choices=("jsonl", "cyclictest"), default="jsonl",
+                   help="jsonl (default): trace.jsonl, latency.jsonl; cyclictest: the latency "
+                        "threads' histograms as `cyclictest -h N -q` prints them")
     p.add_argument("-o", "--output", type=Path,
-                   help="output directory (default RUN_DIR/export): trace.jsonl, latency.jsonl")
+                   help="jsonl: output directory (default RUN_DIR/export); cyclictest: output "
+                        "file, '-' for stdout (default RUN_DIR/export/cyclictest.txt)")
+    p.add_argument("--buckets", type=int, metavar="N",
+                   help="cyclictest: histogram buckets of 1 us (cyclictest's -h N; default: "
+                        "enough for the largest latency, at most 20000)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..export import jsonl as export
+    from ..base.errors import InputError, UsageError
     from ..read.rundir import read_run
+    if args.buckets is not None and args.format != "cyclictest":
+        raise UsageError("--buckets belongs to --format cyclictest")
+    if args.buckets is not None and not 1 <= args.buckets <= 20000:
+        raise UsageError(f"--buckets must be 1..20000 (1 us each, cyclictest's -h), "
+                         f"got {args.buckets}")
     run = read_run(args.run_dir)
+    if args.format == "cyclictest":
+        from ..export import cyclictest
+        try:
+            text = cyclictest.text(run, args.buckets)
+        except ValueError as e:
+            raise InputError(run.path / "result.json", str(e)) from None
+        if str(args.output) == "-":
+            sys.stdout.write(text)
+            return 0
+        path = args.output or run.path / "export" / "cyclictest.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print(f"{path}: {len(cyclictest.latency_threads(run))} thread(s), "
+              f"{text.count(chr(10)) - 1} lines")
+        return 0
+    from ..export import jsonl as export
     out = args.output or run.path / "export"
     for path, n in export.write(run, out):
         print(f"{path}: {n} lines")
     return 0
 
 
-COMMAND = Command("export", "trace.bin and latency.bin as JSON lines, one object per record",
-                  _arguments, _run, "RUN_DIR [-o OUT]")
+COMMAND = Command("export", "trace.bin and latency.bin as JSON lines, or the latency "
+                  "histograms in cyclictest's -h layout", _arguments, _run,
+                  "RUN_DIR [--format jsonl|cyclictest] [--buckets N] [-o OUT]")

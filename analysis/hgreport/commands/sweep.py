@@ -1,4 +1,4 @@
-"""`hgreport sweep SWEEP_DIR`: mean and 95% CI of each metric per grid point."""
+"""`hgreport sweep SWEEP_DIR`: each metric per grid point with an interval that fits it."""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +13,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", action="append", metavar="NAME",
                    help="a metric to tabulate (repeatable); default: deadline_miss_ratio, "
                         "deadlines_missed, cpu_ns, work_units, latency_p99_ns, latency_max_ns, mbps")
+    p.add_argument("--by-host", action="store_true",
+                   help="the machine as one more factor: each point split by hostname (and "
+                        "kernel), instead of a warning when the runs came from several")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -25,10 +28,10 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown metric {bad[0]!r}; metrics: {', '.join(ALL_METRICS)}")
     sw = read_sweep(args.sweep_dir)
     out = args.output or sw.path / "report"
-    print(sweep.write(sw, metrics, out), end="")
+    print(sweep.write(sw, metrics, out, args.by_host), end="")
     print(f"\nwritten: {out}/sweep.md, sweep.csv, sweep.png, summary.json")
     return 0
 
 
-COMMAND = Command("sweep", "mean and 95% CI per grid point", _arguments, _run,
-                  "SWEEP_DIR [--metric NAME]... [-o OUT]")
+COMMAND = Command("sweep", "each metric per grid point with a 95% interval that fits it",
+                  _arguments, _run, "SWEEP_DIR [--metric NAME]... [--by-host] [-o OUT]")

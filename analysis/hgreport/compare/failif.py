@@ -39,7 +39,7 @@ HELP = ("METRIC[NAME] OP VALUE, e.g. p99_latency>+10%, deadline_misses>0, max_ga
 @dataclass(frozen=True)
 class Condition:
     text: str
-    metric: str              # a key of compare_metrics.FIGURES
+    metric: str              # a key of keyfigures.FIGURES
     name: str | None
     op: str
     mode: str                # "value", "change" or "relative"

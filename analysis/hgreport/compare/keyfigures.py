@@ -9,7 +9,7 @@ import numpy as np
 
 from ..analyses import switches
 from ..analyses.summary import miss_ratio, thread_window
-from ..base.significance import quantile_nr
+from ..base.stats import nearest_rank
 from ..base.units import fmt_ns
 from ..read.rundir import Run
 
@@ -77,7 +77,7 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
         late = np.sort(run.samples.late[run.samples.thread == i])
         if _trace_full(run) and len(late) and len(late) == lat.get("count"):
             smp["latency"] = late
-            v["latency_p50"], v["latency_p99"] = quantile_nr(late, 0.5), quantile_nr(late, 0.99)
+            v["latency_p50"], v["latency_p99"] = nearest_rank(late, 0.5), nearest_rank(late, 0.99)
             v["latency_max"] = float(late[-1])
         else:
             v["latency_p50"], v["latency_p99"], v["latency_max"] = (
@@ -88,7 +88,7 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
     complete = _trace_full(run) and not st["records_dropped"]
     gaps = np.sort(switches.thread_gaps(iv, i))
     if len(gaps):
-        v["gap_p99"], v["gap_max"] = quantile_nr(gaps, 0.99), float(gaps[-1])
+        v["gap_p99"], v["gap_max"] = nearest_rank(gaps, 0.99), float(gaps[-1])
         if complete:
             smp["gap"] = gaps
     v["cpu"] = float(st["cpu_ns"])
@@ -100,7 +100,7 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
         v["involuntary_switch_rate"] = v["involuntary_switches"] / seconds
     costs = np.sort(sw.cost_of(out))
     if len(costs):
-        v["switch_cost_median"] = quantile_nr(costs, 0.5)
+        v["switch_cost_median"] = nearest_rank(costs, 0.5)
         if complete:
             smp["switch"] = costs
     if not complete:

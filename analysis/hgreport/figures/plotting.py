@@ -185,11 +185,6 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
     axis.set_minor_formatter(NullFormatter())
 
 
-def plain_log(axis: Any) -> None:
-    """Log-scale ticks labelled as plain numbers that never collide (kept for older callers)."""
-    log_axis(axis)
-
-
 def clock_unit(span_ns: float) -> tuple[str, float]:
     """The unit of a time-since-start axis for a span: ms below 5 s, s below 10 min, min below
     10 h, else h."""

@@ -1,6 +1,6 @@
 """The former export: the gap trace as Chrome / Perfetto trace-event JSON. `hgreport` writes
 the protobuf trace (perfetto/trace.py) instead, about 15 times smaller and faster to write; this one
-is kept for tools that read only JSON (`perfetto_json.write(read_run(DIR), PATH)`) and as the
+is kept for tools that read only JSON (`chrome_json.write(read_run(DIR), PATH)`) and as the
 reference of bench/perfetto_export.py.
 
 One track per thread (pid of the hgrun process if result.json records it, else the smallest

@@ -25,7 +25,7 @@ def wakeup_records(run: Run) -> np.ndarray:
 
 
 def _records(run: Run, key: str, kind: str) -> np.ndarray:
-    cache = run.__dict__.setdefault("_traceio", {})
+    cache = run.__dict__.setdefault("_records", {})
     if key not in cache:
         path = run._trace_source(key)          # rundir.py: the checks of the reading layer
         if path is None or path.suffix != ".bin":
@@ -59,14 +59,6 @@ class Gaps:
     def take(self, idx: np.ndarray) -> "Gaps":
         return Gaps(*(getattr(self, k)[idx] for k in
                       ("thread", "cpu", "start", "stop", "cause", "window")))
-
-
-def run_gaps(run: Run) -> Gaps:
-    """gaps() of the run's trace.bin, computed once per run."""
-    cache = run.__dict__.setdefault("_traceio", {})
-    if "gaps" not in cache:
-        cache["gaps"] = gaps(interval_records(run))
-    return cache["gaps"]
 
 
 def thread_order(thread: np.ndarray) -> np.ndarray:

@@ -150,11 +150,6 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(json.loads(text))
 
 
-def schema_text() -> str:
-    """The result schema shipped with the package."""
-    return resources.files("hgreport").joinpath("schemas/result.schema.json").read_text()
-
-
 def _check_schema(path: Path, doc: dict[str, Any]) -> None:
     validator = _validator()
     if validator is None:

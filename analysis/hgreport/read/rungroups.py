@@ -47,6 +47,49 @@ def facts(run: Run) -> dict[str, str]:
     return out
 
 
+def host_of(run: Run) -> tuple[str, str]:
+    """(hostname, kernel release) of the machine a run was made on."""
+    host = run.result.get("host") or {}
+    return str(host.get("hostname")), str(host.get("kernel_release"))
+
+
+def host_labels(runs: Sequence[Run]) -> dict[int, str]:
+    """A label per run (by id) naming its machine: the hostname, with the kernel when one
+    hostname ran more than one kernel."""
+    hosts = {id(r): host_of(r) for r in runs}
+    kernels: dict[str, set[str]] = {}
+    for name, kernel in hosts.values():
+        kernels.setdefault(name, set()).add(kernel)
+    return {k: (f"{n} {kr}" if len(kernels[n]) > 1 else n) for k, (n, kr) in hosts.items()}
+
+
+def mixed_hosts_note(what: str, runs: Sequence[Run]) -> str | None:
+    """A warning when the runs of one comparison row came from more than one machine or
+    kernel: a difference between rows could then be the machines'."""
+    labels = host_labels(runs)
+    seen = list(dict.fromkeys(labels[id(r)] for r in runs))
+    if len(seen) < 2:
+        return None
+    counts = ", ".join(f"{h} ({sum(1 for r in runs if labels[id(r)] == h)})" for h in seen)
+    return (f"warning: {what} mixes runs of {len(seen)} machines or kernels: {counts}; a "
+            "difference may be the machines', not the factor's (--by-host keeps them apart)")
+
+
+def split_by_host(groups: Sequence[Group]) -> list[Group]:
+    """Each group's runs split by machine (hostname, kernel): the host becomes a factor."""
+    out: list[Group] = []
+    for g in groups:
+        labels = host_labels(g.runs)
+        hosts = list(dict.fromkeys(labels[id(r)] for r in g.runs))
+        if len(hosts) < 2:
+            out.append(g)
+            continue
+        for h in hosts:
+            out.append(Group(f"{g.source} on {h}", [r for r in g.runs if labels[id(r)] == h],
+                             f"{g.name} on {h}" if g.name else None, notes=list(g.notes)))
+    return out
+
+
 def group_facts(g: Group) -> dict[str, str]:
     """The facts of a group's runs; a fact its repeats disagree on reads (mixed)."""
     per = [facts(r) for r in g.runs]

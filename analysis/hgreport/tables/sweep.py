@@ -1,5 +1,7 @@
-"""`hgreport sweep`: one row per grid point, mean and 95% confidence interval over repeats of
-each chosen metric (Student t), as Markdown, CSV and a figure per axis."""
+"""`hgreport sweep`: one row per grid point (per host too with by_host), each chosen metric
+over the repeats with a 95% interval that fits it (base/stats.py: Wilson from pooled counts
+for a ratio, a percentile bootstrap for non-negative values, none below three repeats), as
+Markdown, CSV and a figure per axis; whether the extreme points are distinguishable."""
 from __future__ import annotations
 
 import csv
@@ -9,12 +11,50 @@ from pathlib import Path
 from typing import Any
 
 
-from ..analyses.sweep_metrics import display, kind, run_metrics
+from ..analyses.sweep_metrics import RATIO_COUNTS, display, kind, run_counts, run_metrics
 from ..base.markdown import table
-from ..base.stats import Estimate, mean_ci
+from ..base.stats import MIN_N, Estimate, describe_method, mean_estimate, ratio_estimate
 from ..base.units import axis_number, fmt_ns
 from ..figures.plotting import legend_below, plt, save
-from ..read.sweepdir import Sweep
+from ..read.rungroups import host_labels, mixed_hosts_note
+from ..read.sweepdir import Point, Sweep
+
+HOST_AXIS = "host"
+
+
+def machine_notes(sweep: Sweep) -> list[str]:
+    """Warnings when the sweep's runs came from several machines: per point whose repeats
+    mix them, and for the whole sweep when its points ran on different sets of machines
+    (a shard per machine: a difference between points may be the machines')."""
+    runs = [r for p in sweep.points for r in p.runs]
+    labels = host_labels(runs)
+    if len(set(labels.values())) < 2:
+        return []
+    notes = [n for p in sweep.points if (n := mixed_hosts_note(f"point {p.id}", p.runs))]
+    sets = {p.id: frozenset(labels[id(r)] for r in p.runs) for p in sweep.points if p.runs}
+    if len(set(sets.values())) > 1:
+        notes.append("warning: the points ran on different machines ("
+                     + "; ".join(f"{pid}: {', '.join(sorted(h))}" for pid, h in sets.items())
+                     + "): a difference between points may be the machines'; rerun with "
+                     "balanced shards or read it with --by-host")
+    return notes
+
+
+def by_host(sweep: Sweep) -> Sweep:
+    """The sweep with the machine as one more axis: each point split by hostname (and
+    kernel where one hostname ran several)."""
+    runs = [r for p in sweep.points for r in p.runs]
+    labels = host_labels(runs)
+    hosts = list(dict.fromkeys(labels[id(r)] for r in runs))
+    points = []
+    for p in sweep.points:
+        for h in hosts:
+            mine = [r for r in p.runs if labels[id(r)] == h]
+            if mine:
+                points.append(Point(p.index, f"{p.id}@{h}" if len(hosts) > 1 else p.id,
+                                    {**p.overrides, HOST_AXIS: h}, mine))
+    return Sweep(sweep.path, sweep.axes + [(HOST_AXIS, hosts)], points, sweep.repeat,
+                 list(sweep.notes))
 
 
 @dataclass
@@ -23,22 +63,60 @@ class Cell:
     est: Estimate
 
 
+def estimate(metric: str, values: list[float], counts: list[tuple[int, int]]) -> Estimate:
+    """The interval that fits the metric: a ratio from its pooled counts, anything else a
+    bootstrap of the mean that never goes below zero."""
+    if metric in RATIO_COUNTS and counts:
+        return ratio_estimate(counts)
+    return mean_estimate(values, floor=0.0)
+
+
 def aggregate(sweep: Sweep, metrics: tuple[str, ...]) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], Cell]]]:
     """Columns (subject, metric) in a stable order, and per point id the cell of each column."""
     per_point: dict[str, dict[tuple[str, str], list[float]]] = {}
+    per_counts: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = {}
     columns: list[tuple[str, str]] = []
     for p in sweep.points:
         acc: dict[tuple[str, str], list[float]] = {}
+        cnt: dict[tuple[str, str], list[tuple[int, int]]] = {}
         for run in p.runs:
             for key, v in run_metrics(run, metrics).items():
                 acc.setdefault(key, []).append(v)
                 if key not in columns:
                     columns.append(key)
+            for key, kn in run_counts(run, metrics).items():
+                cnt.setdefault(key, []).append(kn)
         per_point[p.id] = acc
+        per_counts[p.id] = cnt
     order = {m: k for k, m in enumerate(metrics)}
     columns.sort(key=lambda c: (order.get(c[1], 99), c[0]))
-    cells = {pid: {c: Cell(v, mean_ci(v)) for c, v in acc.items()} for pid, acc in per_point.items()}
+    cells = {pid: {c: Cell(v, estimate(c[1], v, per_counts[pid].get(c, [])))
+                   for c, v in acc.items()} for pid, acc in per_point.items()}
     return columns, cells
+
+
+def distinguishable(sweep: Sweep, columns: list[tuple[str, str]],
+                    cells: dict[str, dict]) -> list[str]:
+    """Per column, the lowest and the highest point and whether their intervals are disjoint
+    (a difference the repeats can tell from zero), or why it cannot be said."""
+    lines = []
+    for s, m in columns:
+        have = [(p.id, cells[p.id][(s, m)].est) for p in sweep.points
+                if (s, m) in cells[p.id] and cells[p.id][(s, m)].est.mean is not None]
+        if len(have) < 2:
+            continue
+        lo = min(have, key=lambda t: t[1].mean)
+        hi = max(have, key=lambda t: t[1].mean)
+        what = f"`{s} {m}`: lowest {lo[0]} {fmt_value(m, lo[1].mean)}, highest {hi[0]} {fmt_value(m, hi[1].mean)}"
+        if lo[1].mean == hi[1].mean:
+            lines.append(f"{what}: no difference")
+        elif not (lo[1].has_interval and hi[1].has_interval):
+            lines.append(f"{what}: cannot tell (fewer than {MIN_N} repeats)")
+        elif lo[1].high < hi[1].low:
+            lines.append(f"{what}: **distinguishable** (the intervals do not overlap)")
+        else:
+            lines.append(f"{what}: not distinguishable (the intervals overlap)")
+    return lines
 
 
 def fmt_value(metric: str, v: float | None) -> str:
@@ -58,8 +136,8 @@ def fmt_cell(metric: str, cell: Cell | None) -> str:
     if cell is None or cell.est.mean is None:
         return "–"
     text = fmt_value(metric, cell.est.mean)
-    if cell.est.half_width is not None:
-        text += " ± " + fmt_value(metric, cell.est.half_width).replace("–", "0")
+    if cell.est.has_interval:
+        text += f" [{fmt_value(metric, cell.est.low)}, {fmt_value(metric, cell.est.high)}]"
     return text
 
 
@@ -73,12 +151,15 @@ def render(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict])
     lines = [f"# Sweep {sweep.path}", "",
              f"{len(sweep.points)} points, {sum(len(p.runs) for p in sweep.points)} runs"
              + (f", repeat {sweep.repeat}" if sweep.repeat else "")
-             + ". Each cell: mean ± half-width of the 95% confidence interval over the repeats "
-               "(Student t, n−1 degrees of freedom); no ± with one run.", ""]
+             + ". Each cell: the value over the repeats (a ratio pooled from its counts, "
+               "otherwise the mean) and [its interval]; " + describe_method() + ".", ""]
     incomplete = [f"{p.id}/{r.path.name}" for p in sweep.points for r in p.runs if not r.complete]
     if incomplete:
         lines += [f"> **Incomplete runs** (`complete: false`), included: {', '.join(incomplete)}", ""]
     lines += [table(header, rows, "l" * (len(axes) + 1) + "r" * (len(columns) + 1)), ""]
+    diff = distinguishable(sweep, columns, cells)
+    if diff:
+        lines += ["Lowest against highest point of each column:", ""] + [f"- {d}" for d in diff] + [""]
     lines += [f"- {n}" for n in sweep.notes]
     return "\n".join(lines) + "\n"
 
@@ -88,7 +169,7 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
     with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["point", "index"] + axes + ["subject", "metric", "n", "mean", "ci95_low",
-                                                "ci95_high", "half_width", "sd", "values"])
+                                                "ci95_high", "method", "sd", "values"])
         for p in sweep.points:
             for s, m in columns:
                 c = cells[p.id].get((s, m))
@@ -96,22 +177,36 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
                     continue
                 e = c.est
                 w.writerow([p.id, p.index] + [p.overrides.get(a) for a in axes]
-                           + [s, m, e.n, e.mean, e.low, e.high, e.half_width, e.sd,
+                           + [s, m, e.n, e.mean, e.low, e.high, e.method, e.sd,
                               ";".join(f"{v:g}" for v in c.values)])
 
 
+CATEGORICAL_KEYS = ("priority", "timer", "type", "policy", "pattern", "mode", "cpus", HOST_AXIS)
+
+
+def categorical(axis: str, values: list[Any]) -> bool:
+    """An axis whose values are names or levels, not quantities on a line (timer names,
+    priority levels, workload types): drawn as categories, never joined by lines."""
+    return (any(axis_number(v) is None for v in values)
+            or axis.rsplit(".", 1)[-1] in CATEGORICAL_KEYS)
+
+
 def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path) -> Path:
-    """One column of panels per axis, one row per (subject, metric): mean with its 95% CI
-    against the axis value, one line per combination of the other axes."""
+    """One column of panels per axis, one row per (subject, metric): each point's value with
+    its interval (base/stats.py) against the axis value, one series per combination of the
+    other axes. A numeric axis joins a series with lines; a categorical one draws the series
+    side by side at each category, unjoined. Points without an interval (fewer than three
+    repeats) are drawn hollow."""
     axes = sweep.axes
     cols = columns[:8]
     fig, grid = plt.subplots(max(1, len(cols)), max(1, len(axes)), squeeze=False,
                              figsize=(5 * max(1, len(axes)), 2.6 * max(1, len(cols))),
                              layout="constrained")
+    hollow = False
     for ai, (axis, values) in enumerate(axes):
+        cat = categorical(axis, values)
         nums = [axis_number(v) for v in values]
-        numeric = all(n is not None for n in nums)
-        pos = {str(v): (nums[k] if numeric else k) for k, v in enumerate(values)}
+        pos = {str(v): (k if cat else nums[k]) for k, v in enumerate(values)}
         others = [a for a, _ in axes if a != axis]
         for ci, (subject, metric) in enumerate(cols):
             ax = grid[ci][ai]
@@ -122,33 +217,59 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
                     continue
                 key = tuple(str(p.overrides.get(o)) for o in others)
                 series.setdefault(key, []).append((pos[str(p.overrides.get(axis))], c.est))
-            largest = max((abs(e.mean) for pts in series.values() for _, e in pts), default=0.0)
+            largest = max((abs(e.high if e.has_interval else e.mean) for pts in series.values()
+                           for _, e in pts), default=0.0)
             k, unit = display(metric, largest)
-            for key, pts in series.items():
+            width = 0.6 / max(1, len(series))
+            for si, (key, pts) in enumerate(series.items()):
                 pts.sort(key=lambda t: t[0])
-                x = [t[0] for t in pts]
-                y = [t[1].mean * k for t in pts]
-                err = [(t[1].half_width or 0) * k for t in pts]
+                shift = (si - (len(series) - 1) / 2) * width if cat else 0.0
                 label = ", ".join(f"{o.split('.')[-1]}={v}" for o, v in zip(others, key)) or None
-                ax.errorbar(x, y, yerr=err, marker="o", ms=4, capsize=3, lw=1, label=label)
-            if numeric and min(nums) > 0 and max(nums) / min(nums) >= 16:
+                x = [t[0] + shift for t in pts]
+                y = [t[1].mean * k for t in pts]
+                if not cat:
+                    line, = ax.plot(x, y, lw=1, label=label)
+                    color = line.get_color()
+                else:
+                    color = f"C{si % 10}"
+                    ax.plot([], [], "o", color=color, label=label)
+                for (xv, e), yv in zip(zip(x, [t[1] for t in pts]), y):
+                    if e.has_interval:
+                        ax.errorbar([xv], [yv], yerr=[[yv - e.low * k], [e.high * k - yv]],
+                                    fmt="o", ms=4, capsize=3, lw=1, color=color)
+                    else:
+                        hollow = True
+                        ax.plot([xv], [yv], "o", ms=5, mfc="white", color=color)
+            if not cat and min(nums) > 0 and max(nums) / min(nums) >= 16:
                 ax.set_xscale("log", base=2)
             ax.set_xticks([pos[str(v)] for v in values])
             ax.set_xticklabels([str(v) for v in values], fontsize=7, rotation=30)
+            if cat:
+                ax.set_xlim(-0.5, len(values) - 0.5)
             ax.minorticks_off()
+            if kind(metric) == "ratio":
+                ax.set_ylim(bottom=0)
+            elif largest > 0:
+                ax.set_ylim(bottom=0)
             ax.set_ylabel(f"{subject} {metric}" + (f" ({unit})" if unit else ""), fontsize=8)
             if ci == len(cols) - 1:
-                ax.set_xlabel(axis, fontsize=8)
+                ax.set_xlabel(axis + (" (categories)" if cat else ""), fontsize=8)
             ax.grid(color="0.9")
             if ci == len(cols) - 1 and len(series) > 1:
                 legend_below(ax, fontsize=6, ncol=1, below=0.45)   # under the x label
     name = next((r.scenario.get("name") for p in sweep.points for r in p.runs), None)
     fig.suptitle(f"{name or sweep.path.name}: {len(sweep.points)} sweep points "
-                 f"({sweep.path.name}), mean and 95% CI over repeats", fontsize=10)
+                 f"({sweep.path.name}); 95% intervals (ratios: Wilson; others: bootstrap)"
+                 + (f"; hollow: fewer than {MIN_N} repeats, no interval" if hollow else ""),
+                 fontsize=9)
     return save(fig, path)
 
 
-def write(sweep: Sweep, metrics: tuple[str, ...], out: Path) -> str:
+def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool = False) -> str:
+    if split_hosts:
+        sweep = by_host(sweep)
+    else:
+        sweep.notes += machine_notes(sweep)
     out.mkdir(parents=True, exist_ok=True)
     columns, cells = aggregate(sweep, metrics)
     text = render(sweep, columns, cells)
@@ -161,7 +282,8 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path) -> str:
         "notes": sweep.notes,
         "points": [{"id": p.id, "index": p.index, "overrides": p.overrides, "runs": len(p.runs),
                     "metrics": [{"subject": s, "metric": m, "n": c.est.n, "mean": c.est.mean,
-                                 "half_width": c.est.half_width, "values": c.values}
+                                 "low": c.est.low, "high": c.est.high, "method": c.est.method,
+                                 "values": c.values}
                                 for (s, m), c in cells[p.id].items()]}
                    for p in sweep.points]}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
