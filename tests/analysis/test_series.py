@@ -251,3 +251,37 @@ def test_over_time_shows_interrupts_per_cpu(mix_run, copy_run, hgreport, tmp_pat
     (cpu,) = js["cpus"]
     assert cpu["cpu"] == 0 and [x for x in cpu["interrupts_per_s"] if x is not None] == [
         2000.0, 4000.0]
+
+
+def test_load_rates_follow_the_time_each_line_measured():
+    """A streaming writer that fell behind reads several lines' counters at once: a load that
+    ran 0.5-2.5 s at 1000 ops/s, its first two lines read together at 2.3 s (the second grew
+    over a microsecond: 0 ops), its last at 3.1 s. Each bin gets the part of each line's time
+    that falls in it, so every bin reads 1000 ops/s (binned by t_ns, the second bin was
+    rated 0 over a microsecond, the first 1000 over a bin's time it did not cover)."""
+    from hgreport.read.series import THREAD_KEYS, Series
+    S, U = 1_000_000_000, 1_000
+    loads = {"t_ns": np.array([S, 2 * S, 3 * S]), "span_ns": np.full(3, S),
+             "read_ns": np.array([2300 * U * U, 2300 * U * U + U, 3100 * U * U]),
+             "load": np.zeros(3, np.int64), "ops": np.array([1800, 0, 200])}
+    threads = {k: np.zeros(0, np.int64) for k in THREAD_KEYS}
+    s = Series(None, threads, loads, ["a"], [], 3, series_ns=S)
+    b = aggregate(s.within_windows({}, {"a": (S // 2, 5 * S // 2)}), 0, bin_ns=S,
+                  covered_ns=3 * S)
+    assert b.load_rate()[0].tolist() == pytest.approx([1000.0, 1000.0, 1000.0])
+    assert b.load_span[0].tolist() == pytest.approx([S // 2, S, S // 2])
+    assert b.load_ops[0].sum() == pytest.approx(2000)
+
+
+def test_a_whole_window_line_is_spread_over_its_intervals():
+    """stress_ng's one line (docs/results.md: whole_window): a line per series interval of
+    [from_ns, to_ns], counters in proportion to the time, adding up exactly."""
+    from hgreport.read.series import _spread
+    line = {"t_ns": 3_000_000_000, "span_ns": 1_000_000_000, "read_ns": 2_020_000_000,
+            "load": 0, "ops": 1001, "bogo_ops": 1001, "whole_window": True,
+            "from_ns": 500_000_000, "to_ns": 2_000_000_000}
+    parts = _spread(line, 1_000_000_000)
+    assert [(p["t_ns"], p["read_ns"]) for p in parts] == [(1_000_000_000, 1_000_000_000),
+                                                         (2_000_000_000, 2_000_000_000)]
+    assert [p["ops"] for p in parts] == [333, 668] and sum(p["bogo_ops"] for p in parts) == 1001
+    assert all("whole_window" not in p and "from_ns" not in p for p in parts)

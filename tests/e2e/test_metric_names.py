@@ -58,14 +58,16 @@ def test_docs_list_the_same_expect_metrics(vocabulary):
     assert documented == [m["name"] for m in vocabulary if m["expect"]]
 
 
-@pytest.mark.xfail(strict=True, reason="hgreport compare still names its figures its own way "
-                   "(latency_p99, deadline_misses, cpu); the analysis side renames them to the "
-                   "runner's vocabulary (docs/cli.md: hgrun list metrics)")
 def test_hgreport_compare_uses_the_same_names(vocabulary):
+    """--fail-if takes exactly the listed names: every expect: metric and every figure
+    hgreport computes from the trace, nothing else (older names are refused)."""
     sys.path.insert(0, str(ROOT / "analysis"))
-    from hgreport import compare_failif, compare_metrics
+    from hgreport.commands.command import UsageError
+    from hgreport.compare import failif, keyfigures
     names = {m["name"] for m in vocabulary}
-    assert set(compare_metrics.FIGURES) <= names, set(compare_metrics.FIGURES) - names
+    assert set(keyfigures.FIGURES) == names, set(keyfigures.FIGURES) ^ names
     for m in vocabulary:
-        if m["expect"]:
-            assert compare_failif.parse(f"{m['name']}>0").metric == m["name"]
+        assert failif.parse(f"{m['name']}>0").metric == m["name"]
+    for old in ("latency_p99", "deadline_misses", "cpu", "p99_latency"):
+        with pytest.raises(UsageError, match="did you mean"):
+            failif.parse(f"{old}>0")

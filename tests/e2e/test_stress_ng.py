@@ -117,3 +117,29 @@ def test_option_values_are_checked_before_the_run(hgrun, scenario, tmp_path):
     assert r.rc != 0 and r.result is None
     assert "stress-ng --dry-run refused the arguments: cpu-method must be one of" in r.err
     assert not any((tmp_path / "out").glob("load-hog.*"))
+
+
+@needs
+def test_report_spreads_the_window_and_names_stress_ng(hgrun, scenario, tmp_path):
+    """hgreport reads the one whole-window line as the window's mean in each bin: the
+    series' mean rate is the load's ops_per_s, not a spike in its last bin."""
+    import json
+    import sys
+    from runhelp import ROOT
+    r = run_scenario(hgrun, scenario, tmp_path, load_scenario(CPU_1S), duration="2s")
+    assert r.rc == 0, r.err
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
+    p = subprocess.run([sys.executable, "-m", "hgreport", str(r.dir)], env=env,
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    st = r.result["loads"][0]["stats"]
+    md = (r.dir / "report" / "report.md").read_text()
+    assert f"- hog: stress-ng {r.result['loads'][0]['stress_ng']['version']} --cpu 1: " \
+           f"{st['bogo_ops']} bogo-ops, {st['bogo_ops_per_s']:.1f} bogo-ops/s" in md
+    series = json.loads((r.dir / "report" / "series.json").read_text())
+    text = json.dumps(series)
+    assert "hog" in text
+    over_time = md.split("### Loads over time")[1]
+    row = next(x for x in over_time.splitlines() if x.startswith("| hog | "))
+    mean = float(row.split("|")[3].split("(")[0])
+    assert abs(mean - st["ops_per_s"]) <= 0.02 * st["ops_per_s"] + 0.1, (row, st["ops_per_s"])

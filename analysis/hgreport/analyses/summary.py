@@ -127,7 +127,22 @@ def _load(load: dict[str, Any]) -> dict[str, Any]:
             "stopped_ns": load.get("stopped_ns"), "seconds": st.get("seconds"),
             "mbps": st.get("mbps"), "ops_per_s": st.get("ops_per_s"), "ops": st.get("ops"),
             "bytes": st.get("bytes"), "ended_early": load.get("ended_early"),
-            "warnings": load.get("warnings") or []}
+            "warnings": load.get("warnings") or [], "stress_ng": _stress_ng(load)}
+
+
+def _stress_ng(load: dict[str, Any]) -> dict[str, Any] | None:
+    """A stress_ng load's own figures (docs/loads.md): what stress-ng ran and reported."""
+    sng = load.get("stress_ng")
+    if not isinstance(sng, dict):
+        return None
+    st = load.get("stats") or {}
+    command = sng.get("command") or []
+    return {"version": sng.get("version"),
+            "stressor": command[1][2:] if len(command) > 1 else None,
+            "instances": int(command[2]) if len(command) > 2 and str(command[2]).isdigit()
+            else None,
+            "bogo_ops": st.get("bogo_ops"), "bogo_ops_per_s": st.get("bogo_ops_per_s"),
+            "bogo_ops_per_s_usr_sys": st.get("bogo_ops_per_s_usr_sys")}
 
 
 def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) -> dict[str, Any]:

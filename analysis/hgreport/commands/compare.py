@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .command import Command, UsageError
 
-EXIT_CONDITION = 1      # a --fail-if condition is true (hgrun's 1: an expectation failed)
+EXIT_CONDITION = 5      # a --fail-if condition is true: a finding, as hgrun's 5 (docs/cli.md)
 
 
 def _name(text: str) -> tuple[str, Path]:
@@ -29,9 +29,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="output directory for compare.md, compare.json and the figures "
                         "(default ./compare)")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
-                   help="exit 1 if COND is true for a row other than the baseline: "
-                        "METRIC[NAME] OP VALUE, e.g. p99_latency>+10%%, deadline_misses>0, "
-                        "max_gap>+20%%, throughput<-5%% (analysis/README.md)")
+                   help="exit 5 if COND is true for a row other than the baseline: "
+                        "METRIC[NAME] OP VALUE, e.g. latency_p99_ns>+10%%, deadlines_missed>0, "
+                        "gap_max_ns>+20%%, throughput<-5%%; METRIC: a name of hgrun list metrics")
     p.add_argument("--significant-only", action="store_true",
                    help="a --fail-if change (+/-, %%) counts only when the difference is "
                         "significant: its bootstrap interval excludes 0, or the rank test's p < 0.05")

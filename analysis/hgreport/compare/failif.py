@@ -3,9 +3,12 @@ evaluated for every run (group) but the baseline.
 
     CONDITION := METRIC ["[" NAME "]"] OP VALUE
     OP        := >  >=  <  <=
-    VALUE     := NUMBER [UNIT]            the run's own value          deadline_misses>0
-               | (+|-) NUMBER [UNIT]      its change from the baseline  p99_latency>+50us
-               | [+|-] NUMBER %           its relative change, percent  p99_latency>+10%
+    VALUE     := NUMBER [UNIT]            the run's own value          deadlines_missed>0
+               | (+|-) NUMBER [UNIT]      its change from the baseline  latency_p99_ns>+50us
+               | [+|-] NUMBER %           its relative change, percent  latency_p99_ns>+10%
+
+METRIC is a name of the runner's vocabulary (`hgrun list metrics`), the same strings expect:
+takes: every expect: metric, and the figures only the trace gives (gap_p99_ns, ...).
 
 NAME is a thread (its OS name, `hog.1`), a thread set (`hog`: every instance) or a load
 (for throughput); without it, every thread (or load) the metric applies to. UNIT: ns, us, ms,
@@ -23,17 +26,23 @@ from ..base.errors import UsageError
 from ..base.units import parse_duration
 from .keyfigures import FIGURES, fmt_value
 
-ALIASES = {"p50_latency": "latency_p50", "p99_latency": "latency_p99", "max_latency": "latency_max",
-           "p99_gap": "gap_p99", "max_gap": "gap_max", "misses": "deadline_misses",
-           "miss_ratio": "deadline_miss_ratio", "cpu_received": "cpu",
-           "median_switch_cost": "switch_cost_median", "switch_rate": "involuntary_switch_rate"}
+# names earlier versions took, refused with the name to write now (one vocabulary)
+RENAMED = {"p50_latency": "latency_p50_ns", "p99_latency": "latency_p99_ns",
+           "max_latency": "latency_max_ns", "latency_p50": "latency_p50_ns",
+           "latency_p99": "latency_p99_ns", "latency_max": "latency_max_ns",
+           "p99_gap": "gap_p99_ns", "max_gap": "gap_max_ns", "gap_p99": "gap_p99_ns",
+           "gap_max": "gap_max_ns", "misses": "deadlines_missed", "deadline_misses": "deadlines_missed",
+           "miss_ratio": "deadline_miss_ratio", "cpu_received": "cpu_ns", "cpu": "cpu_ns",
+           "median_switch_cost": "switch_cost_p50_ns", "switch_cost_median": "switch_cost_p50_ns",
+           "switch_rate": "involuntary_switches_per_s",
+           "involuntary_switch_rate": "involuntary_switches_per_s"}
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b, "<": lambda a, b: a < b}
 _SYNTAX = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*(>=|<=|>|<)\s*(\S.*?)\s*$")
 _VALUE = re.compile(r"^([+-]?)(\d+(?:\.\d+)?)\s*(%|[a-z]+)?$")
-HELP = ("METRIC[NAME] OP VALUE, e.g. p99_latency>+10%, deadline_misses>0, max_gap[lat]>+20%, "
-        "throughput<-5%")
+HELP = ("METRIC[NAME] OP VALUE, e.g. latency_p99_ns>+10%, deadlines_missed>0, "
+        "gap_max_ns[lat]>+20%, throughput<-5%")
 
 
 @dataclass(frozen=True)
@@ -61,11 +70,9 @@ class Condition:
 
 
 def _metric(word: str, text: str) -> str:
-    key = ALIASES.get(word, word)
-    if key in FIGURES:
-        return key
-    names = sorted(set(FIGURES) | set(ALIASES))
-    near = difflib.get_close_matches(word, names, n=1)
+    if word in FIGURES:
+        return word
+    near = [RENAMED[word]] if word in RENAMED else difflib.get_close_matches(word, sorted(FIGURES), n=1)
     hint = f"; did you mean {near[0]!r}?" if near else ""
     raise UsageError(f"--fail-if {text!r}: unknown metric {word!r}{hint} (metrics: {', '.join(sorted(FIGURES))})")
 

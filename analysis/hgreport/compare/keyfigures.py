@@ -23,19 +23,29 @@ class Figure:
     q: float | None = None      # which percentile (bootstrap CI), None for a maximum or a count
 
 
+# Keys are the runner's metric names (runner/plan/metrics.c, `hgrun list metrics`): expect:
+# and --fail-if say the same strings, with the unit in the name where the value has one.
 THREAD_FIGURES = (
     Figure("deadline_miss_ratio", "missed %", "ratio"),
-    Figure("deadline_misses", "missed", "count"),
-    Figure("latency_p50", "latency p50", "ns", "latency", 0.5),
-    Figure("latency_p99", "latency p99", "ns", "latency", 0.99),
-    Figure("latency_max", "latency max", "ns", "latency"),
-    Figure("gap_p99", "gap p99", "ns", "gap", 0.99),
-    Figure("gap_max", "gap max", "ns", "gap"),
-    Figure("cpu", "CPU received", "ns"),
+    Figure("deadlines_missed", "missed", "count"),
+    Figure("deadlines_hit", "hit", "count"),
+    Figure("releases", "released", "count"),
+    Figure("latency_mean_ns", "latency mean", "ns"),
+    Figure("latency_p50_ns", "latency p50", "ns", "latency", 0.5),
+    Figure("latency_p99_ns", "latency p99", "ns", "latency", 0.99),
+    Figure("latency_p999_ns", "latency p99.9", "ns", "latency", 0.999),
+    Figure("latency_max_ns", "latency max", "ns", "latency"),
+    Figure("gap_p99_ns", "gap p99", "ns", "gap", 0.99),
+    Figure("gap_max_ns", "gap max", "ns", "gap"),
+    Figure("cpu_ns", "CPU received", "ns"),
+    Figure("intervals", "intervals", "count"),
+    Figure("gaps", "gaps", "count"),
+    Figure("records_dropped", "dropped", "count"),
+    Figure("work_units", "work units", "count"),
     Figure("preemptions", "preempted", "count"),
     Figure("involuntary_switches", "inv. switches", "count"),
-    Figure("involuntary_switch_rate", "inv. switches/s", "rate"),
-    Figure("switch_cost_median", "switch cost p50", "ns", "switch", 0.5),
+    Figure("involuntary_switches_per_s", "inv. switches/s", "rate"),
+    Figure("switch_cost_p50_ns", "switch cost p50", "ns", "switch", 0.5),
 )
 LOAD_FIGURES = (Figure("throughput", "throughput", "rate"),)
 FIGURES = {f.key: f for f in THREAD_FIGURES + LOAD_FIGURES}
@@ -71,36 +81,43 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
     smp: dict[str, np.ndarray] = {}
     if st["releases"]:
         v["deadline_miss_ratio"] = miss_ratio(st)
-        v["deadline_misses"] = float(st["deadlines_missed"])
+        for key in ("deadlines_missed", "deadlines_hit", "releases"):
+            v[key] = float(st[key])
+    if st.get("work_units"):
+        v["work_units"] = float(st["work_units"])
     lat = st.get("latency")
     if lat:
+        v["latency_mean_ns"] = lat.get("mean_ns")
         late = np.sort(run.samples.late[run.samples.thread == i])
         if _trace_full(run) and len(late) and len(late) == lat.get("count"):
             smp["latency"] = late
-            v["latency_p50"], v["latency_p99"] = nearest_rank(late, 0.5), nearest_rank(late, 0.99)
-            v["latency_max"] = float(late[-1])
+            for key, q in (("latency_p50_ns", 0.5), ("latency_p99_ns", 0.99),
+                           ("latency_p999_ns", 0.999)):
+                v[key] = nearest_rank(late, q)
+            v["latency_max_ns"] = float(late[-1])
         else:
-            v["latency_p50"], v["latency_p99"], v["latency_max"] = (
-                lat.get("p50_ns"), lat.get("p99_ns"), lat.get("max_ns"))
+            for key in ("p50_ns", "p99_ns", "p999_ns", "max_ns"):
+                v["latency_" + key] = lat.get(key)
             notes.append(f"{run.path}: {label}: {len(late)} of {lat.get('count')} wake-ups stored; "
                          "latency percentiles from result.json, no confidence interval")
     iv = run.intervals
     complete = _trace_full(run) and not st["records_dropped"]
     gaps = np.sort(switches.thread_gaps(iv, i))
     if len(gaps):
-        v["gap_p99"], v["gap_max"] = nearest_rank(gaps, 0.99), float(gaps[-1])
+        v["gap_p99_ns"], v["gap_max_ns"] = nearest_rank(gaps, 0.99), float(gaps[-1])
         if complete:
             smp["gap"] = gaps
-    v["cpu"] = float(st["cpu_ns"])
+    for key in ("cpu_ns", "intervals", "gaps", "records_dropped"):
+        v[key] = float(st[key])
     mine = iv.thread == i
     v["preemptions"] = float(((iv.end == switches.PREEMPTED) & mine).sum())
     out = (sw.from_thread == i) & ~sw.voluntary
     v["involuntary_switches"] = float(out.sum())
     if seconds:
-        v["involuntary_switch_rate"] = v["involuntary_switches"] / seconds
+        v["involuntary_switches_per_s"] = v["involuntary_switches"] / seconds
     costs = np.sort(sw.cost_of(out))
     if len(costs):
-        v["switch_cost_median"] = nearest_rank(costs, 0.5)
+        v["switch_cost_p50_ns"] = nearest_rank(costs, 0.5)
         if complete:
             smp["switch"] = costs
     if not complete:

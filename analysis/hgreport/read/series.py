@@ -31,6 +31,10 @@ THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_
                "dropped")
 LOAD_KEYS = ("t_ns", "span_ns", "read_ns", "ops")     # read_ns: -1 in runs before it
 CPU_KEYS = ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")   # none in runs before them
+# A load that knows its counters only at its end (stress_ng) writes one line for its whole
+# window (docs/results.md: whole_window, from_ns, to_ns); it is read as one line per series
+# interval of the window, the counters spread in proportion to the time.
+WINDOW_KEYS = ("whole_window", "from_ns", "to_ns")
 CHUNK_BYTES = 8 << 20      # ~55 000 lines per json.loads
 MISSING = -1
 
@@ -158,10 +162,36 @@ def _columns(objs: list[dict[str, Any]], keys: Sequence[str]) -> dict[str, np.nd
     return cols
 
 
+def _spread(o: dict[str, Any], series_ns: int) -> list[dict[str, Any]]:
+    """A whole-window line as lines of the series intervals it covers: each read at the end of
+    its part of the window, with the counters' share of that part (whole numbers that add up
+    to the line's)."""
+    lo, hi = int(o["from_ns"]), int(o["to_ns"])
+    counters = {k: v for k, v in o.items()
+                if k not in LOAD_KEYS and k not in WINDOW_KEYS and k != "load"}
+    counters["ops"] = o["ops"]
+    if hi <= lo or series_ns <= 0:
+        return [{k: v for k, v in o.items() if k not in WINDOW_KEYS}]
+    out, given = [], dict.fromkeys(counters, 0)
+    first = lo // series_ns
+    last = (hi - 1) // series_ns
+    for k in range(first, last + 1):
+        end = (k + 1) * series_ns
+        upto = min(end, hi)
+        line = {"t_ns": end, "span_ns": series_ns, "read_ns": upto, "load": o["load"]}
+        for c, total in counters.items():
+            share = total * (upto - lo) // (hi - lo) - given[c]   # cumulative: no drift
+            given[c] += share
+            line[c] = share
+        out.append(line)
+    return out
+
+
 class _Columns:
     """Chunks of parsed lines appended as columns."""
 
-    def __init__(self) -> None:
+    def __init__(self, series_ns: int = 1_000_000_000) -> None:
+        self.series_ns = series_ns
         self.threads: list[dict[str, np.ndarray]] = []
         self.cpus: list[dict[str, np.ndarray]] = []
         self.loads: list[list[dict[str, Any]]] = []
@@ -172,6 +202,9 @@ class _Columns:
         th = [o for o in objs if "thread" in o]
         ld = [o for o in objs if "load" in o]
         cp = [o for o in objs if "cpu" in o and "thread" not in o and "load" not in o]
+        if any("whole_window" in o for o in ld):
+            ld = [x for o in ld for x in (_spread(o, self.series_ns) if "whole_window" in o
+                                          else [o])]
         if th:
             self.threads.append(_columns(th, THREAD_KEYS))
         if cp:
@@ -285,7 +318,8 @@ def read_series(run: Run) -> Series | None:
     # A checkpoint vouches for `written` lines; without one (a complete run, an old or foreign
     # file) every line but the file's last must parse.
     trusted = int(written) if written is not None else None
-    cols = _Columns()
+    series_ns = int((run.scenario.get("trace") or {}).get("series_ns") or 1_000_000_000)
+    cols = _Columns(series_ns)
     torn = read = good = 0
     for chunk, last in _chunks(path):
         if torn:                               # after the first bad line of the tail
@@ -303,7 +337,7 @@ def read_series(run: Run) -> Series | None:
     s.lines = good
     s.torn = torn
     s.after_checkpoint = max(0, s.lines - int(written)) if written is not None else 0
-    s.series_ns = int((run.scenario.get("trace") or {}).get("series_ns") or 1_000_000_000)
+    s.series_ns = series_ns
     if written is not None and s.lines < int(written):
         raise InputError(path, f"{s.lines} lines, but the checkpoint says {written} were written "
                                "(the file was truncated after the run)")

@@ -1,5 +1,5 @@
-"""The loads: type, window, how long each ran, throughput, whether it ended early, and their
-warnings."""
+"""The loads: type, window, how long each ran, throughput, whether it ended early, stress-ng's
+own figures for a stress_ng load, and their warnings."""
 from __future__ import annotations
 
 from ...base.markdown import table
@@ -23,7 +23,19 @@ def render(ctx: Context) -> str:
     out = [table(["load", "type", "window", "ran", "Mbit/s", "ops/s", "ended early"],
                  rows, "lllrrrl"), ""]
     for ld in loads:
+        sng = ld.get("stress_ng")
+        if sng and sng.get("bogo_ops") is not None:
+            rate = sng.get("bogo_ops_per_s")
+            out.append(f"- {ld['name']}: stress-ng {sng.get('version') or '?'} "
+                       f"--{sng.get('stressor')} {sng.get('instances')}: {sng['bogo_ops']} "
+                       f"bogo-ops" + (f", {rate:.1f} bogo-ops/s over stress-ng's own run "
+                                      f"({sng.get('bogo_ops_per_s_usr_sys') or 0:.1f} per "
+                                      f"CPU second); ops/s above is over the load's window"
+                                      if rate is not None else ""))
+    for ld in loads:
         out += [f"- {ld['name']}: {w}" for w in ld["warnings"]]
+    if out[-1]:
+        out.append("")
     return "\n".join(out)
 
 

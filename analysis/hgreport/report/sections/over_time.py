@@ -183,10 +183,15 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
 
 def _windows(items: list[dict[str, Any]], covered: int) -> list[tuple[int, int] | None]:
     """(started_ns, stopped_ns) of each thread or load, None where it did not start; a window
-    still open ends at `covered`."""
+    still open ends at `covered`. A load's ends at its SIGTERM (`stop_requested_ns`) when that
+    came first: its rates are over that time (docs/loads.md#statistics), and a dying load
+    does no work."""
     out: list[tuple[int, int] | None] = []
     for t in items:
         a, b = t.get("started_ns"), t.get("stopped_ns")
+        asked = t.get("stop_requested_ns")
+        if isinstance(asked, int) and (not isinstance(b, int) or asked < b):
+            b = asked
         out.append((a, b if isinstance(b, int) else covered) if isinstance(a, int) else None)
     return out
 
