@@ -18,4 +18,17 @@ enum hg_exit {
 	HG_EXIT_SIGTERM = 143,    /* ended by SIGTERM (a result is still written) */
 };
 
+/* An exit status as a word, for scripts: "ok", "expectation_failed", ... */
+static inline const char *hg_exit_word(int st)
+{
+	switch (st) {
+	case HG_EXIT_OK: return "ok";
+	case HG_EXIT_EXPECT: return "expectation_failed";
+	case HG_EXIT_INVALID: return "invalid";
+	case HG_EXIT_USAGE: return "usage";
+	case HG_EXIT_PRIVILEGE: return "not_granted";
+	default: return st > 128 ? "interrupted" : "failed";
+	}
+}
+
 #endif

@@ -81,7 +81,8 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 	if (!plan)
 		return rc;
 	/* Before -o DIR is prepared: --force must not remove a run for nothing. */
-	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr))) {
+	char note[1024];
+	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr, note, sizeof(note)))) {
 		hg_plan_free(plan);
 		return rc;
 	}
@@ -106,7 +107,7 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
-		.argc = cli->argc, .argv = cli->argv, .overrides = sets,
+		.argc = cli->argc, .argv = cli->argv, .overrides = sets, .note = note,
 		/* --json: stdout holds the summary object only (docs/cli.md) */
 		.out = cli->json ? stderr : stdout, .summary = summary,
 	};

@@ -19,9 +19,12 @@ struct hg_length hg_cli_length(const struct hg_cli *cli)
 				   .scale = cli->scale, .quiet = cli->quiet };
 }
 
-int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err)
+int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err,
+		    char *note, size_t note_size)
 {
 	struct hg_length len = hg_cli_length(cli);
+	len.note = note;
+	len.note_size = note_size;
 	return hg_plan_apply_length(plan, &len, what, err) ? HG_EXIT_USAGE : 0;
 }
 

@@ -23,8 +23,11 @@ struct hg_plan *hg_load_with_sets(const struct hg_cli *cli, const char *path, bo
 /* --scale (every time of the timeline) or --duration (the end; refused,
  * naming them, when thread sets or loads would start after it, unless
  * --cut).  `what` prefixes messages ("hgrun: " or "hgrun: sweep point
- * p003: ").  Returns 0, or HG_EXIT_USAGE after printing why. */
-int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err);
+ * p003: "); note (note_size bytes, may be NULL) gets what --duration cut
+ * or left out, for result.json's warnings.  Returns 0, or HG_EXIT_USAGE
+ * after printing why. */
+int hg_apply_length(const struct hg_cli *cli, struct hg_plan *plan, const char *what, FILE *err,
+		    char *note, size_t note_size);
 /* The same options as plan/timeline.h's struct hg_length. */
 struct hg_length hg_cli_length(const struct hg_cli *cli);
 /* {"PATH": "VALUE", ...} of the --set options (a new reference). */

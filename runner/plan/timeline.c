@@ -106,9 +106,48 @@ static const char *total_bound(const struct hg_plan *plan)
 	return NULL;
 }
 
+/* What a shorter duration does besides moving the end: the thread sets
+ * and loads it stops early (their end was before the old duration and is
+ * after the new one), for the run's warnings (run/run.c warns of those
+ * that do not start at all). */
+static void cut_note(const struct hg_plan *plan, uint64_t new_ns, char *out, size_t size)
+{
+	char a[32], b[32], c[32];
+	size_t used = 0;
+	const char *last = NULL;
+	out[0] = '\0';
+	for (size_t i = 0; i < plan->n_threads + plan->n_loads && used < size; i++) {
+		bool thread = i < plan->n_threads;
+		const char *name = thread ? plan->threads[i].name : plan->loads[i - plan->n_threads].name;
+		uint64_t start = thread ? plan->threads[i].start_ns
+					: plan->loads[i - plan->n_threads].start_ns;
+		uint64_t end = thread ? plan->threads[i].finish_ns
+				      : plan->loads[i - plan->n_threads].stop_ns;
+		if (start >= new_ns || end <= new_ns || end >= plan->duration_ns ||
+		    (last && !strcmp(last, name)))
+			continue;
+		used += (size_t)snprintf(out + used, size - used, "%s%s %s stops at %s instead of %s",
+					 used ? "; " : "", thread ? "thread set" : "load", name,
+					 hg_format_duration(new_ns, a), hg_format_duration(end, b));
+		last = name;
+	}
+	if (used && used < size) {
+		char tail[160];
+		snprintf(tail, sizeof(tail), "--duration %s (the scenario says %s): ",
+			 hg_format_duration(new_ns, a), hg_format_duration(plan->duration_ns, c));
+		size_t t = strlen(tail);
+		if (used + t < size) {
+			memmove(out + t, out, used + 1);
+			memcpy(out, tail, t);
+		}
+	}
+}
+
 int hg_plan_apply_length(struct hg_plan *plan, const struct hg_length *len, const char *what,
 			 FILE *err)
 {
+	if (len->note && len->note_size)
+		len->note[0] = '\0';
 	char msg[1024], a[32], b[32];
 	if (len->scale > 0) {
 		uint64_t old = plan->duration_ns;
@@ -138,6 +177,8 @@ int hg_plan_apply_length(struct hg_plan *plan, const struct hg_length *len, cons
 	if (dropped && !len->quiet)
 		fprintf(err, "%snote: with --duration %s --cut, these do not run: %s\n", what,
 			hg_format_duration(len->duration_ns, a), msg);
+	if (len->note && len->note_size)
+		cut_note(plan, len->duration_ns, len->note, len->note_size);
 	hg_plan_set_duration(plan, len->duration_ns);
 	return 0;
 }

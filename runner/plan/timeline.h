@@ -30,6 +30,9 @@ struct hg_length {
 	bool cut;                /* --cut: --duration may leave thread sets and loads out */
 	double scale;            /* --scale F (0: none) */
 	bool quiet;              /* no notes */
+	char *note;              /* out (may be NULL): what --duration stopped early,
+				  * for result.json's warnings; "" when nothing */
+	size_t note_size;
 };
 
 /* --scale, or --duration (refused, naming them, when thread sets or loads

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plan/metrics.h"
 #include "results/expect.h"
 #include "results/numbers.h"
 
@@ -112,13 +113,20 @@ void hg_expect_report(const struct hg_run_state *rs, FILE *err)
 		double per = 1;
 		const char *unit = e ? written_unit(e->limit_text, &per) : NULL;
 		char value[64], bound[64];
-		/* In the unit the user wrote the bound in: 371.7us against 200us. */
+		const struct hg_metric *m = e ? hg_metric_find(e->metric) : NULL;
+		/* In the unit the user wrote the bound in: 371.7us against 200us;
+		 * a ratio as a percentage beside the bound as written. */
 		if (json_is_null(v))
 			snprintf(value, sizeof(value), "nothing measured");
+		else if (m && m->is_ratio)
+			snprintf(value, sizeof(value), "%.2f%%", json_number_value(v) * 100);
 		else
 			snprintf(value, sizeof(value), unit ? "%.4g%s" : "%.10g%s", json_number_value(v) / per,
 				 unit ? unit : "");
-		if (e && e->limit_text)
+		if (e && m && m->is_ratio)
+			snprintf(bound, sizeof(bound), "%g%% (%.40s)", e->limit * 100,
+				 e->limit_text ? e->limit_text : "");
+		else if (e && e->limit_text)
 			snprintf(bound, sizeof(bound), "%.60s", e->limit_text);
 		else
 			snprintf(bound, sizeof(bound), "%.10g",

@@ -14,6 +14,7 @@
 #include "results/not_received.h"
 #include "results/numbers.h"
 #include "results/result_json.h"
+#include "results/verdict.h"
 #include "results/stream.h"
 #include "run/counter.h"
 
@@ -283,6 +284,7 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 	json_object_set_new(o, "kernel_trace", hg_kernel_trace_json(rs));
 	json_object_set(o, "competition", rs->kernel && rs->kernel->competition
 					  ? rs->kernel->competition : json_null());
+	json_object_set_new(o, "verdict", cp ? json_null() : hg_verdict_json(rs));
 	json_object_set_new(o, "cpu_not_received", rs->stream ? hg_nr_json(hg_stream_not_received(rs->stream))
 							      : json_null());
 	return o;

@@ -268,8 +268,12 @@ static void load_line(struct hg_series *s, size_t i, int64_t end, int64_t span)
 	bool known = hg_loadrun_sample(s->rs->loads, i, c);
 	int64_t read = hg_now_ns() - s->rs->sync->t0_ns;   /* the counters' time: after `end` */
 	bool at_end = lp->ops->counts_at_end;
+	/* Other loads get a line also for an interval their counters grew in outside the planned
+	 * window: the read comes a little after `end` (the load may have started), and a stop
+	 * can come late (docs/loads.md). */
 	if (at_end ? known && !s->load_told[i]
-		   : overlaps(lp->start_ns, lp->stop_ns, end - span, end)) {
+		   : overlaps(lp->start_ns, lp->stop_ns, end - span, end) ||
+		     memcmp(c, prev, sizeof(c)) != 0) {
 		json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:o}", "t_ns", (json_int_t)end,
 				      "span_ns", (json_int_t)span, "read_ns", (json_int_t)read,
 				      "load", lp->name, "ops", u64(c[0] - prev[0]));

@@ -9,6 +9,7 @@
 #include "plan/workload.h"
 #include "results/kernel_findings.h"
 #include "results/kernel_json.h"
+#include "results/verdict.h"
 #include "results/numbers.h"
 #include "results/summary.h"
 
@@ -104,12 +105,17 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	fprintf(out, "%s: %zu thread%s, %s%s\n", rs->plan->name, rs->n_workers,
 		rs->n_workers == 1 ? "" : "s", fmt_ns((double)rs->plan->duration_ns, a, sizeof(a)),
 		rs->complete ? "" : ", INCOMPLETE");
+	/* The verdict and the key findings first, then the warnings (they say
+	 * what the figures are worth: a priority not granted, CPU taken from
+	 * outside), then the details. */
+	json_t *verdict = hg_verdict_json(rs);
+	hg_verdict_print(verdict, out);
+	json_decref(verdict);
 	size_t wi;
 	json_t *wv;
-	/* Warnings first: they say what the figures below are worth (a
-	 * priority not granted, RT throttling). */
 	json_array_foreach(rs->warnings, wi, wv)
 		fprintf(out, "warning: %s\n", json_string_value(wv));
+	fputs("details:\n", out);
 	for (size_t i = 0; rs->nums && i < rs->n_workers; i++) {
 		const struct hg_worker *w = &rs->workers[i];
 		const struct hg_thread_numbers *n = &rs->nums[i];
@@ -126,11 +132,6 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 		load_line(out, v);
 	json_decref(loads);
 	hg_kernel_summary(rs, out);
-	size_t n_exp = json_array_size(rs->expectations), failed = 0;
-	json_array_foreach(rs->expectations, i, v)
-		failed += !json_is_true(json_object_get(v, "pass"));
-	if (n_exp)
-		fprintf(out, "expectations: %zu passed, %zu failed\n", n_exp - failed, failed);
 	/* Only a file that is there (a full or failing disk may have kept
 	 * result.json from being written). */
 	char path[PATH_MAX + 16];

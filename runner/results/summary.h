@@ -21,4 +21,5 @@ json_t *hg_summary_json(const struct hg_run_state *rs);
  * or makes one (summary NULL: the run did not get that far). */
 json_t *hg_summary_json_exit(json_t *summary, int exit_status);
 
+
 #endif

@@ -88,25 +88,13 @@ json_t *hg_summary_json(const struct hg_run_state *rs)
 	return hg_summary_json_exit(o, rs->exit_status);
 }
 
-static const char *verdict(int st)
-{
-	switch (st) {
-	case HG_EXIT_OK: return "ok";
-	case HG_EXIT_EXPECT: return "expectation_failed";
-	case HG_EXIT_INVALID: return "invalid";
-	case HG_EXIT_USAGE: return "usage";
-	case HG_EXIT_PRIVILEGE: return "not_granted";
-	default: return st > 128 ? "interrupted" : "failed";
-	}
-}
-
 json_t *hg_summary_json_exit(json_t *summary, int exit_status)
 {
 	if (!summary)
 		summary = json_pack("{s:s, s:n, s:n, s:n, s:b, s:n, s:n, s:n}", "format",
 				    SUMMARY_FORMAT, "verdict", "exit_status", "scenario", "complete",
 				    false, "interrupted_by", "result_dir", "result");
-	json_object_set_new(summary, "verdict", json_string(verdict(exit_status)));
+	json_object_set_new(summary, "verdict", json_string(hg_exit_word(exit_status)));
 	json_object_set_new(summary, "exit_status", json_integer(exit_status));
 	return summary;
 }

@@ -493,6 +493,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
 				   .pmqos_fd = -1, .lock = { .dir = -1, .fd = -1 } };
 	rs.warnings = json_array();
+	if (opt->note && opt->note[0])
+		json_array_append_new(rs.warnings, json_string(opt->note));
 	rs.expectations = json_array();
 	sigset_t waited, old;
 	/* From the very start: a Ctrl-C during calibration or setup waits for

@@ -4,12 +4,14 @@
  * new, empty, this sweep's (a shard's, or --resume), or --force. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +37,7 @@ struct sweep_job {
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
+	char note[1024];              /* the last point's: what --duration cut (result.json) */
 	char dir[PATH_MAX];
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
@@ -66,7 +69,7 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 }
 
 /* The point's scenario, loaded like any file; NULL after printing why. */
-static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
+static struct hg_plan *point_plan(struct sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
 	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
@@ -93,7 +96,10 @@ static struct hg_plan *point_plan(const struct sweep_job *j, size_t point)
 	}
 	char what[64];
 	snprintf(what, sizeof(what), "hgrun: sweep point %s: ", id);
-	if (hg_plan_apply_length(plan, &j->opt->length, what, stderr)) {
+	struct hg_length len = j->opt->length;
+	len.note = j->note;
+	len.note_size = sizeof(j->note);
+	if (hg_plan_apply_length(plan, &len, what, stderr)) {
 		hg_plan_free(plan);
 		return NULL;
 	}
@@ -152,6 +158,44 @@ static void first_reason(const char *text, char *out, size_t size)
 	}
 }
 
+/* DIR/pNNN and DIR/pNNN/rM made (or found) as directories of our own, not
+ * links: the run's files are then written by path below directories
+ * nobody else can swap (a pNNN planted in a shared sweep directory as a
+ * link to /etc is refused, not followed).  0, or -errno with why. */
+static int own_run_dir(const struct sweep_job *j, const char *name, char *why, size_t len)
+{
+	char p[32], r[32];
+	if (!hg_sweep_run_name_split(name, p, r)) {
+		snprintf(why, len, "not a run name");
+		return -EINVAL;
+	}
+	int top = open(j->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int pfd = top >= 0 ? hg_open_dir_at(top, p, true) : -errno;
+	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, true) : pfd;
+	int rc = rfd < 0 ? rfd : 0;
+	struct stat a, b;
+	if (!rc && (fstat(pfd, &a) < 0 || fstat(rfd, &b) < 0))
+		rc = -errno;
+	if (rc == -ELOOP || rc == -ENOTDIR)
+		snprintf(why, len, "a symbolic link or a file where hgrun makes its run directory: "
+			 "not followed; move it away");
+	else if (rc)
+		snprintf(why, len, "%s", strerror(-rc));
+	else if (a.st_uid != geteuid() || b.st_uid != geteuid()) {
+		snprintf(why, len, "a directory of another user (uid %u) where hgrun makes its run "
+			 "directory: not written into; move it away",
+			 (unsigned)(a.st_uid != geteuid() ? a.st_uid : b.st_uid));
+		rc = -EPERM;
+	}
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (top >= 0)
+		close(top);
+	return rc;
+}
+
 /* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
  * With --quiet its messages are kept, and the first of them becomes the
  * reason on the run's one failure line. */
@@ -164,7 +208,12 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	hg_sweep_point_id(j->n_points, point, id);
 	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
 	char why[512];
-	int rc = hg_outdir_clear_run(dir, why, sizeof(why));
+	int rc = own_run_dir(j, name, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "hgrun: run %s: %s/%s: %s\n", name, j->dir, name, why);
+		return HG_EXIT_FAILED;
+	}
+	rc = hg_outdir_clear_run(dir, why, sizeof(why));
 	if (rc == -EBUSY) {
 		fprintf(stderr, "hgrun: run %s: another hgrun is writing %s (%s)\n", name, dir, why);
 		return HG_EXIT_USAGE;
@@ -187,6 +236,7 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .out_dir = dir, .strict = j->opt->strict, .quiet = j->opt->quiet,
 		.argc = j->opt->argc, .argv = j->opt->argv, .sweep_point = where, .overrides = j->sets,
+		.note = j->note,
 		.err = err,
 	};
 	rc = hg_run(plan, &opt);
@@ -478,7 +528,7 @@ static int prepare_dir(struct sweep_job *j)
 /* Every point loads (with the --set options, --duration or --scale); the
  * first that does not is named before anything runs.  Beyond 4096 points
  * each run checks its own point as it starts. */
-static int check_points(const struct sweep_job *j)
+static int check_points(struct sweep_job *j)
 {
 	const struct hg_length *len = &j->opt->length;
 	bool edited = j->opt->n_sets || len->duration_given || len->scale > 0;

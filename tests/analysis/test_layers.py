@@ -4,6 +4,7 @@ loop (imports inside functions count). A new subpackage must be given a layer he
 from __future__ import annotations
 
 import ast
+import re
 import pathlib
 
 import pytest
@@ -184,3 +185,28 @@ def test_the_check_sees_loops(tmp_path):
         "read/c.py": "import hgreport.read.a\n", "read/d.py": "from . import a\n"})
     assert loops(graph(pkg)) == [["figures.auto", "figures.timeline"],
                                  ["read.a", "read.b", "read.c"]]
+
+
+def test_the_readme_lists_every_module_and_only_those():
+    """analysis/README.md#code: a line per module (the sections of report.md and the commands
+    by name on their package's line), every path it names exists, and its layer order is this
+    file's."""
+    text = (ROOT / "analysis" / "README.md").read_text()
+    code = text[text.index("\n## Code\n"):]
+    code = code[:code.find("\n## ", 1) if "\n## " in code[1:] else len(code)]
+    order = " < ".join(", ".join(p or "cli.py" for p in ps) for ps in LAYERS)
+    assert order in code, f"analysis/README.md#code should give the layers as: {order}"
+    named = set(re.findall(r"`([\w/]+\.py)`", code))
+    lines = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(report/sections/|commands/\*\.py)"
+                                                        r"`?.*$", code, re.M)}
+    for f in sorted(PACKAGE.rglob("*.py")):
+        rel = f.relative_to(PACKAGE).as_posix()
+        if f.name in ("__init__.py", "__main__.py") or rel in named:
+            continue
+        group = "report/sections/" if rel.startswith("report/sections/") else \
+            "commands/*.py" if rel.startswith("commands/") else None
+        assert group and f"`{f.stem}`" in lines.get(group, ""), \
+            f"analysis/README.md#code does not list {rel}"
+    for rel in sorted(r for r in named if "NAME" not in r):      # NAME: the recipes' placeholder
+        assert (PACKAGE / rel).exists() or (ROOT / rel).exists(), \
+            f"analysis/README.md#code lists {rel}, which analysis/hgreport does not have"

@@ -83,6 +83,12 @@ def test_cut_runs_only_what_fits(hgrun, scenario, tmp_path):
     assert "these do not run: threads b (starts at 2s); loads l (starts at 1s)" in r.err
     res = json.loads((tmp_path / "c" / "result.json").read_text())
     assert res["scenario"]["duration_ns"] == 500_000_000
+    r = hgrun("run", scenario(PHASES), "--duration", "1500ms", "--cut", "-o", tmp_path / "d",
+              "--quiet")
+    assert r.rc == 0, r.err
+    warnings = json.loads((tmp_path / "d" / "result.json").read_text())["warnings"]
+    assert "--duration 1.5s (the scenario says 3s): load l stops at 1.5s instead of 2s" in warnings
+    assert any(w.startswith("b does not run") for w in warnings), warnings
 
 
 def test_scale_shortens_every_phase_alike(hgrun, scenario, tmp_path):

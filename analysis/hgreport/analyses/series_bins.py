@@ -48,8 +48,8 @@ class Bins:
     lat_max: np.ndarray          # ns, -1 when no wake-up
     lat_p99: np.ndarray          # the worst p99 of the series intervals in the bin, -1 if none
     dropped: np.ndarray
-    load_span: np.ndarray
-    load_ops: np.ndarray
+    load_span: np.ndarray        # float: the loads' measured time, spread over the bins
+    load_ops: np.ndarray         # float, likewise
     load_counters: dict[str, np.ndarray]
     lat_p99_exact: np.ndarray | None = None    # the bin's own p99 (sample_p99), when known
 
@@ -107,19 +107,71 @@ def aggregate(s: Series, n_threads: int, bin_ns: int | None = None,
             ("span_ns", "cpu_ns", "intervals", "gaps", "releases", "misses", "wakeups", "dropped")}
     maxes = {k: shape(_max(key, t[k], size)) for k in ("gap_max_ns", "lat_max_ns", "lat_p99_ns")}
     gap_max = np.where(sums["gaps"] > 0, maxes["gap_max_ns"], MISSING)
-    ld = s.loads
-    nl = len(s.load_names)
-    lkey = ld["load"] * n + np.clip((ld["t_ns"] - 1) // bin_ns, 0, n - 1)
-    lsize = max(nl, 0) * n
-
-    def lshape(a: np.ndarray) -> np.ndarray:
-        return a.reshape(nl, n)
-
+    load_span, load_sums = _spread_loads(s, bin_ns, n, ["ops"] + list(s.counters))
     return Bins(bin_ns, n, sums["span_ns"], sums["cpu_ns"], sums["intervals"], sums["gaps"],
                 gap_max, sums["releases"], sums["misses"], sums["wakeups"],
                 maxes["lat_max_ns"], maxes["lat_p99_ns"], sums["dropped"],
-                lshape(_sum(lkey, ld["span_ns"], lsize)), lshape(_sum(lkey, ld["ops"], lsize)),
-                {c: lshape(_sum(lkey, ld[c], lsize)) for c in s.counters})
+                load_span, load_sums["ops"], {c: load_sums[c] for c in s.counters})
+
+
+def _spread_loads(s: Series, bin_ns: int, n: int,
+                  keys: list[str]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Per (load, bin): the time the loads' lines measured in the bin, and how much each counter
+    of `keys` grew in it. A line's counters grew over the time it measured (`span_ns` from
+    `from_ns`: Series.within_windows; else its interval), taken as even: each bin gets the
+    part of the line's time, and of its growth, that falls in it. Binned by `t_ns` instead, a
+    line would be rated over a time that is not the bin's: its counters are read a little
+    after its interval, and a streaming writer that fell behind reads several lines at once,
+    the later ones over microseconds (a rate of 0, or of millions, for a whole bin). A line
+    that measured no time (read after its load's stop) adds its growth to the bin of its
+    `t_ns`."""
+    ld = s.loads
+    nl = len(s.load_names)
+    span = np.zeros((nl, n))
+    sums = {k: np.zeros((nl, n)) for k in keys}
+    if not nl or not len(ld["t_ns"]):
+        return span, sums
+    a = ld["from_ns"] if "from_ns" in ld else ld["t_ns"] - ld["span_ns"]
+    b = a + ld["span_ns"]
+    values = {k: np.where(ld[k] == MISSING, 0, ld[k]) for k in keys}
+    at = np.clip((ld["t_ns"] - 1) // bin_ns, 0, n - 1)
+    edges = np.arange(n + 1, dtype=np.float64) * bin_ns
+    edges[0] = min(edges[0], float(a.min()))      # nothing measured outside the bins is lost
+    edges[-1] = max(edges[-1], float(b.max()))
+
+    def spread(k: int, lines: np.ndarray, x: np.ndarray | None) -> None:
+        """Add load k's `lines` to its bins: spread over the times `x` (each line's start and
+        end, in time order), or each into the bin of its t_ns when x is None."""
+        for row, v in ((span[k], b - a), *((sums[key][k], values[key]) for key in keys)):
+            if x is None:
+                row += np.bincount(at[lines], weights=v[lines], minlength=n)
+            else:
+                total = np.cumsum(v[lines], dtype=np.float64)
+                row += np.diff(np.interp(edges, x, np.column_stack((total - v[lines], total))
+                                         .ravel()))
+
+    for k in range(nl):
+        mine = ld["load"] == k
+        spread(k, np.nonzero(mine & (b <= a))[0], None)       # measured no time
+        timed = np.nonzero(mine & (b > a))[0]
+        timed = timed[np.argsort(a[timed], kind="stable")]
+        x = np.column_stack((a[timed], b[timed])).ravel().astype(np.float64)
+        # Lines whose times overlap are not the runner's: each stays in the bin of its t_ns.
+        spread(k, timed, x if (np.diff(x) >= 0).all() else None)
+    return span, sums
+
+
+def interrupt_rates(s: Series, b: Bins) -> dict[int, np.ndarray]:
+    """Per scenario CPU, its interrupts per second in each bin (series.jsonl's CPU lines: the
+    interrupts of the lines ending in the bin over the time they measured), NaN where none."""
+    out = {}
+    for cpu, (t, measured, n) in s.interrupt_lines().items():
+        k = np.clip((t - 1) // b.bin_ns, 0, b.n - 1)
+        span = np.bincount(k, weights=measured, minlength=b.n)
+        count = np.bincount(k, weights=n, minlength=b.n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[cpu] = np.where(span > 0, count * 1e9 / np.maximum(span, 1), np.nan)
+    return out
 
 
 MAX_SAMPLES = 5_000_000        # wake-ups read and sorted for exact per-bin p99 (about 60 bytes

@@ -1,2 +1,4 @@
-"""The report of one run (report.md, summary.json, the figures, the Perfetto trace): assemble.py
-writes it from its sections. Imports every layer below (base/ to figures/, perfetto/, export/)."""
+"""The report of one run (report.md, summary.json, the figures, the Perfetto trace):
+assemble.py writes it; report.md is the sections listed in registry.py, one module each in
+sections/, under the contract of section.py. Imports every layer below (base/ to figures/,
+perfetto/, export/)."""
