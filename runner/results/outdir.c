@@ -61,6 +61,22 @@ static bool is_lock(const char *name)
 	       strncmp(name, HG_DIRLOCK_NAME "-shard-", sizeof(HG_DIRLOCK_NAME "-shard-") - 1) == 0;
 }
 
+/* Another shard's lock of the same sweep as the shard lock `held`
+ * (".hgrun-lock-shard-K-of-N", the same N): shards of one sweep write the
+ * directory side by side (runner/sweep/sweep_run.c), so to a shard it is
+ * neither a busy writer nor an earlier sweep's file.  Shards of a job array
+ * start together, each taking its lock before it checks the directory: were
+ * the others' locks in the way, none would ever go first. */
+static bool sibling_shard_lock(const char *held, const char *name)
+{
+	static const char prefix[] = HG_DIRLOCK_NAME "-shard-";
+	const size_t n = sizeof(prefix) - 1;
+	if (!held || strncmp(held, prefix, n) != 0 || strncmp(name, prefix, n) != 0)
+		return false;
+	const char *a = strstr(held + n, "-of-"), *b = strstr(name + n, "-of-");
+	return a && b && strcmp(a, b) == 0;
+}
+
 /* "p012" / "r3": a letter then digits only. */
 static bool is_id(const char *name, char letter)
 {
@@ -126,8 +142,8 @@ static void each_entry(struct walk *w, int dir, const char *shown, entry_fn fn)
 	char show[PATH_MAX];
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (w->held && !strcmp(e->d_name, w->held)))
-			continue;        /* the lock this walk holds: its holder removes it */
+		    (w->held && !strcmp(e->d_name, w->held)) || sibling_shard_lock(w->held, e->d_name))
+			continue;        /* the lock this walk holds (its holder removes it), a sibling's */
 		struct stat st;
 		snprintf(show, sizeof(show), "%s%s", shown, e->d_name);
 		if (fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)

@@ -47,6 +47,12 @@ def mounted_tracefs():
         subprocess.run(["umount", "/sys/kernel/tracing"], check=False)
 
 
+# The competitor of the competition tests runs at SCHED_FIFO 1 (as root): it takes CPU 0 but
+# for RT throttling's 5%, from the hog and from every other process (their CPU time, as the
+# machine has two CPUs, stays below its own), so it is among the three the warnings name.
+# A nice value would not do: the other processes may be in other cgroups.
+TOP = ["chrt", "-f", "1"] if os.geteuid() == 0 else []
+
 HOG = scenario_text("kt", ["{name: hog, cpus: [0], workload: {type: cpu}}"])
 
 
@@ -107,19 +113,25 @@ def test_gaps_get_causes_and_the_instance_is_removed(hgrun, scenario, tmp_path):
     assert segs and all(s["cpu"] == 0 and s["end_ns"] > s["start_ns"] for s in segs)
     causes = r.thread("hog")["gap_causes"]
     assert causes["available"] is True
-    assert causes["gaps"] == r.stats("hog")["gaps"] or r.stats("hog")["records_dropped"]
+    recs = r.trace()
+    preempted = [x for x in recs[:-1] if x["end"] == "preempted"]
+    # Every gap of trace.bin gets a cause (a short run of one thread drops no record).
+    assert r.stats("hog")["records_dropped"] == 0
+    assert causes["gaps"] == len(preempted) == r.stats("hog")["gaps"]
     assert causes["switch_outs_matched"] <= causes["switch_outs_ge_5us"]
     assert 0 <= causes["explained_ns"] <= causes["gap_ns"]
     assert 0 <= causes["interrupt_entry_ns"] <= causes["explained_ns"]
     assert causes["invisible_ns"] >= causes["by_cause"].get("invisible", {}).get("ns", 0)
     assert causes["invisible_ns"] + causes["explained_ns"] <= causes["gap_ns"]
     assert kt["invisible_ns"] == causes["invisible_ns"]
-    assert kt["missed_switches"] >= 0 and kt["unconfirmed_ns"] >= 0
-    assert all(s["kind"] == "task" for s in segs if s.get("unconfirmed"))
+    # Unconfirmed segments come only after a missed switch, and unconfirmed_ns is what is
+    # left of them once the threads' own intervals took theirs back (docs/kernel-trace.md).
+    unconfirmed = [s for s in segs if s.get("unconfirmed")]
+    assert kt["missed_switches"] > 0 or not unconfirmed
+    assert kt["unconfirmed_ns"] == sum(s["end_ns"] - s["start_ns"] for s in unconfirmed)
+    assert all(s["kind"] == "task" for s in unconfirmed)
     by = causes["by_cause"]
     assert set(by) <= set(kt["causes"])
-    recs = r.trace()
-    preempted = [x for x in recs[:-1] if x["end"] == "preempted"]
     assert preempted and all(1 <= x["cause"] < len(kt["causes"]) for x in preempted)
     assert all(x["cause"] == 0 for x in recs if x["end"] != "preempted")
     r.validate()
@@ -167,7 +179,7 @@ def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path)
     competitor.symlink_to(shutil.which("yes"))
     text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
     with open(os.devnull, "w") as null:
-        other = subprocess.Popen(["taskset", "-c", "0", str(competitor)], stdout=null)
+        other = subprocess.Popen(["taskset", "-c", "0", *TOP, str(competitor)], stdout=null)
     try:
         time.sleep(0.1)
         r = run_scenario(hgrun, scenario, tmp_path, text, "--kernel-trace", duration="1s")
@@ -181,8 +193,7 @@ def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path)
     assert ("competitor", other.pid) in names
     assert comp["outsiders_share"] > 0.2
     warning = next(w for w in r.result["warnings"] if w.startswith("competition:"))
-    if ("competitor", other.pid) in names[:3]:   # other helpers' compilers may outrank it
-        assert f"competitor (pid {other.pid})" in warning
+    assert f"competitor (pid {other.pid})" in warning
     top = r.thread("hog")["gap_causes"]["top"]
     assert any(t["cause"] == "process" and t["name"] == "competitor" for t in top)
 
@@ -192,7 +203,7 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
     competitor.symlink_to(shutil.which("yes"))
     text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
     with open(os.devnull, "w") as null:
-        other = subprocess.Popen(["taskset", "-c", "0", str(competitor)], stdout=null)
+        other = subprocess.Popen(["taskset", "-c", "0", *TOP, str(competitor)], stdout=null)
     try:
         time.sleep(0.1)
         r = run_scenario(hgrun, scenario, tmp_path, text, duration="1s")
@@ -205,8 +216,7 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
     names = [(t["name"], t["pid"]) for t in comp["top"]]
     assert ("competitor", other.pid) in names
     warning = next(w for w in r.result["warnings"] if w.startswith("competition:"))
-    if ("competitor", other.pid) in names[:3]:
-        assert f"competitor (pid {other.pid})" in warning
+    assert f"competitor (pid {other.pid})" in warning
 
 
 @needs_tracefs

@@ -186,3 +186,22 @@ def test_force_removes_by_name_and_owner_never_what_result_json_lists(hgrun, sce
         r = hgrun("run", path, "-o", out, "--force", "--quiet")
         assert r.rc == 3 and "series.jsonl (owned by uid 4242)" in r.err, r.err
         assert (out / "series.jsonl").exists()
+
+
+def test_a_link_planted_mid_sweep_is_not_followed(hgrun_bin, scenario, tmp_path):
+    path = scenario(SWEEP)
+    out = tmp_path / "sw"
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1500ms", "--quiet")
+    try:
+        assert wait_for(lambda: (out / "p000" / "r0" / "trace.bin").exists())
+        os.symlink(victim, out / "p001")       # before the sweep gets to p001
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(victim.iterdir()) == [], list(victim.iterdir())
+    assert proc.returncode == 1, err
+    assert "p001/r0: a symbolic link or a file where hgrun makes its run directory: not followed" \
+        in err, err

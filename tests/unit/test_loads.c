@@ -287,10 +287,17 @@ static void test_escape(void)
 	sleep_until(t0 + 300 * MS);
 	hg_loadrun_stop_all(lr);
 	json_t *w = hg_loadrun_warnings(lr), *loads = hg_loadrun_to_json(lr);
+	/* the exec keeper is a subreaper: it kills the escaped one itself (a
+	 * busy machine may add a late-start warning: looked for among all) */
+	const char *found = NULL;
+	size_t k;
+	json_t *wk;
+	json_array_foreach(w, k, wk)
+		if (strstr(json_string_value(wk), "load e: 1 process started by the command had left "
+			   "its process group (setsid?) and was killed"))
+			found = json_string_value(wk);
 	const char *w0 = json_string_value(json_array_get(w, 0));
-	/* the exec keeper is a subreaper: it kills the escaped one itself */
-	check(w0 && strstr(w0, "load e: 1 process started by the command had left its process "
-			    "group (setsid?) and was killed"), what, "warning '%s'", w0 ? w0 : "");
+	check(found != NULL, what, "no escape warning; first: '%s'", w0 ? w0 : "");
 	check_gone(what, json_array_get(loads, 0));
 	json_decref(w);
 	json_decref(loads);
