@@ -1,5 +1,5 @@
-"""series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread and per load every
-`trace.series`, written while the run lasts.
+"""series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread, per load and per
+scenario CPU (its interrupts) every `trace.series`, written while the run lasts.
 
 Read in 8 MiB blocks: each is parsed by one `json.loads` of its lines joined into a JSON
 array, then turned into numpy columns, so memory stays bounded by the chunk and the columns.
@@ -36,6 +36,7 @@ THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_
                "releases", "hits", "misses", "wakeups", "lat_min_ns", "lat_p99_ns", "lat_max_ns",
                "dropped")
 LOAD_KEYS = ("t_ns", "span_ns", "read_ns", "ops")     # read_ns: -1 in runs before it
+CPU_KEYS = ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")   # none in runs before them
 # A load that knows its counters only at its end (stress_ng) writes one line for its whole
 # window (docs/results.md: whole_window, from_ns, to_ns); it is read as one line per series
 # interval of the window, the counters spread in proportion to the time.
@@ -59,6 +60,7 @@ class Series:
     torn: int = 0                      # lines dropped at the end (a killed run)
     after_checkpoint: int = 0          # lines kept beyond the checkpoint's `written.series`
     series_ns: int = 1_000_000_000
+    cpus: dict[str, np.ndarray] = field(default_factory=lambda: _empty(CPU_KEYS))
 
     @property
     def end_ns(self) -> int:
@@ -98,6 +100,20 @@ class Series:
                                           [threads.get(i) for i in range(n)]),
                        loads=_cut(ld, ld["load"] if since is not None else None, windows,
                                   since, read if since is not None else None))
+
+    def interrupt_lines(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per scenario CPU, its lines' (t_ns, time measured, interrupts): a line's
+        interrupts were counted between the previous line's `read_ns` of that CPU (the first:
+        its interval's start) and its own."""
+        c = self.cpus
+        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for cpu in sorted(set(c["cpu"].tolist())):
+            m = np.flatnonzero(c["cpu"] == cpu)
+            m = m[np.argsort(c["t_ns"][m], kind="stable")]
+            read = c["read_ns"][m]
+            since = np.r_[c["t_ns"][m][:1] - c["span_ns"][m][:1], read[:-1]]
+            out[int(cpu)] = (c["t_ns"][m], np.maximum(read - since, 0), c["interrupts"][m])
+        return out
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index
@@ -184,6 +200,7 @@ class _Columns:
     def __init__(self, series_ns: int = 1_000_000_000) -> None:
         self.series_ns = series_ns
         self.threads: list[dict[str, np.ndarray]] = []
+        self.cpus: list[dict[str, np.ndarray]] = []
         self.loads: list[list[dict[str, Any]]] = []
         self.load_names: dict[str, int] = {}
         self.counters: dict[str, None] = {}
@@ -191,11 +208,14 @@ class _Columns:
     def add(self, objs: list[dict[str, Any]]) -> None:
         th = [o for o in objs if "thread" in o]
         ld = [o for o in objs if "load" in o]
+        cp = [o for o in objs if "cpu" in o and "thread" not in o and "load" not in o]
         if any("whole_window" in o for o in ld):
             ld = [x for o in ld for x in (_spread(o, self.series_ns) if "whole_window" in o
                                           else [o])]
         if th:
             self.threads.append(_columns(th, THREAD_KEYS))
+        if cp:
+            self.cpus.append(_columns(cp, CPU_KEYS))
         if ld:
             for o in ld:
                 o["load"] = self.load_names.setdefault(str(o["load"]), len(self.load_names))
@@ -213,7 +233,10 @@ class _Columns:
         if self.loads:
             chunks = [_columns(c, lk) for c in self.loads]
             loads = {k: np.concatenate([c[k] for c in chunks]) for k in lk}
-        return Series(path, threads, loads, list(self.load_names), list(self.counters))
+        cpus = {k: np.concatenate([c[k] for c in self.cpus]) for k in CPU_KEYS} \
+            if self.cpus else _empty(CPU_KEYS)
+        return Series(path, threads, loads, list(self.load_names), list(self.counters),
+                      cpus=cpus)
 
 
 def _no_float(text: str) -> int:
