@@ -9,7 +9,7 @@ import fcntl
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from ..base.errors import InputError
 
@@ -62,3 +62,20 @@ def resolve(path: Path) -> Path:
     except (RuntimeError, OSError) as e:
         raise InputError(path, "a symbolic link loop (a link that leads back to itself): "
                                "refused") from e
+
+
+def lines(path: Path, what: str = "a line hgrun writes") -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of a text file read a line at a time through open_file, each
+    bounded: a line longer than LONGEST_LINE is an InputError as soon as that much is read
+    (memory one line, time linear)."""
+    with open_file(path) as f:
+        n = 0
+        while True:
+            raw = f.readline(LONGEST_LINE + 1)
+            if not raw:
+                return
+            n += 1
+            if len(raw) > LONGEST_LINE:
+                raise InputError(path, f"line {n}: longer than {LONGEST_LINE >> 20} MiB, "
+                                       f"not {what}")
+            yield n, raw

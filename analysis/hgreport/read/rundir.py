@@ -21,7 +21,7 @@ import numpy as np
 
 from ..base.errors import InputError
 from . import binfile, writer
-from .regular import open_file, resolve
+from .regular import lines, resolve
 from .resultfile import FORMAT, check_result, read_json  # noqa: F401  (FORMAT re-exported)
 
 END_KINDS = ("preempted", "yielded", "blocked", "finished")
@@ -306,20 +306,19 @@ def inside(directory: Path, name: Any, what: str) -> Path:
 
 def _jsonl(path: Path):
     """(line number, object) of a JSON-lines file."""
-    with open_file(path) as f:
-        for n, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InputError(path, f"line {n}: not UTF-8 text") from e
-            if not line.strip():
-                continue
-            try:
-                yield n, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
-            except RecursionError as e:
-                raise InputError(path, f"line {n}: nested too deeply") from e
+    for n, raw in lines(path):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(path, f"line {n}: not UTF-8 text") from e
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
+        except RecursionError as e:
+            raise InputError(path, f"line {n}: nested too deeply") from e
 
 
 def read_result(path: Path) -> dict[str, Any]:
