@@ -35,8 +35,11 @@ def test_the_page_follows_the_registry(mix_run, hgreport, tmp_path):
     titles = [s.title for s in registry.SECTIONS if s.title]
     assert headings == [t for t in titles if t in headings]
     # the mix run has every section but the CPU not received (it predates cpu_not_received in
-    # result.json): loads, latency threads, a series, a kernel trace
-    assert set(titles) - set(headings) == {"CPU not received"}
+    # result.json) and the late wake-ups (it predates late_wakeups.jsonl:
+    # tests/analysis/test_late_wakeups.py gives a copy of it one): loads, latency threads, a
+    # series, a kernel trace
+    assert set(titles) - set(headings) == {"CPU not received",
+                                           "Why the wake-ups were late (kernel trace)"}
     assert md.startswith("# hgrun report: ")
     assert headings[0] == "Verdict", "the verdict comes first"
 

@@ -1,5 +1,6 @@
 """series.png: a run over its whole length from series.jsonl, bin by bin (OSADL's long-term plots):
-wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput."""
+wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput,
+each scenario CPU's interrupts per second."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +9,7 @@ from typing import Any
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from ..analyses.series_bins import Bins, fmt_span
+from ..analyses.series_bins import Bins, fmt_span, interrupt_rates
 from ..read.rundir import Run
 from ..read.series import Series
 from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, save, shade_loads
@@ -33,7 +34,7 @@ def series_load_windows(run: Run, s: Series) -> list[dict[str, Any]]:
     return out
 
 
-def _panels(run: Run, b: Bins) -> list[str]:
+def _panels(run: Run, s: Series, b: Bins) -> list[str]:
     lat = [i for i in range(len(run.threads)) if (b.wakeups[i] > 0).any()]
     out = ["latency"] if lat else []
     out += ["gap"]
@@ -42,6 +43,8 @@ def _panels(run: Run, b: Bins) -> list[str]:
     out.append("cpu")
     if b.load_span.size and (b.load_span > 0).any():
         out.append("loads")
+    if len(s.cpus["cpu"]):
+        out.append("interrupts")
     return out
 
 
@@ -55,8 +58,9 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     unit, scale = clock_unit(covered_ns)
     edges = b.start_ns.tolist() + [b.n * b.bin_ns]
     x = np.minimum(np.asarray(edges, float), covered_ns) / scale
-    panels = _panels(run, b)
-    heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5}
+    panels = _panels(run, s, b)
+    heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5,
+               "interrupts": 1.5}
     # Not sharex: matplotlib's shared-axes bookkeeping cost 0.3 s here; the limits are set alike.
     fig, axes = plt.subplots(len(panels), 1, squeeze=False,
                              figsize=(11, sum(heights[p] for p in panels) + 0.8),
@@ -118,6 +122,13 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
         elif panel == "loads":
             _plot_loads(ax, run, s, b, x)
             ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
+        elif panel == "interrupts":
+            for k, (cpu, rate) in enumerate(interrupt_rates(s, b).items()):
+                _stairs(ax, rate, x, color=f"C{k % 10}", lw=1.1, label=f"CPU {cpu}")
+            ax.set_ylabel("interrupts/s")
+            _top(ax)
+            ax.set_title(f"interrupts per second {per}, per scenario CPU (/proc/interrupts)",
+                         fontsize=9, loc="left")
         legend_outside(ax, title=f"and {more} more threads" if more else None)
     for ax in axes:
         ax.set_xlim(0, covered_ns / scale)

@@ -4,8 +4,8 @@ page from this list. A new section: its module, and its entry here."""
 from __future__ import annotations
 
 from .section import Section
-from .sections import (calibration, causes, figures, gaps, head, host, latency, loads,
-                       not_received, over_time, threads, verdict, warnings)
+from .sections import (calibration, causes, figures, gaps, head, host, late_wakeups, latency,
+                       loads, not_received, over_time, threads, verdict, warnings)
 
 SECTIONS: tuple[Section, ...] = (
     head.SECTION,
@@ -18,6 +18,7 @@ SECTIONS: tuple[Section, ...] = (
     loads.SECTION,
     over_time.SECTION,
     causes.SECTION,
+    late_wakeups.SECTION,
     figures.SECTION,
     host.SECTION,
     calibration.SECTION,
