@@ -193,9 +193,9 @@ def recipe(title: str) -> str:
     ("load", "HG_LOAD_LIST", "hg_load_ops"),
 ])
 def test_each_plugin_is_one_file_listed_once(family, macro, ops):
-    """What the recipe says: runner/<family>s/NAME.c ends in `const struct ...ops
-    hg_<family>_NAME`, listed in the macro of runner/plan/<family>.h, which the registry
-    expands."""
+    """What the recipe says: each plugin is one C file of its family's folder, named as it
+    is listed in the macro of its contract header, ending in its ops struct; the registry
+    expands the macro."""
     r = recipe(f"A {family}")
     header = f"runner/plan/{family}.h"
     assert f"`{header}`" in r and f"`{macro}`" in r and f"`runner/{family}s/NAME.c`" in r

@@ -14,117 +14,18 @@ import pytest
 from runhelp import ROOT
 
 LIBRARY = ROOT / "build" / "libhgcore.a"
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "plugin_recipes"
 PACKAGES = ["yaml-0.1", "libcyaml", "jansson"]
 
-WORKLOAD = """\
-/* Workload 'probe': bursts of CPU (docs/architecture.md, a recipe test) */
-#include <stddef.h>
-
-#include "plan/param.h"
-#include "plan/workload.h"
-#include "run/thread.h"
-
-struct params {
-	uint64_t burst;
-};
-
-static const struct hg_param params[] = {
-	{ .name = "burst", .kind = HG_PARAM_DURATION, .offset = offsetof(struct params, burst),
-	  .min = 1000, .def = "1ms", .help = "CPU time per burst" },
-	HG_PARAMS_END
-};
-
-static void probe_run(struct hg_worker *w)
-{
-	const struct params *p = w->plan->workload.params;
-	while (hg_worker_run_cpu(w, p->burst) == HG_GAP_REACHED)
-		;
-}
-
-const struct hg_workload_ops hg_workload_probe = {
-	.name = "probe",
-	.summary = "bursts of CPU",
-	.params = { params, sizeof(struct params) },
-	.run = probe_run,
-};
-"""
-
-TIMER = """\
-/* Timer 'probe': absolute clock_nanosleep (docs/architecture.md, a recipe test) */
-#include <errno.h>
-#include <time.h>
-
-#include "base/timeutil.h"
-#include "plan/timer.h"
-#include "timers/common.h"
-
-static int probe_sleep_until(struct hg_timer *t, int64_t deadline_ns)
-{
-	(void)t;
-	struct timespec ts = hg_ns_to_ts(deadline_ns);
-	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	return rc ? -rc : 0;
-}
-
-const struct hg_timer_ops hg_timer_probe = {
-	.name = "probe",
-	.summary = "absolute clock_nanosleep",
-	.params = HG_TIMER_TICK_SLACK,
-	.check = hg_timer_check,
-	.sleep_until = probe_sleep_until,
-};
-"""
-
-LOAD = """\
-/* Load 'probe': counts naps (docs/architecture.md, a recipe test) */
-#include <stddef.h>
-#include <stdint.h>
-#include <time.h>
-
-#include "plan/load.h"
-#include "plan/plan.h"
-#include "loads/rows.h"
-
-struct params {
-	uint64_t workers;
-	uint64_t nap;
-};
-
-static const struct hg_param params[] = {
-	HG_LOAD_ROW_WORKERS(struct params, workers),
-	{ .name = "nap", .kind = HG_PARAM_DURATION, .offset = offsetof(struct params, nap),
-	  .min = 1000, .def = "1ms", .help = "sleep between two ops" },
-	HG_PARAMS_END
-};
-
-static int probe_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
-{
-	const struct params *p = l->plan->params;
-	struct timespec ts = { 0, (long)p->nap };
-	for (;;) {
-		nanosleep(&ts, NULL);
-		hg_load_add(slot, 0, 1);
-	}
-	return 0;
-}
-
-const struct hg_load_ops hg_load_probe = {
-	.name = "probe",
-	.summary = "counts naps",
-	.params = { params, sizeof(struct params) },
-	.counters = { "naps" },
-	.run = probe_run,
-};
-"""
 
 CASES = {
-    # family: (macro, source, scenario lines, the key it adds, a misspelling of it)
-    "workload": ("HG_WORKLOAD_LIST", WORKLOAD,
+    # family: (macro, its file in DATA, scenario lines, the key it adds, a misspelling)
+    "workload": ("HG_WORKLOAD_LIST", "probe_workload.c",
                  "threads:\n  - {name: p, workload: {type: probe, KEY: 2ms}}\n", "burst", "bust"),
-    "timer": ("HG_TIMER_LIST", TIMER,
+    "timer": ("HG_TIMER_LIST", "probe_timer.c",
               "threads:\n  - name: p\n    timer: {type: probe, KEY: 1us}\n"
               "    workload: {type: periodic, exec: 1ms, period: 10ms}\n", "slack", "slak"),
-    "load": ("HG_LOAD_LIST", LOAD,
+    "load": ("HG_LOAD_LIST", "probe_load.c",
              "threads:\n  - {name: p, workload: {type: cpu}}\n"
              "loads:\n  - {name: l, type: probe, KEY: 2ms}\n", "nap", "napp"),
 }
@@ -136,7 +37,8 @@ def pkg_config(*args):
 
 
 @pytest.fixture(scope="module")
-def toolchain():
+def toolchain(hgrun_bin):
+    """cc, once the build is there (hgrun_bin: the tests that need a build ask for it)."""
     if not LIBRARY.exists():
         pytest.fail(f"{LIBRARY} does not exist: build first (cmake --build build)")
     cc = shutil.which("cc")
@@ -164,7 +66,7 @@ def test_the_recipe_makes_a_working_plugin(family, toolchain, tmp_path):
     tree = tmp_path / "runner"
     shutil.copytree(ROOT / "runner", tree)
     # step 1: the plugin's one file
-    (tree / f"{family}s" / "probe.c").write_text(source)
+    shutil.copyfile(DATA / source, tree / f"{family}s" / "probe.c")
     # step 2: its name in the list macro
     h = tree / "plan" / f"{family}.h"
     text, n = re.subn(rf"^(#define {macro}\(X\)) ", r"\1 X(probe) ", h.read_text(), flags=re.M)
