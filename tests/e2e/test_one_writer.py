@@ -144,7 +144,8 @@ def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario
     text = SWEEP + 'loads:\n  - {name: hog, type: exec, command: "echo started; sleep 30"}\n'
     path = scenario(text)
     out = tmp_path / "sw"
-    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet")
+    # --grid-order: p000/r0 is the first run, the one killed.
+    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet", "--grid-order")
     try:
         assert wait_for(lambda: (out / "p000" / "r0" / "load-hog.out").exists() and
                         (out / "p000" / "r0" / "load-hog.out").stat().st_size > 0)
