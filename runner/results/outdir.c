@@ -37,8 +37,8 @@ static bool is_temporary(const char *name, const char *const *files, size_t n)
 	return false;
 }
 
-/* load-NAME.out / .err: an exec or stress_ng load's output (loads/keeper.c);
- * load-NAME.yaml: stress_ng's metrics (loads/stress_ng.c). */
+/* "load-" NAME and ".out" or ".err": an exec or stress_ng load's output
+ * (loads/keeper.c); ".yaml": stress_ng's metrics (loads/stress_ng.c). */
 static bool is_load_output(const char *name)
 {
 	static const char *const ext[] = { ".out", ".err", ".yaml" };
