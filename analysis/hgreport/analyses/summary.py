@@ -162,7 +162,7 @@ def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) ->
         "tsc": {k: (r.get("tsc") or {}).get(k) for k in ("hz", "method", "hz_error_ppm", "invariant")},
         "gap": {k: (r.get("gap") or {}).get(k) for k in ("threshold_ns", "loop_ns", "auto")},
         "memory_locked": r.get("memory_locked"),
-        "warnings": list(r.get("warnings") or []),
+        "warnings": list(r.get("warnings") or []) + run.notes,
         "threads": [_thread(run, i) for i in range(len(run.threads))],
         "loads": [_load(ld) for ld in run.loads],
         "context_switches": {k: dict(v) for k, v in switch_stats(run).items()},

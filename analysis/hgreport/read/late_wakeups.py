@@ -7,6 +7,7 @@ import json
 from typing import Any, Iterator
 
 from ..base.errors import InputError
+from .regular import lines as bounded_lines
 from .rundir import Run
 
 # docs/kernel-trace.md's components, in the order of the time line.
@@ -27,20 +28,19 @@ def lines(run: Run) -> Iterator[dict[str, Any]]:
     if path is None or not path.exists():
         return
     n_threads = len(run.threads)
-    with path.open("rb") as f:
-        for n, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            try:
-                x = json.loads(raw)
-                missing = [k for k in _KEYS if k not in x]
-                why = f"missing {', '.join(missing)}" if missing else None
-                if why is None and not (isinstance(x["thread"], int)
-                                        and 0 <= x["thread"] < n_threads):
-                    why = f"thread {x['thread']!r} is not in result.json"
-            except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as e:
-                why = f"invalid JSON ({e})"
-            if why:
-                raise InputError(path, f"line {n}: not a late wake-up (docs/kernel-trace.md): "
-                                 f"{why}")
-            yield x
+    for n, raw in bounded_lines(path, "a late wake-up"):
+        if not raw.strip():
+            continue
+        try:
+            x = json.loads(raw)
+            missing = [k for k in _KEYS if k not in x]
+            why = f"missing {', '.join(missing)}" if missing else None
+            if why is None and not (isinstance(x["thread"], int)
+                                    and 0 <= x["thread"] < n_threads):
+                why = f"thread {x['thread']!r} is not in result.json"
+        except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as e:
+            why = f"invalid JSON ({e})"
+        if why:
+            raise InputError(path, f"line {n}: not a late wake-up (docs/kernel-trace.md): "
+                             f"{why}")
+        yield x

@@ -10,7 +10,11 @@ seconds does not pay for a 40 MB dependency (bench/series_report.py).
 A killed run may leave a torn last line (or NUL bytes after a power cut): lines after the last
 checkpoint's `written.series` are kept while they parse, and the first one that does not ends the
 file (counted in `torn`). Before that point, and anywhere in a complete run but its last line, an
-unparsable line is an error naming the file and the line.
+unparsable line is an error naming the file and the line. A line longer than any series line
+(regular.LONGEST_LINE) is skipped to its end a block at a time and counts as unparsable: a
+2 GB line without a newline costs one block of memory and one pass. Fewer lines than
+result.json says were written (the file cut after the run, a disk that filled) are read with a
+warning saying how many are missing and from when.
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..base.errors import InputError
+from ..base.units import fmt_ns
+from .regular import LONGEST_LINE, open_file
 from .rundir import Run
 
 # Thread columns, in the order of docs/results.md; -1 where a line has no such field.
@@ -36,6 +42,7 @@ CPU_KEYS = ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")   # none in runs 
 # interval of the window, the counters spread in proportion to the time.
 WINDOW_KEYS = ("whole_window", "from_ns", "to_ns")
 CHUNK_BYTES = 8 << 20      # ~55 000 lines per json.loads
+_OVERLONG = b"\x00overlong:"   # stands for a skipped overlong line (no JSON line starts so)
 MISSING = -1
 
 
@@ -248,6 +255,9 @@ def _parse_chunk(path: Path, lines: list[bytes], first_no: int, trusted_until: i
     for k, line in enumerate(lines):
         no = first_no + k
         try:
+            if line.startswith(_OVERLONG):
+                raise ValueError(f"{int(line[len(_OVERLONG):])} bytes without a newline, longer "
+                                 f"than any series line ({LONGEST_LINE >> 20} MiB)")
             obj = json.loads(line, parse_float=_no_float)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
@@ -273,29 +283,50 @@ def _check(path: Path, s: Series, n_threads: int) -> None:
                                f"({n_threads} threads)")
 
 
+def _overlong(n: int) -> bytes:
+    return _OVERLONG + str(n).encode()
+
+
 def _chunks(path: Path, block: int | None = None):
     """(non-empty lines, is the file's last chunk) in blocks of about `block` bytes: memory
-    is one block, not the file. NUL bytes at the end (a power cut) are dropped."""
+    is one block and at most one line, not the file. NUL bytes at the end (a power cut) are
+    dropped. A line longer than LONGEST_LINE is skipped to its end, a block at a time, and
+    stands as an _OVERLONG marker (dropped when it is NUL bytes at the end of the file)."""
     block = block or CHUNK_BYTES
-    with path.open("rb") as f:
+    with open_file(path) as f:
         rest, pending = b"", None
+        skipping: list | None = None     # [length, all NUL so far] of a line being skipped
         while True:
             data = f.read(block)
             if not data:
                 break
-            data = rest + data
+            lines = []
+            if skipping is not None:
+                nl = data.find(b"\n")
+                part = data if nl < 0 else data[:nl]
+                skipping[0] += len(part)
+                skipping[1] = skipping[1] and not part.strip(b"\0")
+                if nl < 0:
+                    continue
+                lines.append(_overlong(skipping[0]))
+                skipping, data = None, data[nl + 1:]
+            else:
+                data = rest + data
             cut = data.rfind(b"\n")
-            if cut < 0:
-                rest = data
-                continue
-            rest = data[cut + 1:]
-            lines = [ln for ln in data[:cut].split(b"\n") if ln.strip()]
+            body, rest = (b"", data) if cut < 0 else (data[:cut], data[cut + 1:])
+            if len(rest) > LONGEST_LINE:
+                skipping, rest = [len(rest), not rest.strip(b"\0")], b""
+            lines += [ln if len(ln) <= LONGEST_LINE else _overlong(len(ln))
+                      for ln in body.split(b"\n") if ln.strip()]
             if lines:
                 if pending is not None:
                     yield pending, False
                 pending = lines
-        rest = rest.rstrip(b"\0")
-        tail = [ln for ln in rest.split(b"\n") if ln.strip(b" \t\r\0")]
+        if skipping is not None:
+            tail = [] if skipping[1] else [_overlong(skipping[0])]
+        else:
+            rest = rest.rstrip(b"\0")
+            tail = [ln for ln in rest.split(b"\n") if ln.strip(b" \t\r\0")]
         if tail:
             if pending is not None:
                 yield pending, False
@@ -305,7 +336,14 @@ def _chunks(path: Path, block: int | None = None):
 
 
 def read_series(run: Run) -> Series | None:
-    """The run's series.jsonl as columns; None when the run has none (older runs)."""
+    """The run's series.jsonl as columns; None when the run has none (older runs). Read once
+    per run (kept in run.cache: the report reads it before its warnings are written)."""
+    if "series" not in run.cache:
+        run.cache["series"] = _read_series(run)
+    return run.cache["series"]
+
+
+def _read_series(run: Run) -> Series | None:
     path = run.file("series")      # rundir.py: inside the run directory, or an InputError
     if path is None:
         return None
@@ -338,8 +376,11 @@ def read_series(run: Run) -> Series | None:
     s.torn = torn
     s.after_checkpoint = max(0, s.lines - int(written)) if written is not None else 0
     s.series_ns = series_ns
-    if written is not None and s.lines < int(written):
-        raise InputError(path, f"{s.lines} lines, but the checkpoint says {written} were written "
-                               "(the file was truncated after the run)")
     _check(path, s, len(run.threads))
+    claimed = run.written("series")
+    if claimed is not None and s.lines < claimed:
+        when = f" after {fmt_ns(s.end_ns)} (the end of the last whole line)" if s.lines else ""
+        run.warn(f"{path}: {s.lines} whole lines but result.json says {claimed} were written: "
+                 f"{claimed - s.lines} missing{when}; the file was cut short (the disk filled, a "
+                 f"copy still in progress, a power cut?): reporting the {s.lines} that exist")
     return s

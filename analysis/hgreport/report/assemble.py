@@ -14,6 +14,7 @@ from ..figures import gaps_latency as figures
 from ..figures import timeline
 from ..perfetto import trace as perfetto
 from ..read.rundir import Run
+from ..read.series import read_series
 from .registry import SECTIONS
 from .section import Context
 
@@ -40,6 +41,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
 
     out.mkdir(parents=True, exist_ok=True)
     run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
+    read_series(run)                  # its damage is among the warnings, above its section
     lap("read")
     # The Perfetto export needs none of the rest: a child process writes it while this one
     # draws the figures (the machine's second CPU; base/forked.py, in-process if it cannot fork).
