@@ -92,3 +92,29 @@ def test_outlier_panels_in_time_order_with_the_outlier_marked(golden, hgreport, 
     assert titles and all(" at " in t for t in titles)
     times = [t.split(" at ", 1)[1].split(":", 1)[0] for t in titles]
     assert len(times) == len(titles)
+
+
+def test_a_load_line_stays_inside_its_window(golden, copy_run, hgreport, monkeypatch, tmp_path):
+    """A load that stops a little after a bin's start draws its rate over the part of the bin
+    it ran, not over the whole bin (with 1 s bins a load stopping 5 ms into one looked as if
+    it ran through it)."""
+    def late_stop(doc):
+        for ld in doc["loads"]:
+            if ld["name"] == "rx_alone":
+                ld["stopped_ns"] += 5_000_000
+    run = copy_run(golden("rx"), late_stop)
+    lines = {}
+
+    def hook(fig, path):
+        if path.name == "series.png":
+            for ax in fig.get_axes():
+                for ln in ax.get_lines():
+                    lines[ln.get_label()] = [float(v) for v in ln.get_xdata() if v == v]
+    monkeypatch.setattr(plotting, "SAVE_HOOKS", [hook])
+    assert hgreport(run, "-o", tmp_path)[0] == 0
+    import json
+    doc = json.loads((run / "result.json").read_text())
+    for ld in doc["loads"]:
+        xs = lines[f"{ld['name']} Mbit/s"]             # ms on this 600 ms run
+        assert xs, ld["name"]
+        assert min(xs) >= ld["started_ns"] / 1e6 - 1e-6 and max(xs) <= ld["stopped_ns"] / 1e6 + 1e-6

@@ -120,7 +120,9 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
             ax.set_title(f"CPU received {per} (share of the time between the thread's start "
                          "and its stop)", fontsize=9, loc="left")
         elif panel == "loads":
-            own_legend = _plot_loads(ax, run, s, b, x)
+            spans = {ld["name"]: (ld["started_ns"] / scale, (ld.get("stopped_ns") or covered_ns) / scale)
+                     for ld in loads if ld.get("started_ns") is not None}
+            own_legend = _plot_loads(ax, run, s, b, x, spans)
             ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
             if own_legend:
                 continue
@@ -149,10 +151,13 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     return save(fig, path)
 
 
-def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray) -> bool:
+def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray,
+                spans: dict[str, tuple[float, float]]) -> bool:
     """Mbit/s per load that counts bytes, ops/s per other load: one axis when all loads are of
     one kind (no empty ops/s axis beside Mbit/s lines), a second axis for Mbit/s when both are.
-    Returns whether it drew its own legend (with a second axis)."""
+    Each load's line covers only the part of a bin inside its window (`spans`, in the axis'
+    units): a load that stopped 5 ms into a 1 s bin draws its rate over those 5 ms, not the
+    whole bin. Returns whether it drew its own legend (with a second axis)."""
     byte_rates = b.load_rate("bytes") if "bytes" in s.counters else None
     kinds = []
     for k in range(len(s.load_names)):
@@ -161,11 +166,13 @@ def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray) -> bool:
     twin = ax.twinx() if "bytes" in kinds and "ops" in kinds else None
     for k, name in enumerate(s.load_names):
         color, _ = load_style(_load_index(run, name, k))
+        span = spans.get(name, (x[0], x[-1]))
         if kinds[k] == "bytes":
-            _stairs(twin or ax, byte_rates[k] * 8 / 1e6, x, color=color, lw=1.2,
-                    label=f"{name} Mbit/s")
+            _window_steps(twin or ax, byte_rates[k] * 8 / 1e6, x, span, color=color, lw=1.2,
+                          label=f"{name} Mbit/s")
         else:
-            _stairs(ax, b.load_rate()[k], x, color=color, lw=1.2, ls="-", label=f"{name} ops/s")
+            _window_steps(ax, b.load_rate()[k], x, span, color=color, lw=1.2,
+                          label=f"{name} ops/s")
     ax.set_ylabel("ops/s" if "ops" in kinds else "Mbit/s")
     _top(ax)
     if twin is None:
@@ -176,6 +183,18 @@ def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray) -> bool:
     h2, _ = twin.get_legend_handles_labels()
     legend_outside(ax, handles=h1 + h2, x=1.09)     # clear of the second axis' labels
     return True
+
+
+def _window_steps(ax: Any, values: np.ndarray, edges: np.ndarray, span: tuple[float, float],
+                  **kw: Any) -> None:
+    """Steps per bin like _stairs, each bin's step cut to the part of it inside `span`."""
+    lo = np.clip(edges[:-1], span[0], span[1])
+    hi = np.clip(edges[1:], span[0], span[1])
+    keep = (hi > lo) & np.isfinite(values)
+    xs = np.column_stack([lo[keep], hi[keep], np.full(keep.sum(), np.nan)]).ravel()
+    ys = np.column_stack([values[keep], values[keep], np.full(keep.sum(), np.nan)]).ravel()
+    ax.plot(xs, ys, **kw)
+    ax._hg_top = max(getattr(ax, "_hg_top", 0.0), float(np.nanmax(values[keep], initial=0.0)))
 
 
 def _stairs(ax: Any, values: np.ndarray, edges: np.ndarray, **kw: Any) -> None:
