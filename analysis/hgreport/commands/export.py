@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .command import Command
+from ..base import safeout
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -41,8 +42,8 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
             return 0
         path = args.output or run.path / "export" / "cyclictest.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        safeout.make_dir(path.parent)
+        safeout.write_text(path, text)
         print(f"{path}: {len(cyclictest.latency_threads(run))} thread(s), "
               f"{text.count(chr(10)) - 1} lines")
         return 0
