@@ -93,8 +93,9 @@ struct hg_load_ops {
 	void (*cleanup)(struct hg_load_run *l);
 	/* In hgrun (the supervisor thread), once every process of the load and
 	 * of its groups is gone: reads what the processes left (files) into
-	 * process 0's slot counters.  May be NULL. */
-	void (*ended)(struct hg_load_run *l, struct hg_load_slot *slot);
+	 * process 0's slot counters; false when it could not (they stay
+	 * unknown: no series line).  May be NULL. */
+	bool (*ended)(struct hg_load_run *l, struct hg_load_slot *slot);
 	/* In hgrun, after the stop, from process 0's slot: adds its own keys to
 	 * the load's result.json object (`load`, NULL when only warnings are
 	 * wanted) and its own warnings.  t0: CLOCK_MONOTONIC ns of time zero.
