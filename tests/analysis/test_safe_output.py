@@ -128,3 +128,36 @@ def test_compare_outputs_replace_planted_links(golden, hgreport, victim, tmp_pat
     assert victim.read_text() == VICTIM_TEXT
     assert_replaced(out / "compare.md")
     assert_replaced(out / "compare.json")
+
+
+def test_hourglass_export_replaces_a_planted_link(golden, hgreport, victim):
+    run = golden("mix")
+    plant(run / "export", "hourglass.txt", victim)
+    rc, _, err = hgreport("export", run, "--format", "hourglass")
+    assert rc == 0, err
+    assert victim.read_text() == VICTIM_TEXT
+    assert_replaced(run / "export" / "hourglass.txt")
+
+
+# How a module would write or create a file without base/safeout.py.
+RAW_WRITES = (r"(?<!safeout)\.write_text\(", r"(?<!safeout)\.write_bytes\(", r"\.mkdir\(",
+              r"os\.makedirs\(",
+              r"\.open\(\s*[\"'][wax]", r"\bopen\([^)]*,\s*[\"'][wax]", r"savefig\(\s*path",
+              r"os\.open\([^)]*O_(WRONLY|RDWR|CREAT)", r"shutil\.(copy|move)")
+
+
+def test_every_writer_goes_through_safeout():
+    """A new writer of hgreport that opens its own file would bring the planted-link hole
+    back: only base/safeout.py (and bugreport.py's mkstemp) create files."""
+    import re
+    root = pathlib.Path(__file__).resolve().parents[2] / "analysis" / "hgreport"
+    allowed = {"base/safeout.py", "base/bugreport.py"}
+    found = []
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        if rel in allowed:
+            continue
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            if any(re.search(p, line) for p in RAW_WRITES):
+                found.append(f"{rel}:{n}: {line.strip()}")
+    assert not found, "write through base/safeout.py:\n" + "\n".join(found)

@@ -72,9 +72,9 @@ def _hourglass(run, output: Path | None) -> int:
             sys.stdout.write(line)
         return 0
     path = output or run.path / "export" / "hourglass.txt"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(path.parent)
     n = 0
-    with path.open("w") as f:
+    with safeout.open_out(path, "w") as f:
         for line in hourglass.lines(run):
             f.write(line)
             n += 1
