@@ -1,5 +1,6 @@
 """The probability density of inter-activation times around the period (Abeni et al.,
-figure 2): one panel per thread, a histogram normalised to a density, the period marked."""
+figure 2): one panel per thread, a histogram normalised to a density, a red line at exactly
+one period."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,14 +35,14 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
         edges = _bins(d)
         ax.hist(np.clip(d, edges[0], edges[-1]), bins=edges, density=True, color="tab:blue",
                 alpha=0.8)
-        ax.axvline(0, color="tab:red", lw=1, label=f"period {r['period_ns'] / 1e3:g} us")
+        ax.axvline(0, color="tab:red", lw=1)          # exactly one period
         ax.set_xlabel("inter-activation time - period (us)")
         ax.set_ylabel("probability density (1/us)")
-        ax.set_title(f"{r['label']} (n={r['count']})", fontsize=10)
-        ax.legend(fontsize=7)
+        ax.set_title(f"{r['label']}: period {r['period_ns'] / 1e3:g} us, n={r['count']}",
+                     fontsize=10)
         ax.grid(color="0.9")
-    fig.suptitle("inter-activation times around the period (PDF; p0.1..p99.9, the rest in "
-                 "the outer bins)", fontsize=10)
+    fig.suptitle("inter-activation times around the period (PDF, red: one period; p0.1..p99.9, "
+                 "the rest in the outer bins)", fontsize=10)
     if not run.complete:
         fig.text(0.01, 0.01, "run incomplete", color="tab:red")
     return save(fig, path)
