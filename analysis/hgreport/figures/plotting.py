@@ -39,17 +39,28 @@ def load_windows(loads: list[dict[str, Any]]) -> list[tuple[int, str, int, int]]
     return out
 
 
+WHOLE_VIEW = 0.02    # a load within this share of both ends of the view runs throughout it
+
+
 def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | None = None,
                 hi: float | None = None, legend: bool = True) -> list[Patch]:
     """Shade each load's window (times divided by `scale`) in its own colour and hatch: where
-    two windows overlap both hatchings show. Returns the legend handles (also added to the
-    axes' legend entries when `legend`)."""
+    two windows overlap both hatchings show. A load that runs throughout the view [lo, hi]
+    is not shaded (five whole-run loads stacked their hatches into a grey mesh over every
+    panel): its legend entry, a plain patch, says "throughout". Returns the legend handles
+    (also added to the axes' legend entries when `legend`)."""
     handles = []
     for k, label, a_ns, b_ns in load_windows(loads):
         a, b = a_ns / scale, b_ns / scale
         if lo is not None and hi is not None and (b < lo or a > hi):
             continue
         color, hatch = load_style(k)
+        if lo is not None and hi is not None and hi > lo:
+            edge = WHOLE_VIEW * (hi - lo)
+            if a <= lo + edge and b >= hi - edge:
+                handles.append(Patch(facecolor=matplotlib.colors.to_rgba(color, 0.25),
+                                     edgecolor=color, label=f"{label}: throughout"))
+                continue
         ax.axvspan(a, b, facecolor=color, alpha=0.10, lw=0, zorder=0)
         ax.axvspan(a, b, facecolor="none", edgecolor=color, hatch=hatch, alpha=0.35, lw=0,
                    zorder=0)
@@ -62,8 +73,9 @@ def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | 
 
 
 def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: float = 7,
-                   title: str | None = None, **kw: Any) -> Any:
-    """The legend to the right of the axes, outside the data; load windows included."""
+                   title: str | None = None, x: float = 1.01, **kw: Any) -> Any:
+    """The legend to the right of the axes, outside the data; load windows included. `x`:
+    where it starts, in axes widths (further right past a second y axis' labels)."""
     h, lab = ax.get_legend_handles_labels()
     if handles is not None:
         h, lab = list(handles), [x.get_label() for x in handles]
@@ -71,7 +83,7 @@ def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: floa
     h, lab = list(h) + extra, list(lab) + [x.get_label() for x in extra]
     if not h:
         return None
-    return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=fontsize,
+    return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(x, 1.0), fontsize=fontsize,
                      frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize, **kw)
 
 
