@@ -16,17 +16,40 @@
 #include "base/jsonfile.h"
 #include "sweep/sweep_index.h"
 
-static char dir[64];
+static char dir[256];
 static json_t *reference;
+
+/* The scratch directory goes with the process (libFuzzer exits through
+ * exit(), a crash leaves it for the reproduction). */
+static void cleanup(void)
+{
+	static const char *const files[] = { "sweep.json", "p000/r0/result.json", "p000/r0", "p000" };
+	char path[320];
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (unlink(path) != 0)
+			rmdir(path);
+	}
+	rmdir(dir);
+}
 
 static void once(void)
 {
 	if (dir[0])
 		return;
-	snprintf(dir, sizeof(dir), "/tmp/hg-fuzz-results-XXXXXX");
-	if (!mkdtemp(dir))
-		abort();
-	char sub[128];
+	/* run.sh names one in its build directory (libFuzzer does not always
+	 * leave through exit()); else a fresh one in /tmp, removed at exit. */
+	const char *scratch = getenv("HG_FUZZ_SCRATCH");
+	if (scratch && strlen(scratch) < sizeof(dir)) {
+		snprintf(dir, sizeof(dir), "%s", scratch);
+		mkdir(dir, 0700);
+	} else {
+		snprintf(dir, sizeof(dir), "/tmp/hg-fuzz-results-XXXXXX");
+		if (!mkdtemp(dir))
+			abort();
+		atexit(cleanup);
+	}
+	char sub[300];
 	snprintf(sub, sizeof(sub), "%s/p000", dir);
 	mkdir(sub, 0700);
 	snprintf(sub, sizeof(sub), "%s/p000/r0", dir);
@@ -39,7 +62,7 @@ static void once(void)
 
 static void put(const char *name, const uint8_t *data, size_t size)
 {
-	char path[160];
+	char path[320];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
 	if (fd < 0)

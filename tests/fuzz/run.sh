@@ -34,6 +34,7 @@ if [ "$target" = results ]; then
 	python3 tests/fuzz/make_dict.py --results "$build/results.dict"
 	dict=$build/results.dict
 	max_len=65536
+	export HG_FUZZ_SCRATCH=$PWD/$build/fuzz-results-scratch   # the files it reads back
 else
 	corpus=$build/fuzz-corpus
 	seeds=$build/fuzz-seeds

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..base.stats import describe
 from ..read.rundir import Run
-from . import jobs
+from . import interactivation, jobs
 from . import switches
 
 DEFAULT_THRESHOLDS_NS = (1_000_000, 5_000_000, 10_000_000, 50_000_000)   # table 1
@@ -168,5 +168,6 @@ def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) ->
         "context_switches": {k: dict(v) for k, v in switch_stats(run).items()},
         "dispatch_latency": {"thresholds_ns": list(thresholds_ns),
                              "threads": dispatch_table(run, thresholds_ns)},
+        "inter_activation": interactivation.summary(run),
         "expectations": list(r.get("expectations") or []),
     }

@@ -4,8 +4,9 @@ page from this list. A new section: its module, and its entry here."""
 from __future__ import annotations
 
 from .section import Section
-from .sections import (calibration, causes, figures, gaps, head, host, late_wakeups, latency,
-                       loads, not_received, over_time, threads, verdict, warnings)
+from .sections import (calibration, causes, figures, gaps, head, host, interactivation,
+                       late_wakeups, latency, loads, not_received, over_time, threads, verdict,
+                       warnings)
 
 SECTIONS: tuple[Section, ...] = (
     head.SECTION,
@@ -14,6 +15,7 @@ SECTIONS: tuple[Section, ...] = (
     threads.SECTION,
     not_received.SECTION,
     latency.SECTION,
+    interactivation.SECTION,
     gaps.SECTION,
     loads.SECTION,
     over_time.SECTION,
