@@ -98,3 +98,32 @@ def test_cache_summaries_are_hgreport_output(name):
     for r in load(name):
         assert {"label", "penalty_cpu_ns", "mean_cpu_ns", "low_cpu_ns", "high_cpu_ns",
                 "cpu_verdict"} <= set(r), name
+
+
+def test_rm_feasibility_sweep_quotes_the_stored_summary():
+    points = load("rm_feasibility.json")["points"]
+
+    def video_missed(kind, tick, exec_):
+        p = next(p for p in points if list(p["overrides"].values()) == [kind, tick, exec_])
+        m = {(x["subject"], x["metric"]): x["mean"] for x in p["metrics"]}
+        k = m[("video", "deadlines_missed")]
+        return int(k), round(k / m[("video", "deadline_miss_ratio")])
+
+    text = " ".join((DOCS / "reproductions.md").read_text().split())
+    m = re.search(r"10 ms tick at 17 ms missed (\d+) of (\d+) \(sleep\) and (\d+) of (\d+) \(absolute\)",
+                  text)
+    assert m, "the stored rm_feasibility sweep is not quoted in docs/reproductions.md"
+    assert (int(m[1]), int(m[2])) == video_missed("sleep", "10ms", "17ms")
+    assert (int(m[3]), int(m[4])) == video_missed("absolute", "10ms", "17ms")
+
+
+def test_yield_minima_quote_the_stored_table():
+    sw = load("ctx_switch_yield.json")["switches"]
+    vol = [t["voluntary"]["cost_min_ns"] / 1e3 for t in sw]
+    inv = [t["involuntary"]["cost_min_ns"] / 1e3 for t in sw]
+    text = (DOCS / "reproductions.md").read_text()
+    m = re.search(r"minima: (\S+)–(\S+) µs voluntary vs (\d+)–(\d+) µs involuntary", text)
+    assert m
+    assert (float(m[1]), float(m[2])) == (round(min(vol), 1), round(max(vol), 1))
+    assert (int(m[3]), int(m[4])) == (round(min(inv)), round(max(inv)))
+    assert max(vol) < min(inv)
