@@ -127,3 +127,42 @@ def test_yield_minima_quote_the_stored_table():
     assert (float(m[1]), float(m[2])) == (round(min(vol), 1), round(max(vol), 1))
     assert (int(m[3]), int(m[4])) == (round(min(inv)), round(max(inv)))
     assert max(vol) < min(inv)
+
+
+def sweep_missed(name, subject, values):
+    p = next(p for p in load(name)["points"] if list(p["overrides"].values()) == values)
+    m = {(x["subject"], x["metric"]): x["mean"] for x in p["metrics"]}
+    k, r = m[(subject, "deadlines_missed")], m[(subject, "deadline_miss_ratio")]
+    return int(k), (round(k / r) if r else None)
+
+
+def test_cpu_reservation_sweep_quotes_the_stored_summary():
+    text = " ".join((DOCS / "reproductions.md").read_text().split())
+    m = re.search(r"exact budgets audio (\d+) of (\d+) and video (\d+) of (\d+) missed, the paper's "
+                  r"padding video (\d+) of (\d+), 4 / 20 ms audio (\d+) of (\d+)", text)
+    assert m, "the stored cpu_reservation sweep is not quoted in docs/reproductions.md"
+    q = [int(x) for x in m.groups()]
+    assert tuple(q[0:2]) == sweep_missed("cpu_reservation.json", "audio", ["3ms", "17ms"])
+    assert tuple(q[2:4]) == sweep_missed("cpu_reservation.json", "video", ["3ms", "17ms"])
+    assert tuple(q[4:6]) == sweep_missed("cpu_reservation.json", "video", ["3.1ms", "17.1ms"])
+    assert tuple(q[6:8]) == sweep_missed("cpu_reservation.json", "audio", ["4ms", "20ms"])
+    assert sweep_missed("cpu_reservation.json", "video", ["4ms", "20ms"])[0] == 0
+
+
+def test_abeni_timer_sweep_quotes_the_stored_summary():
+    points = load("abeni_timer_resolution.json")["points"]
+
+    def metric(period, tick, name):
+        p = next(p for p in points if list(p["overrides"].values()) == [period, tick])
+        return next(x["mean"] for x in p["metrics"] if x["metric"] == name)
+
+    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
+    m = re.search(r"without a tick, p99 (\S+) µs, (\S+) ms, (\S+) µs and (\S+) µs at 100 µs", text)
+    assert m, "the stored abeni_timer_resolution sweep is not quoted"
+    quoted = [float(m[1]) * 1e3, float(m[2]) * 1e6, float(m[3]) * 1e3, float(m[4]) * 1e3]
+    stored = [metric(p, "0s", "latency_p99_ns") for p in ("100us", "1ms", "10ms", "100ms")]
+    assert all(abs(q - s) <= 100 for q, s in zip(quoted, stored)), (quoted, stored)
+    m = re.search(r"with the 10 ms tick, p50 (\S+) ms, (\S+) ms, (\S+) ms and (\S+) ms", text)
+    assert m
+    stored = [metric(p, "10ms", "latency_p50_ns") for p in ("100us", "1ms", "10ms", "100ms")]
+    assert all(abs(float(q) * 1e6 - s) <= 1000 for q, s in zip(m.groups(), stored)), stored
