@@ -166,3 +166,18 @@ def test_abeni_timer_sweep_quotes_the_stored_summary():
     assert m
     stored = [metric(p, "10ms", "latency_p50_ns") for p in ("100us", "1ms", "10ms", "100ms")]
     assert all(abs(float(q) * 1e6 - s) <= 1000 for q, s in zip(m.groups(), stored)), stored
+
+
+def test_ctx_switch_cpu_run_quotes_the_stored_table():
+    sw = load("ctx_switch_cpu.json")["switches"]
+    inv = [t["involuntary"] for t in sw]
+    text = " ".join((DOCS / "reproductions.md").read_text().split())
+    m = re.search(r"disturbed\* too: (\d+) involuntary switches \((\d+)/s\) of median cost (\S+)–(\S+) ms "
+                  r"per thread, minimum (\S+)–(\S+) µs", text)
+    assert m, "the stored ctx_switch_cpu run is not quoted"
+    assert int(m[1]) == sum(t["count"] for t in inv)
+    assert int(m[2]) == round(sum(t["per_s"] for t in inv))
+    med = [t["cost_median_ns"] / 1e6 for t in inv]
+    low = [t["cost_min_ns"] / 1e3 for t in inv]
+    assert (float(m[3]), float(m[4])) == (round(min(med), 2), round(max(med), 2))
+    assert (float(m[5]), float(m[6])) == (round(min(low), 1), round(max(low), 1))
