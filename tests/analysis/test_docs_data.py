@@ -181,3 +181,14 @@ def test_ctx_switch_cpu_run_quotes_the_stored_table():
     low = [t["cost_min_ns"] / 1e3 for t in inv]
     assert (float(m[3]), float(m[4])) == (round(min(med), 2), round(max(med), 2))
     assert (float(m[5]), float(m[6])) == (round(min(low), 1), round(max(low), 1))
+
+
+def test_abeni_nonpreemptible_run_quotes_the_stored_table():
+    win = load("abeni_nonpreemptible.json")["threads"][0]["windows"]
+    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
+    m = re.search(r"p99 per window: no load (\S+) µs, memory (\S+) µs, I/O (\S+) µs, procfs (\S+) µs, "
+                  r"fork (\S+) µs", text)
+    assert m, "the stored abeni_nonpreemptible run is not quoted"
+    names = ["no load", "memory", "io", "procfs", "fork"]
+    assert [float(x) for x in m.groups()] == [round(win[n]["latency"]["p99_ns"] / 1e3, 1) for n in names]
+    assert max(names, key=lambda n: win[n]["latency"]["p99_ns"]) == "io"
