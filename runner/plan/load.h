@@ -119,7 +119,8 @@ static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng)
+#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng) \
+	X(flood_ping)
 
 #define HG_LOAD_DECLARE(n) extern const struct hg_load_ops hg_load_##n;
 HG_LOAD_LIST(HG_LOAD_DECLARE)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .command import Command
+from ..base import safeout
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -47,8 +48,8 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
             return 0
         path = args.output or run.path / "export" / "cyclictest.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        safeout.make_dir(path.parent)
+        safeout.write_text(path, text)
         print(f"{path}: {len(cyclictest.latency_threads(run))} thread(s), "
               f"{text.count(chr(10)) - 1} lines")
         return 0
@@ -71,9 +72,9 @@ def _hourglass(run, output: Path | None) -> int:
             sys.stdout.write(line)
         return 0
     path = output or run.path / "export" / "hourglass.txt"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(path.parent)
     n = 0
-    with path.open("w") as f:
+    with safeout.open_out(path, "w") as f:
         for line in hourglass.lines(run):
             f.write(line)
             n += 1

@@ -14,6 +14,8 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, NullFormatter  # noqa: E402
 
+from ..base import safeout  # noqa: E402
+
 # Loads: hues apart from the threads' tab10 lines (blue, orange, green, red, purple, ...).
 LOAD_COLORS = ("#bf812d", "#35978f", "#c51b7d", "#7f7f7f", "#4d9221")
 LOAD_HATCHES = ("///", "\\\\\\", "|||", "---", "xxx")
@@ -98,7 +100,8 @@ def legend_below(ax: Any, fontsize: float = 7, ncol: int = 2, below: float = 0.2
 
 
 def save(fig: Any, path: Path) -> Path:
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    with safeout.open_out(path, "wb") as f:       # never through a planted link
+        fig.savefig(f, format=path.suffix.lstrip(".") or "png", dpi=DPI, bbox_inches="tight")
     for hook in SAVE_HOOKS:
         hook(fig, path)
     plt.close(fig)

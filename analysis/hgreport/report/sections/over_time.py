@@ -14,6 +14,7 @@ import numpy as np
 from ...analyses.series_bins import (Bins, aggregate, fmt_clock, fmt_span, interrupt_rates,
                                      sample_p99)
 from ...base.markdown import table
+from ...base import safeout
 from ...base.units import fmt_ns
 from ...figures.series import plot_series
 from ...read.rundir import Run
@@ -168,7 +169,7 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     plot_series(run, s, b, out / "series.png", covered, windows)
     lines = _coverage(run, s, b, covered)
     lines += [table(["thread", f"CPU received per {fmt_span(b.bin_ns)}", "longest gap",
@@ -177,7 +178,8 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     lines += _worst(run, s, windows) + _loads(run, s, b) + _interrupts(s, b)
     lines += ["![series.png](series.png)", ""]
     lines += outlier_windows.write_section(run, out)
-    (out / "series.json").write_text(json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
+    safeout.write_text(out / "series.json",
+                       json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
     return "\n".join(lines), _summary(run, s, b, covered, windows)
 
 
