@@ -59,12 +59,14 @@ def load(path):
     return (docs[0] if docs else None), True
 
 
+# One validator for every document: jsonschema.validate() checks the 100 KB schema itself on
+# each call (0.86 s here, against 0.02 s for a document); test_schema_is_a_valid_json_schema
+# checks it once.
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
 def schema_verdict(doc):
-    try:
-        jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
-        return True
-    except jsonschema.ValidationError:
-        return False
+    return VALIDATOR.is_valid(doc)
 
 
 def test_schema_is_a_valid_json_schema():
