@@ -74,17 +74,17 @@ def test_schema_is_a_valid_json_schema():
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_valid_scenarios_pass_both(hgrun, path):
-    r = hgrun("validate", path)
+def test_valid_scenarios_pass_both(hgcli, path):
+    r = hgcli("validate", path)
     assert r.rc == 0, r.err
     doc, parsed = load(path)
     assert parsed and schema_verdict(doc), f"the schema refuses a scenario hgrun accepts: {path}"
 
 
 @pytest.mark.parametrize("case", INVALID, ids=lambda p: p.name)
-def test_invalid_scenarios_agree(hgrun, case):
+def test_invalid_scenarios_agree(hgcli, case):
     path = case / "scenario.yaml"
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 2, "hgrun accepted an invalid case"
     doc, parsed = load(path)
     if not parsed:

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from runhelp import ROOT, hgrun_path
+from runhelp import ROOT
 
 DAEMONS = ("munged", "munge", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol",
            "sinfo")
@@ -190,13 +190,13 @@ def job_states(cluster, ids):
     return states
 
 
-def test_job_array_runs_every_shard_once_per_node_and_merges(cluster):
+def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin):
     work = f"{cluster.d}/work"
     scenario = f"{work}/sweep.yaml"
     with open(scenario, "w") as f:
         f.write(SWEEP)
     out = f"{work}/sweep"
-    env = dict(cluster.env, HGRUN=str(hgrun_path()), HG_REPORT="0")
+    env = dict(cluster.env, HGRUN=str(hgrun_bin), HG_REPORT="0")
     p = subprocess.run([str(ROOT / "scripts/slurm/submit.sh"), "4", scenario, out, "--duration",
                         "200ms"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr + cluster.logs()
