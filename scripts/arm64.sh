@@ -92,9 +92,10 @@ readelf -h build-arm64/hgrun | grep -q "Machine: *AArch64" ||
 	{ echo "arm64: build-arm64/hgrun is not an AArch64 binary" >&2; exit 1; }
 emulator=(qemu-aarch64 -L "$(sed -n 's/^HG_QEMU_SYSROOT:PATH=//p' build-arm64/CMakeCache.txt)")
 echo "arm64: ctest under ${emulator[*]} (not run here: $qemu_limits)"
-# a test that fails is run once more: test_counter's timing bounds (a
-# calibration within 150 ms) can miss under emulation on a busy machine
-(cd build-arm64 && ctest -j"$jobs" --output-on-failure --repeat until-pass:2 -E "$qemu_limits" |
+# a test that fails is run again, up to 3 times in all: timing bounds (a
+# calibration within 150 ms, a load started in time) can miss under
+# emulation or on a busy machine (both missed once here at load average 10-14)
+(cd build-arm64 && ctest -j"$jobs" --output-on-failure --repeat until-pass:3 -E "$qemu_limits" |
 	tail -n 3)
 "${emulator[@]}" build-arm64/hgrun calibrate
 short_run build-arm64 "${emulator[@]}" cntvct_el0
@@ -103,7 +104,7 @@ stop_check "${emulator[@]}"
 echo "portable counter: building into build-portable/ (-DHG_PORTABLE_COUNTER=ON)"
 cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=Release -DHG_WERROR=ON -DHG_PORTABLE_COUNTER=ON >/dev/null
 cmake --build build-portable -j"$jobs" >/dev/null
-(cd build-portable && ctest -j"$jobs" --output-on-failure --repeat until-pass:2 -R '^unit\.' |
+(cd build-portable && ctest -j"$jobs" --output-on-failure --repeat until-pass:3 -R '^unit\.' |
 	tail -n 3)
 short_run build-portable clock_monotonic_raw
 echo "arm64: done in $((SECONDS - t0)) s"

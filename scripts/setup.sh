@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev clang libclang-rt-dev)
-# Packages only some tests use (CI sets HG_TEST_DEBS="slurm-wlm munge" for
-# tests/e2e/test_slurm.py, which skips without them).
+# Packages only some tests use (CI sets HG_TEST_DEBS="slurm-wlm munge stress-ng"
+# for tests/e2e/test_slurm.py and test_stress_ng.py, which skip without them).
 read -r -a extra <<< "${HG_TEST_DEBS:-}"
 debs+=("${extra[@]}")
 missing=()

@@ -5,6 +5,7 @@
 #define HG_JSONFILE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define HG_JSONFILE_MAX (64u << 20)     /* sweep.json, result.json: far above either */

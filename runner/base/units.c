@@ -83,6 +83,25 @@ static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *ou
 	return 0;
 }
 
+/* floor(int.frac * scale), for values finer than the smallest unit. */
+static int scale_floor(const struct number_text *t, uint64_t scale, uint64_t *out)
+{
+	unsigned __int128 num = 0, den = 1;
+	if (t->int_len + t->frac_len > 30)
+		return -1;
+	for (size_t i = 0; i < t->int_len; i++)
+		num = num * 10 + (unsigned)(t->int_start[i] - '0');
+	for (size_t i = 0; i < t->frac_len; i++) {
+		num = num * 10 + (unsigned)(t->frac_start[i] - '0');
+		den *= 10;
+	}
+	num = num * scale / den;
+	if (num >= UINT64_MAX)
+		return -1;
+	*out = (uint64_t)num;
+	return 0;
+}
+
 static const struct unit *find_unit(const struct unit *units, const char *suffix,
 				    bool case_insensitive)
 {
@@ -141,9 +160,17 @@ static int parse_with_units(const char *s, const struct unit *units,
 	}
 	bool too_fine;
 	if (scale_exact(&t, u->scale, out, &too_fine) != 0) {
-		if (too_fine)
-			snprintf(err, HG_ERRLEN, "'%s' is finer than 1 %s", s, smallest);
-		else
+		if (too_fine) {
+			/* Name the two exact values around it (docs/scenario.md, Values). */
+			uint64_t below = 0;
+			if (scale_floor(&t, u->scale, &below) == 0)
+				snprintf(err, HG_ERRLEN, "'%s' is finer than 1 %s: write %llu%s or "
+					 "%llu%s, the exact values either side", s, smallest,
+					 (unsigned long long)below, units[0].suffix,
+					 (unsigned long long)below + 1, units[0].suffix);
+			else
+				snprintf(err, HG_ERRLEN, "'%s' is finer than 1 %s", s, smallest);
+		} else
 			snprintf(err, HG_ERRLEN, "'%s' is too large", s);
 		return -1;
 	}
@@ -158,6 +185,40 @@ int hg_parse_duration(const char *s, uint64_t *ns, char err[HG_ERRLEN])
 	if (*ns > HG_DURATION_MAX_NS) {
 		snprintf(err, HG_ERRLEN, "'%s' is longer than 30 days, the longest duration hgrun "
 			 "takes", s);
+		return -1;
+	}
+	return 0;
+}
+
+int hg_parse_duration_nearest(const char *s, uint64_t *ns, bool *rounded,
+			      char err[HG_ERRLEN])
+{
+	*rounded = false;
+	if (hg_parse_duration(s, ns, err) == 0)
+		return 0;
+	struct number_text t;
+	const struct unit *u;
+	if (split_number(s, &t) != 0 || !(u = find_unit(duration_units, t.suffix, false)))
+		return -1;
+	bool too_fine;
+	uint64_t below;
+	if (scale_exact(&t, u->scale, ns, &too_fine) == 0 || !too_fine ||
+	    scale_floor(&t, u->scale, &below) != 0)
+		return -1;
+	/* Nearest, ties up: the remainder is compared at the input's precision. */
+	unsigned __int128 num = 0, den = 1;
+	for (size_t i = 0; i < t.int_len; i++)
+		num = num * 10 + (unsigned)(t.int_start[i] - '0');
+	for (size_t i = 0; i < t.frac_len; i++) {
+		num = num * 10 + (unsigned)(t.frac_start[i] - '0');
+		den *= 10;
+	}
+	unsigned __int128 rem = num * u->scale % den;
+	*ns = below + (2 * rem >= den ? 1 : 0);
+	*rounded = true;
+	if (*ns == 0 || *ns > HG_DURATION_MAX_NS) {
+		snprintf(err, HG_ERRLEN, "'%s' rounds to %lluns, outside 1ns..30d", s,
+			 (unsigned long long)*ns);
 		return -1;
 	}
 	return 0;

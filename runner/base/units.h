@@ -13,6 +13,11 @@
 #define HG_DURATION_MAX_NS (30ull * 24 * 3600 * 1000000000ull)
 
 int hg_parse_duration(const char *s, uint64_t *ns, char err[HG_ERRLEN]);
+/* As hg_parse_duration, but a value finer than 1 ns (976.5625us) is rounded to
+ * the nearest ns (ties up) and *rounded set: for translating other tools'
+ * command lines, which must then say the value they used. */
+int hg_parse_duration_nearest(const char *s, uint64_t *ns, bool *rounded,
+			      char err[HG_ERRLEN]);
 int hg_parse_size(const char *s, uint64_t *bytes, char err[HG_ERRLEN]);
 int hg_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		  char err[HG_ERRLEN]);

@@ -20,7 +20,8 @@ static const struct {
 } commands[] = {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
-	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
+	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA },
+	{ "hourglass", HG_CMD_HOURGLASS }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -337,6 +338,18 @@ int hg_cli_parse(int argc, char **argv, struct hg_cli *cli, FILE *err)
 			names[i] = commands[i].name;
 		return usage_error(err, HG_CMD_HELP, "unknown command '%s'%s", argv[1],
 				   hg_unknown_hint(argv[1], names, N_COMMANDS, hint, sizeof(hint)));
+	}
+	/* Hourglass's own options (-n -d -t ...) are not hgrun's: kept as typed,
+	 * except that `hgrun hourglass --help` is hgrun's help. */
+	if (first == 2 && cli->command == HG_CMD_HOURGLASS) {
+		if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			cli->help_for = HG_CMD_HOURGLASS;
+			cli->command = HG_CMD_HELP;
+			return 0;
+		}
+		cli->files = argv + 2;
+		cli->n_files = argc - 2;
+		return 0;
 	}
 	if (first == 2 && cli->command == HG_CMD_VERSION) {
 		if (argc > 2)

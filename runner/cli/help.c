@@ -119,6 +119,18 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun calibrate\n"
 	  "  hgrun calibrate --json\n" },
+	{ HG_CMD_HOURGLASS,
+	  "usage: hgrun hourglass HOURGLASS_OPTIONS... > scenario.yaml\n",
+	  "Turns a Hourglass 0.5 command line (Regehr, USENIX 2002, appendix A) into the\n"
+	  "equivalent scenario YAML on stdout; every mapping that is not one to one is\n"
+	  "said on stderr (-i RTC and HR: timer absolute; NATIVE: timer sleep; threads\n"
+	  "pinned to CPU 0 as on the paper's uniprocessor; a time finer than 1 ns, such\n"
+	  "as the RTC's 976.5625us, rounded to the nearest ns, which it names).  Nothing\n"
+	  "is run.  Threads are named t0..tN-1 (or one set t.0..t.N-1), Hourglass's ids.\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun hourglass -d 60s -n 10 -a -p NORMAL -w CPU_YIELD 0.9ms\n"
+	  "  hgrun hourglass -d 6m -n 1 -t 0 -p RTHIGH -w LAT 5.3ms -i RTC\n" },
 	{ HG_CMD_SCHEMA,
 	  "usage: hgrun schema [scenario|result] [--path]\n",
 	  "Prints the JSON Schema of scenarios (the default) or of result.json, as\n"
@@ -160,6 +172,7 @@ static void overview(FILE *out)
 	      "       hgrun list [--json] [workloads|timers|priorities|loads|metrics]\n"
 	      "       hgrun calibrate [--json]\n"
 	      "       hgrun schema [scenario|result] [--path]\n"
+	      "       hgrun hourglass HOURGLASS_OPTIONS...\n"
 	      "       hgrun COMMAND --help | hgrun --help | hgrun --version\n"
 	      "\n"
 	      "Runs real-time experiments described in YAML scenario files (a modern\n"
@@ -179,6 +192,8 @@ static void overview(FILE *out)
 	      "  list              the workloads, timers, priorities, loads and metrics\n"
 	      "  calibrate         the counter rate, loop cost and gap threshold here\n"
 	      "  schema            the scenario JSON Schema for editors (--path: its file)\n"
+	      "  hourglass ARGS    a Hourglass command line (-n 1 -w LAT 5.3ms ...) as a\n"
+	      "                    scenario on stdout\n"
 	      "\n"
 	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
 	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"

@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CMD_LIST,
-		  HG_CMD_CALIBRATE, HG_CMD_SCHEMA, HG_CMD_HELP, HG_CMD_VERSION };
+		  HG_CMD_CALIBRATE, HG_CMD_SCHEMA, HG_CMD_HOURGLASS, HG_CMD_HELP,
+		  HG_CMD_VERSION };
 
 /* The help of one command (HG_CMD_HELP: the overview). */
 void hg_cli_usage(FILE *out, enum hg_command command);

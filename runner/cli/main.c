@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/hourglass.h"
 #include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/list.h"
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
 		return hg_calibrate_command(stdout, cli.json);
 	case HG_CMD_SCHEMA:
 		return hg_schema_command(stdout, stderr, cli.list_what, cli.path_only);
+	case HG_CMD_HOURGLASS:
+		return hg_hourglass_command(cli.n_files, cli.files, stdout, stderr);
 	case HG_CMD_RUN:
 		return run_scenario(&cli);
 	case HG_CMD_SWEEP:

@@ -302,7 +302,7 @@ static int sng_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *sl
 
 /* Every process is gone: read the metrics stress-ng wrote, the load's
  * bogo-ops into its counter. */
-static void sng_ended(struct hg_load_run *l, struct hg_load_slot *slot)
+static bool sng_ended(struct hg_load_run *l, struct hg_load_slot *slot)
 {
 	struct sng *g = l->priv;
 	const struct params *p = l->plan->params;
@@ -322,6 +322,7 @@ static void sng_ended(struct hg_load_run *l, struct hg_load_slot *slot)
 			g->listed = true;
 		}
 	hg_load_add(slot, 0, g->bogo_ops);
+	return g->parsed;
 }
 
 static json_t *metric_json(const struct hg_stress_ng_metric *m)
@@ -370,6 +371,10 @@ static void sng_report(const struct hg_load_run *l, const struct hg_load_slot *s
 	if (g->parsed && json_is_object(stats)) {
 		json_object_set_new(stats, "bogo_ops_per_s", json_real(per_s));
 		json_object_set_new(stats, "bogo_ops_per_s_usr_sys", json_real(per_s_usr_sys));
+	} else if (json_is_object(stats)) {     /* not 0: unknown (the warning says why) */
+		json_object_del(stats, "ops");
+		json_object_del(stats, "ops_per_s");
+		json_object_del(stats, "bogo_ops");
 	}
 }
 

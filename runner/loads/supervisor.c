@@ -73,10 +73,8 @@ static void finish(struct hg_lsup *s, int64_t now)
 	if (!s->stopped)
 		s->stopped = now;
 	s->state = HG_L_DONE;
-	if (s->ops->ended && s->started) {
-		s->ops->ended(&s->run, s->procs[0].slot);
+	if (s->ops->ended && s->started && s->ops->ended(&s->run, s->procs[0].slot))
 		atomic_store(&s->counted, true);
-	}
 }
 
 static bool leaders_watched(const struct hg_lsup *s)

@@ -93,8 +93,9 @@ struct hg_load_ops {
 	void (*cleanup)(struct hg_load_run *l);
 	/* In hgrun (the supervisor thread), once every process of the load and
 	 * of its groups is gone: reads what the processes left (files) into
-	 * process 0's slot counters.  May be NULL. */
-	void (*ended)(struct hg_load_run *l, struct hg_load_slot *slot);
+	 * process 0's slot counters; false when it could not (they stay
+	 * unknown: no series line).  May be NULL. */
+	bool (*ended)(struct hg_load_run *l, struct hg_load_slot *slot);
 	/* In hgrun, after the stop, from process 0's slot: adds its own keys to
 	 * the load's result.json object (`load`, NULL when only warnings are
 	 * wanted) and its own warnings.  t0: CLOCK_MONOTONIC ns of time zero.
@@ -117,7 +118,8 @@ static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng)
+#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng) \
+	X(flood_ping)
 
 #define HG_LOAD_DECLARE(n) extern const struct hg_load_ops hg_load_##n;
 HG_LOAD_LIST(HG_LOAD_DECLARE)

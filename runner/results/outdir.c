@@ -37,12 +37,19 @@ static bool is_temporary(const char *name, const char *const *files, size_t n)
 	return false;
 }
 
-/* load-NAME.out / load-NAME.err: an exec load's output (loads/exec.c). */
+/* "load-" NAME and ".out" or ".err": an exec or stress_ng load's output
+ * (loads/keeper.c); ".yaml": stress_ng's metrics (loads/stress_ng.c). */
 static bool is_load_output(const char *name)
 {
+	static const char *const ext[] = { ".out", ".err", ".yaml" };
 	size_t len = strlen(name);
-	return strncmp(name, "load-", 5) == 0 && len > 9 &&
-	       (strcmp(name + len - 4, ".out") == 0 || strcmp(name + len - 4, ".err") == 0);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+		if (strncmp(name, "load-", 5) == 0 && len > 5 + e &&
+		    strcmp(name + len - e, ext[i]) == 0)
+			return true;
+	}
+	return false;
 }
 
 static bool is_run_file(const char *name)

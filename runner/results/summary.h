@@ -11,8 +11,8 @@
 void hg_summary_print(const struct hg_run_state *rs, FILE *out);
 
 /* The same as one object for scripts (`hgrun run --json`, docs/cli.md):
- * {format, scenario, verdict, exit_status, complete, interrupted_by,
- * result_dir, result, threads, loads, expectations, warnings}.  Its
+ * {format, verdict, exit_status, headline, scenario, complete, interrupted_by,
+ * result_dir, result, threads, loads, expectations, findings, warnings}.  Its
  * exit_status and verdict are the run's as known here; the caller sets
  * the final ones with hg_summary_json_exit.  New reference. */
 json_t *hg_summary_json(const struct hg_run_state *rs);

@@ -11,6 +11,7 @@
 #include "plan/workload.h"
 #include "results/numbers.h"
 #include "results/summary.h"
+#include "results/verdict.h"
 
 #define SUMMARY_FORMAT "hgrun-summary/1"
 
@@ -76,24 +77,33 @@ json_t *hg_summary_json(const struct hg_run_state *rs)
 	size_t failed = 0;
 	json_array_foreach(rs->expectations, i, v)
 		failed += !json_is_true(json_object_get(v, "pass"));
-	json_t *o = json_pack("{s:s, s:n, s:n, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I}, s:O}",
-		"format", SUMMARY_FORMAT, "verdict", "exit_status", "scenario", rs->plan->name,
+	/* result.json's verdict (results/verdict.c): its headline, each
+	 * expectation's line in the bound's units, the key findings. */
+	json_t *verdict = hg_verdict_json(rs), *lines = json_array();
+	json_array_foreach(json_object_get(verdict, "expectations"), i, v)
+		json_array_append(lines, json_object_get(v, "line"));
+	json_t *o = json_pack("{s:s, s:n, s:n, s:O, s:s, s:b, s:o, s:o, s:o, s:o, s:o, "
+			      "s:{s:I, s:I, s:o}, s:O, s:O}",
+		"format", SUMMARY_FORMAT, "verdict", "exit_status",
+		"headline", json_object_get(verdict, "headline"), "scenario", rs->plan->name,
 		"complete", rs->complete,
 		"interrupted_by", sig ? json_string(signame) : json_null(),
 		"result_dir", rs->dir[0] ? json_string(rs->dir) : json_null(),
 		"result", have ? json_string(path) : json_null(),
 		"threads", threads, "loads", loads,
 		"expectations", "passed", (json_int_t)(json_array_size(rs->expectations) - failed),
-		"failed", (json_int_t)failed, "warnings", rs->warnings);
+		"failed", (json_int_t)failed, "lines", lines,
+		"findings", json_object_get(verdict, "findings"), "warnings", rs->warnings);
+	json_decref(verdict);
 	return hg_summary_json_exit(o, rs->exit_status);
 }
 
 json_t *hg_summary_json_exit(json_t *summary, int exit_status)
 {
 	if (!summary)
-		summary = json_pack("{s:s, s:n, s:n, s:n, s:b, s:n, s:n, s:n}", "format",
-				    SUMMARY_FORMAT, "verdict", "exit_status", "scenario", "complete",
-				    false, "interrupted_by", "result_dir", "result");
+		summary = json_pack("{s:s, s:n, s:n, s:n, s:n, s:b, s:n, s:n, s:n}", "format",
+				    SUMMARY_FORMAT, "verdict", "exit_status", "headline", "scenario",
+				    "complete", false, "interrupted_by", "result_dir", "result");
 	json_object_set_new(summary, "verdict", json_string(hg_exit_word(exit_status)));
 	json_object_set_new(summary, "exit_status", json_integer(exit_status));
 	return summary;

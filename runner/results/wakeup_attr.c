@@ -173,6 +173,12 @@ static void piece(struct acc *a, struct walk *w, enum phase ph, const struct hg_
 		return;
 	}
 	uint8_t cause = g->id == 0 ? HG_CAUSE_IDLE : (uint8_t)w->classify(w->ctx, g->id);
+	if (ph == BEFORE_WAKE && !w->blk.present) {
+		/* woken by a task, not an interrupt (hgrun's start gate): what ran
+		 * meanwhile held the CPU; an idle CPU waited for the waker */
+		add(a, g->id == 0 ? HG_WC_INVISIBLE : HG_WC_TASK, cause, g->id, ns);
+		return;
+	}
 	if (ph == BEFORE_WAKE) {
 		/* the timer interrupt's delivery; beyond the bound the kernel saw
 		 * nothing: the part names the task the CPU was running then */

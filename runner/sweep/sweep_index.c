@@ -207,11 +207,13 @@ const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *re
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		char path[512], rv[80], nv[80];
 		json_t *da = NULL, *db = NULL, *none = json_object();
-		json_t *r = json_object_get(recorded, keys[i]);
+		json_t *r = json_object_get(recorded, keys[i]), *n = json_object_get(now, keys[i]);
 		snprintf(path, sizeof(path), "%s", keys[i]);
-		/* An index written before --set existed has no overrides: none. */
-		bool same = !differ(r || strcmp(keys[i], "overrides") ? r : none,
-				    json_object_get(now, keys[i]), path, sizeof(path), &da, &db);
+		/* An index written before --set existed has no overrides: none
+		 * (on either side: the comparison is symmetric). */
+		bool opt = strcmp(keys[i], "overrides") == 0;
+		bool same = !differ(r || !opt ? r : none, n || !opt ? n : none, path, sizeof(path),
+				    &da, &db);
 		shorten(da, rv, sizeof(rv));
 		shorten(db, nv, sizeof(nv));
 		json_decref(none);

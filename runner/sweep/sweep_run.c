@@ -4,12 +4,14 @@
  * new, empty, this sweep's (a shard's, or --resume), or --force. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,6 +158,44 @@ static void first_reason(const char *text, char *out, size_t size)
 	}
 }
 
+/* DIR/pNNN and DIR/pNNN/rM made (or found) as directories of our own, not
+ * links: the run's files are then written by path below directories
+ * nobody else can swap (a pNNN planted in a shared sweep directory as a
+ * link to /etc is refused, not followed).  0, or -errno with why. */
+static int own_run_dir(const struct sweep_job *j, const char *name, char *why, size_t len)
+{
+	char p[32], r[32];
+	if (!hg_sweep_run_name_split(name, p, r)) {
+		snprintf(why, len, "not a run name");
+		return -EINVAL;
+	}
+	int top = open(j->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int pfd = top >= 0 ? hg_open_dir_at(top, p, true) : -errno;
+	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, true) : pfd;
+	int rc = rfd < 0 ? rfd : 0;
+	struct stat a, b;
+	if (!rc && (fstat(pfd, &a) < 0 || fstat(rfd, &b) < 0))
+		rc = -errno;
+	if (rc == -ELOOP || rc == -ENOTDIR)
+		snprintf(why, len, "a symbolic link or a file where hgrun makes its run directory: "
+			 "not followed; move it away");
+	else if (rc)
+		snprintf(why, len, "%s", strerror(-rc));
+	else if (a.st_uid != geteuid() || b.st_uid != geteuid()) {
+		snprintf(why, len, "a directory of another user (uid %u) where hgrun makes its run "
+			 "directory: not written into; move it away",
+			 (unsigned)(a.st_uid != geteuid() ? a.st_uid : b.st_uid));
+		rc = -EPERM;
+	}
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (top >= 0)
+		close(top);
+	return rc;
+}
+
 /* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
  * With --quiet its messages are kept, and the first of them becomes the
  * reason on the run's one failure line. */
@@ -168,7 +208,12 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	hg_sweep_point_id(j->n_points, point, id);
 	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
 	char why[512];
-	int rc = hg_outdir_clear_run(dir, why, sizeof(why));
+	int rc = own_run_dir(j, name, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "hgrun: run %s: %s/%s: %s\n", name, j->dir, name, why);
+		return HG_EXIT_FAILED;
+	}
+	rc = hg_outdir_clear_run(dir, why, sizeof(why));
 	if (rc == -EBUSY) {
 		fprintf(stderr, "hgrun: run %s: another hgrun is writing %s (%s)\n", name, dir, why);
 		return HG_EXIT_USAGE;

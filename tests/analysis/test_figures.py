@@ -87,7 +87,8 @@ def test_every_figure_of_the_reports_reads_well(drawn, golden, hgreport):
         run = golden(case)
         rc, out, err = hgreport(run, "-o", run / "report")
         assert rc == 0, (case, err)
-    assert {"timeline.png", "gaps.png", "latency.png", "series.png", "outliers.png"} <= set(drawn)
+    assert {"timeline.png", "gaps.png", "latency.png", "series.png", "outliers.png",
+            "interactivation.png"} <= set(drawn)
     assert_clean(drawn)
 
 

@@ -95,10 +95,12 @@ def test_bad_line_before_the_checkpoint_is_an_error(mix_run, copy_run):
         read_series(run)
 
 
-def test_file_shorter_than_the_checkpoint_is_an_error(mix_run, copy_run):
+def test_file_shorter_than_the_checkpoint_is_read_with_a_warning(mix_run, copy_run):
     run = with_series(copy_run, mix_run, [line(S, 0)], checkpoint(5))
-    with pytest.raises(InputError, match="1 lines, but the checkpoint says 5"):
-        read_series(run)
+    s = read_series(run)
+    assert s.lines == 1
+    assert len(run.notes) == 1 and "1 whole lines but result.json says 5 were written: " \
+        "4 missing after 1.000 s" in run.notes[0]
 
 
 def test_unknown_thread_and_non_integer_values_are_errors(mix_run, copy_run):
@@ -214,6 +216,43 @@ def test_spans_cut_to_what_each_line_measured_inside_its_window():
     old = Series(None, threads, dict(loads, read_ns=np.full(4, MISSING)), ["a"], [], 7,
                  series_ns=S)
     assert old.within_windows({}, {"a": (S // 2, 5 * S // 2)}).loads["span_ns"].tolist() == [S] * 4
+
+
+def cpu_line(t, cpu, read, n):
+    return json.dumps({"t_ns": t, "span_ns": S, "read_ns": read, "cpu": cpu, "interrupts": n})
+
+
+def test_interrupts_per_cpu_over_the_time_between_reads(mix_run, copy_run):
+    """series.jsonl's CPU lines: each counts the interrupts since the previous read of
+    /proc/interrupts (read_ns), so a rate is over that time, not the interval's."""
+    from hgreport.analyses.series_bins import interrupt_rates
+    lines = [line(S, 0), cpu_line(S, 0, S + S // 10, 1100), cpu_line(S, 1, S + S // 10, 550),
+             line(2 * S, 0), cpu_line(2 * S, 0, 2 * S + S // 10, 3000),
+             cpu_line(2 * S, 1, 2 * S + S // 10, 500)]
+    s = read_series(with_series(copy_run, mix_run, lines))
+    assert s.lines == 6 and len(s.of_thread(0)["t_ns"]) == 2     # CPU lines are not threads'
+    by = s.interrupt_lines()
+    assert sorted(by) == [0, 1]
+    t, measured, n = by[0]
+    assert list(measured) == [S + S // 10, S] and list(n) == [1100, 3000]
+    rates = interrupt_rates(s, aggregate(s, 4, bin_ns=S, covered_ns=2 * S))
+    assert rates[0].tolist() == pytest.approx([1000.0, 3000.0])
+    assert rates[1].tolist() == pytest.approx([500.0, 500.0])
+
+
+def test_over_time_shows_interrupts_per_cpu(mix_run, copy_run, hgreport, tmp_path):
+    lines = [line(S, 0), cpu_line(S, 0, S, 2000), line(2 * S, 0), cpu_line(2 * S, 0, 2 * S, 4000)]
+    run = with_series(copy_run, mix_run, lines)
+    rc, _, err = hgreport("series", str(run.path), "-o", str(tmp_path / "rep"))
+    assert rc == 0, err
+    md = (tmp_path / "rep" / "series.md").read_text()
+    assert "### Interrupts per CPU over time" in md
+    # the mix run's series is 100 ms: bins of 100 ms, the busiest the one ending at 2 s
+    assert "| 0 | 3,000 (2,000–4,000) | 1.9 s | 6000 |" in md
+    js = json.loads((tmp_path / "rep" / "series.json").read_text())
+    (cpu,) = js["cpus"]
+    assert cpu["cpu"] == 0 and [x for x in cpu["interrupts_per_s"] if x is not None] == [
+        2000.0, 4000.0]
 
 
 def test_load_rates_follow_the_time_each_line_measured():

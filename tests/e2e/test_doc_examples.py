@@ -23,7 +23,7 @@ from runhelp import ROOT
 
 DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 COMMANDS = {"run", "sweep", "sweep-merge", "validate", "list", "calibrate", "schema", "help",
-            "version"}
+            "version", "hourglass"}
 NOT_RUN = {"docs/cli.md: build/hgrun sweep-merge /tmp/hg-merged /scratch/node*/hg-sweep",
            "README.md: build/hgrun sweep-merge /tmp/cp /scratch/node*/cp"}
 
@@ -45,7 +45,7 @@ def help_examples():
     """The examples of `hgrun COMMAND --help` (a trailing backslash continues a line)."""
     found = []
     hgrun = ROOT / "build" / "hgrun"
-    for command in ("run", "sweep", "validate", "list", "calibrate", "schema"):
+    for command in ("run", "sweep", "validate", "list", "calibrate", "schema", "hourglass"):
         text = subprocess.run([str(hgrun), command, "--help"], capture_output=True,
                               text=True).stdout if hgrun.exists() else ""
         block = text.split("examples:\n")[1].split("\n\n")[0] if "examples:\n" in text else ""

@@ -144,7 +144,8 @@ def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario
     text = SWEEP + 'loads:\n  - {name: hog, type: exec, command: "echo started; sleep 30"}\n'
     path = scenario(text)
     out = tmp_path / "sw"
-    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet")
+    # --grid-order: p000/r0 is the first run, the one killed.
+    first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet", "--grid-order")
     try:
         assert wait_for(lambda: (out / "p000" / "r0" / "load-hog.out").exists() and
                         (out / "p000" / "r0" / "load-hog.out").stat().st_size > 0)
@@ -153,12 +154,16 @@ def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario
     finally:
         if first.poll() is None:
             first.kill()
-    # What the kill left: the exec output, a temporary of the kernel trace.
-    (out / "p000" / "r0" / "kernel.jsonl.tmp.0123456789abcdef").write_text("partial")
+    # The run the kill cut off (p000/r0, or p001/r0 on a slow machine) has
+    # the exec output; add what a kill while writing kernel.jsonl leaves.
+    cut = [d for d in sorted(out.glob("p*/r0")) if not (d / "result.json").exists() or
+           not json.loads((d / "result.json").read_text())["complete"]]
+    assert cut and (cut[0] / "load-hog.out").exists(), cut
+    run = cut[0]
+    (run / "kernel.jsonl.tmp.0123456789abcdef").write_text("partial")
     r = hgrun("sweep", path, "-o", out, "--duration", "1s", "--resume", "--quiet", timeout=90)
     assert r.rc == 0, r.err
-    assert "2 succeeded, 0 failed" in r.out, r.out
-    run = out / "p000" / "r0"
+    assert ", 0 failed" in r.out and "sweep: 0 succeeded" not in r.out, r.out
     assert json.loads((run / "result.json").read_text())["complete"] is True
     assert not list(run.glob("*.tmp.*"))
     # And --force starts over from it.
@@ -185,3 +190,22 @@ def test_force_removes_by_name_and_owner_never_what_result_json_lists(hgrun, sce
         r = hgrun("run", path, "-o", out, "--force", "--quiet")
         assert r.rc == 3 and "series.jsonl (owned by uid 4242)" in r.err, r.err
         assert (out / "series.jsonl").exists()
+
+
+def test_a_link_planted_mid_sweep_is_not_followed(hgrun_bin, scenario, tmp_path):
+    path = scenario(SWEEP)
+    out = tmp_path / "sw"
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1500ms", "--quiet")
+    try:
+        assert wait_for(lambda: (out / "p000" / "r0" / "trace.bin").exists())
+        os.symlink(victim, out / "p001")       # before the sweep gets to p001
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(victim.iterdir()) == [], list(victim.iterdir())
+    assert proc.returncode == 1, err
+    assert "p001/r0: a symbolic link or a file where hgrun makes its run directory: not followed" \
+        in err, err

@@ -29,8 +29,12 @@ def test_summary_object_on_stdout_only(hgrun, scenario, tmp_path):
     assert t["name"] == "lat" and t["workload"] == "latency"
     mine = result["threads"][0]["stats"]["latency"]
     assert t["latency"]["max_ns"] == mine["max_ns"] and t["latency"]["count"] == mine["count"]
-    assert s["expectations"] == {"passed": 0, "failed": 0}
+    assert s["expectations"] == {"passed": 0, "failed": 0, "lines": []}
     assert s["warnings"] == result["warnings"]
+    # the verdict as result.json and the human summary state it
+    assert s["headline"] == result["verdict"]["headline"]
+    assert s["findings"] == result["verdict"]["findings"]
+    assert f"verdict: {s['headline']}" in r.err
     # the human summary went to stderr
     assert "result: " in r.err and "lat: latency min" in r.err
 
@@ -42,7 +46,10 @@ def test_failed_expectation_and_quiet(hgrun, scenario, tmp_path):
     assert r.rc == 5
     s = one_object(r.out)
     assert (s["verdict"], s["exit_status"]) == ("expectation_failed", 5)
-    assert s["expectations"] == {"passed": 0, "failed": 1}
+    assert s["expectations"]["passed"] == 0 and s["expectations"]["failed"] == 1
+    assert s["headline"].startswith("FAIL: 1 of 1")
+    (line,) = s["expectations"]["lines"]
+    assert line.startswith("FAIL lat: latency_max_ns") and "bound max 1 ns" in line
     assert "result: " not in r.err          # --quiet: no human summary
 
 

@@ -100,7 +100,7 @@ def test_sigint_during_a_loaded_run_leaves_no_process(hgrun_bin, scenario, tmp_p
 def test_a_load_that_never_started_still_gives_a_valid_result(hgrun, scenario, tmp_path):
     text = scenario_text("late_load", ["{name: c, workload: {type: cpu}}"], duration="5s",
                          extra="loads:\n  - {name: late, type: cpu, start: 4s}")
-    r = run_scenario(hgrun, scenario, tmp_path, text, duration="300ms")
+    r = run_scenario(hgrun, scenario, tmp_path, text, "--cut", duration="300ms")
     assert r.rc == 0, r.err
     r.validate()
     (late,) = r.result["loads"]

@@ -48,6 +48,7 @@ BEYOND_SCHEMA = {
     "merge_key": "PyYAML applies merge keys before the schema sees the document",
     "yaml_alias": "PyYAML expands aliases before the schema sees the document",
     "working_set_tiny": "a minimum on a size string",
+    "flood_ping_peer_option": "a load's check hook: a peer that would read as a ping option",
 }
 
 

@@ -4,7 +4,8 @@ all in a temporary directory on free ports), submits a 4-task job array of
 a small sweep with scripts/slurm/submit.sh, waits, and checks that every task
 and the merge job completed, that each task ran its own shard, that no two
 runs overlapped (--exclusive: one run per node at a time) and that every run
-of the sweep is complete.  Teardown cancels the test's jobs and stops only
+of the sweep is complete; and that when a task fails, the merge job makes its
+runs.  Teardown cancels the test's jobs and stops only
 the daemons it started, also when the test fails.  Needs root and the
 Debian packages slurm-wlm and munge; skipped otherwise, saying which."""
 import json
@@ -190,13 +191,15 @@ def job_states(cluster, ids):
     return states
 
 
-def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin):
+def submit(cluster, hgrun):
+    """submit.sh 4 for SWEEP with --duration 200ms; waits for both jobs.
+    Returns (work dir, scenario, sweep dir, array job id, merge job id)."""
     work = f"{cluster.d}/work"
     scenario = f"{work}/sweep.yaml"
     with open(scenario, "w") as f:
         f.write(SWEEP)
     out = f"{work}/sweep"
-    env = dict(cluster.env, HGRUN=str(hgrun_bin), HG_REPORT="0")
+    env = dict(cluster.env, HGRUN=str(hgrun), HG_REPORT="0")
     p = subprocess.run([str(ROOT / "scripts/slurm/submit.sh"), "4", scenario, out, "--duration",
                         "200ms"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr + cluster.logs()
@@ -205,6 +208,11 @@ def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin)
     array, merge = m.groups()
     cluster.wait_for("the jobs to end",
                      lambda: not cluster.run("squeue", "-h", "-j", f"{array},{merge}").strip(), 300)
+    return work, scenario, out, array, merge
+
+
+def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin):
+    work, scenario, out, array, merge = submit(cluster, hgrun_bin)
 
     states = job_states(cluster, [array, merge])
     tasks = [f"{array}_{k}" for k in range(4)]
@@ -235,3 +243,23 @@ def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin)
     spans.sort()
     for (_, end, a), (start, _, b) in zip(spans, spans[1:]):
         assert end <= start, f"{a} and {b} ran at the same time on the one node"
+
+
+def test_the_merge_job_makes_the_runs_of_a_failed_task(cluster, hgrun_bin):
+    """Task 3 fails at once (an hgrun that exits 1 in that task only); the
+    merge job, which runs after the array whatever happened, makes its runs."""
+    wrapper = f"{cluster.d}/hgrun-failing-task-3"
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\n[ "${SLURM_ARRAY_TASK_ID:-}" = 3 ] && { echo "task 3 fails" >&2; exit 1; }\n'
+                f'exec {hgrun_bin} "$@"\n')
+    os.chmod(wrapper, 0o755)
+    work, _, out, array, merge = submit(cluster, wrapper)
+    states = job_states(cluster, [array, merge])
+    assert states.get(f"{array}_3") == ("FAILED", "1:0"), states
+    assert states.get(merge) == ("COMPLETED", "0:0"), (states, cluster.logs())
+    merged = open(f"{work}/hgrun-sweep-merge-{merge}.out").read()
+    made = re.findall(r"^== run \d+/8: (p\d+/r\d+)", merged, re.M)
+    assert len(made) == 2 and "sweep: 2 succeeded, 0 failed, 6 skipped" in merged, merged
+    index = json.load(open(f"{out}/sweep.json"))
+    for run in (run for point in index["points"] for run in point["runs"]):
+        assert json.load(open(f"{out}/{run}/result.json"))["complete"], run

@@ -236,3 +236,28 @@ def test_budget_switches_full_to_outliers(hgrun, scenario, tmp_path):
     assert all(recs[len(full_part):]["window"] > 0)    # after the switch: windows only
     assert len(recs) * 32 <= 65536                     # never past the budget
     assert res["threads"][0]["stats"]["intervals"] > len(recs)
+
+
+def test_series_has_the_interrupts_of_each_scenario_cpu(hgrun, scenario, tmp_path):
+    """One CPU line per scenario CPU and series interval (docs/results.md), counted between two
+    reads of /proc/interrupts: they add up to what /proc/interrupts counted meanwhile."""
+    def total(cpu):
+        lines = open("/proc/interrupts").read().splitlines()
+        col = lines[0].split().index(f"CPU{cpu}")
+        n = len(lines[0].split())
+        return sum(int(x.split()[1 + col]) for x in lines[1:]
+                   if len(x.split()) > n and all(v.isdigit() for v in x.split()[1:1 + n]))
+    text = scenario_text("irq", ["{name: h, cpus: [1], workload: {type: cpu}}"],
+                         extra="trace: {series: 300ms}")
+    before = total(1)
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="1s")
+    after = total(1)
+    assert r.rc == 0, r.err
+    cpus = [x for x in r.lines("series.jsonl") if "cpu" in x and "thread" not in x]
+    assert [x["cpu"] for x in cpus] == [1] * 4                 # 300, 600, 900, 1000 ms
+    assert [x["t_ns"] for x in cpus] == [300 * MS, 600 * MS, 900 * MS, 1000 * MS]
+    reads = [x["read_ns"] for x in cpus]
+    assert reads == sorted(reads) and all(x["read_ns"] >= x["t_ns"] for x in cpus)
+    counted = sum(x["interrupts"] for x in cpus)
+    assert 0 < counted <= after - before
+    assert counted >= 0.2 * (after - before), (counted, after - before)   # hgrun starts, stops

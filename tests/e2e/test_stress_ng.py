@@ -143,3 +143,18 @@ def test_report_spreads_the_window_and_names_stress_ng(hgrun, scenario, tmp_path
     row = next(x for x in over_time.splitlines() if x.startswith("| hog | "))
     mean = float(row.split("|")[3].split("(")[0])
     assert abs(mean - st["ops_per_s"]) <= 0.02 * st["ops_per_s"] + 0.1, (row, st["ops_per_s"])
+
+
+@needs
+def test_no_metrics_is_unknown_not_zero(hgrun, scenario, tmp_path):
+    """A window too short for stress-ng to set up (SIGTERM 1 ms after its start): no
+    metrics, so no ops in result.json and no series line, and a warning says why."""
+    load = "{name: hog, type: stress_ng, stressor: cpu, start: 0.5s, stop: 501ms}"
+    r = run_scenario(hgrun, scenario, tmp_path, load_scenario(load, "1s"), duration="1s")
+    assert r.rc == 0, r.err
+    r.validate()
+    load = r.result["loads"][0]
+    assert not {"ops", "ops_per_s", "bogo_ops"} & set(load["stats"]), load["stats"]
+    assert any(w.startswith("no metrics from stress-ng: load-hog.yaml is empty")
+               for w in load["warnings"]), load["warnings"]
+    assert not [x for x in r.lines("series.jsonl") if x.get("load") == "hog"]

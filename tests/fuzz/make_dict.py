@@ -5,6 +5,8 @@ parameter reaches the fuzzer without a list to keep), plus YAML's tokens and a f
 the format that the schema cannot list (sweep paths, units).
 
     tests/fuzz/make_dict.py OUT.dict
+    tests/fuzz/make_dict.py --results OUT.dict   (sweep.json and result.json: JSON keys of
+                                                  schemas/result.schema.json, run names, JSON)
 """
 import json
 import pathlib
@@ -12,6 +14,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "schemas" / "scenario.schema.json"
+RESULT_SCHEMA = ROOT / "schemas" / "result.schema.json"
+
+# sweep.json's keys and the shapes of run names, hostile ones included, and JSON's tokens.
+RESULTS_EXTRA = ["format", "hgrun-sweep/1", "hgrun-result/1", "points", "runs", "axes", "repeat",
+                 "overrides", "scenario", "complete", "p000/r0", "p1/r2", "../", "/", "p0/..",
+                 "p0/r0/x", "p9999999999/r0", "\\u0000", "{", "}", "[", "]", ":", ",", "\"",
+                 "true", "false", "null", "-0", "1e999", "9223372036854775808"]
 
 # Shapes of the format beyond the schema's keys and enums, and YAML's own tokens.
 EXTRA = ["-1", "0x", "18446744073709551616", "1e9", "99", ">", "null", "true", "~", "hgrun: 1", "threads[", "loads[", "].workload.exec", "- name: ", "per_cpu", "10ms",
@@ -46,9 +55,21 @@ def quoted(text):
     return '"' + "".join(out) + '"'
 
 
+def results_dict(out):
+    keys, values = words(json.loads(RESULT_SCHEMA.read_text()))
+    lines = ["# Made by tests/fuzz/make_dict.py --results: result.json keys, sweep.json keys,"
+             " run names, JSON tokens."]
+    lines += [quoted(f'"{k}":') for k in keys] + [quoted(v) for v in values]
+    lines += [quoted(x) for x in RESULTS_EXTRA]
+    pathlib.Path(out).write_text("\n".join(lines) + "\n")
+    print(f"make_dict: {len(keys)} keys, {len(values)} values, {len(RESULTS_EXTRA)} tokens -> {out}")
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--results":
+        return results_dict(argv[2])
     if len(argv) != 2:
-        sys.exit("usage: make_dict.py OUT.dict")
+        sys.exit("usage: make_dict.py [--results] OUT.dict")
     keys, values = words(json.loads(SCHEMA.read_text()))
     lines = ["# Made by tests/fuzz/make_dict.py from schemas/scenario.schema.json: keys, values,"
              " YAML tokens."]

@@ -6,6 +6,8 @@
 #
 #   tests/fuzz/run.sh [SECONDS]        (default 45; docs/fuzzing.md for long runs)
 #   FUZZ_RUNS=10000000 tests/fuzz/run.sh 0    (a number of executions instead)
+#   FUZZ_TARGET=results tests/fuzz/run.sh 30  (the sweep.json/result.json readers:
+#                                              seeds from tests/analysis/golden)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-45}
@@ -14,21 +16,40 @@ if ! command -v clang >/dev/null; then
 	echo "fuzz: clang not found: skipped (apt-get install clang libclang-rt-dev)" >&2
 	exit 0
 fi
+target=${FUZZ_TARGET:-scenario}
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHG_FUZZ=ON >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_scenario >/dev/null
+cmake --build "$build" -j"$(nproc)" --target "fuzz_$target" >/dev/null
 
-corpus=$build/fuzz-corpus
-seeds=$build/fuzz-seeds
-mkdir -p "$corpus" "$seeds" "$build/fuzz-artifacts"
-cp tests/scenarios/valid/*.yaml experiments/*.yaml "$seeds"/
-for d in tests/scenarios/invalid/*/; do
-	cp "$d/scenario.yaml" "$seeds/invalid-$(basename "$d").yaml"
-done
-python3 tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
+if [ "$target" = results ]; then
+	corpus=$build/fuzz-results-corpus
+	seeds=$build/fuzz-results-seeds
+	mkdir -p "$corpus" "$seeds" "$build/fuzz-artifacts"
+	i=0
+	for f in tests/analysis/golden/*/result.json tests/analysis/golden/sweep/p*/r*/result.json \
+		 tests/analysis/golden/sweep/sweep.json; do
+		cp "$f" "$seeds/seed-$((i++)).json"
+	done
+	cp tests/fuzz/results_regressions/*.json "$seeds"/     # earlier findings
+	python3 tests/fuzz/gen_results_corpus.py "$seeds"
+	python3 tests/fuzz/make_dict.py --results "$build/results.dict"
+	dict=$build/results.dict
+	max_len=65536
+	export HG_FUZZ_SCRATCH=$PWD/$build/fuzz-results-scratch   # the files it reads back
+else
+	corpus=$build/fuzz-corpus
+	seeds=$build/fuzz-seeds
+	mkdir -p "$corpus" "$seeds" "$build/fuzz-artifacts"
+	cp tests/scenarios/valid/*.yaml experiments/*.yaml "$seeds"/
+	for d in tests/scenarios/invalid/*/; do
+		cp "$d/scenario.yaml" "$seeds/invalid-$(basename "$d").yaml"
+	done
+	python3 tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
+	python3 tests/fuzz/make_dict.py "$build/scenario.dict"
+	dict=$build/scenario.dict
+	max_len=300000
+fi
 
-python3 tests/fuzz/make_dict.py "$build/scenario.dict"
-
-args=(-dict="$build/scenario.dict" -timeout="${FUZZ_TIMEOUT:-3}" -rss_limit_mb=2048 -max_len=300000
+args=(-dict="$dict" -timeout="${FUZZ_TIMEOUT:-3}" -rss_limit_mb=2048 -max_len="$max_len"
       -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/")
 if [ -n "${FUZZ_RUNS:-}" ]; then
 	args+=(-runs="$FUZZ_RUNS")
@@ -37,4 +58,4 @@ else
 fi
 # ASAN/UBSan abort on the first finding; libFuzzer then exits non-zero
 # and leaves the input in $build/fuzz-artifacts/.
-exec "$build/tests/fuzz/fuzz_scenario" "${args[@]}" "$corpus" "$seeds"
+exec "$build/tests/fuzz/fuzz_$target" "${args[@]}" "$corpus" "$seeds"

@@ -81,7 +81,34 @@ def issue_sources():
                 yield p
 
 
+def self_test() -> int:
+    """Plants "issue N" where it must be found and where it must not."""
+    import tempfile
+    word = "iss" + "ue"    # spelled apart, so this file's own comments stay clean
+    cases = [  # (file name, text, how many must be found)
+        ("a.c", f"/* as {word} 7 says */\nint x; /* {word}s 7 */\n", 2),
+        ("a.c", f'const char *s = "{word} 7";\n', 0),          # a string, not a comment
+        ("a.py", f"# see {word.title()} #12\nx = '{word} 3'\n", 1),
+        ("a.md", f"Fixed in {word} 3.\nSee https://example.org/{word}s/4 ({word} 4).\n", 1),
+        ("a.sh", f"echo '{word} 5'  # {word} 6\n", 1),
+        ("a.yaml", f"# the scenario of {word} 9\nname: x\n", 1),
+        ("CMakeLists.txt", f"# t{word} 9, re{word}: no\n", 0),
+    ]
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text, want in cases:
+            path = pathlib.Path(tmp, name)
+            path.write_text(text)
+            found = list(issue_refs(path))
+            ok = len(found) == want
+            bad += not ok
+            print(("ok  " if ok else "BAD ") + f"{name}: {want} expected, found {found}")
+    return 1 if bad else 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     names, paths = known_files()
     sources = [*ROOT.glob("runner/**/*.[ch]"), *ROOT.glob("analysis/**/*.py"),
                *ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/**/*.py"),

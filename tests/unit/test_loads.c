@@ -175,18 +175,36 @@ static void check_window(const struct lcase *c, json_t *load)
 	      "killed %lld", json_integer_value(json_object_get(load, "killed")));
 }
 
+/* A load's warnings but the supervisor's late start or stop (a busy machine's; the window's
+ * times are checked by check_window): how many, and the first. */
+static size_t own_warnings(json_t *w, const char **first)
+{
+	size_t i, n = 0;
+	json_t *x;
+	*first = NULL;
+	json_array_foreach(w, i, x) {
+		const char *s = json_string_value(x);
+		if (s && strstr(s, "(the supervisor did not get a CPU in time)"))
+			continue;
+		if (!n++)
+			*first = s;
+	}
+	return n;
+}
+
 static void check_result(const struct lcase *c, json_t *load)
 {
 	json_t *st = json_object_get(load, "stats"), *w = json_object_get(load, "warnings");
 	check_window(c, load);
 	if (c->stat)
 		check(num(st, c->stat) > 0, c->what, "stats.%s = %g", c->stat, num(st, c->stat));
-	const char *w0 = json_string_value(json_array_get(w, 0));
+	const char *w0;
+	size_t nw = own_warnings(w, &w0);
 	if (c->warning)
 		check(w0 && strstr(w0, c->warning), c->what, "warning '%s', want '%s'", w0 ? w0 : "",
 		      c->warning);
 	else
-		check(json_array_size(w) == 0, c->what, "unexpected warning '%s'", w0 ? w0 : "");
+		check(nw == 0, c->what, "unexpected warning '%s'", w0 ? w0 : "");
 	if (c->exit_signal) {
 		const char *sig = json_string_value(json_object_get(json_object_get(load, "exit"), "signal"));
 		check(sig && strcmp(sig, c->exit_signal) == 0, c->what, "exit.signal %s", sig ? sig : "null");
@@ -287,16 +305,17 @@ static void test_escape(void)
 	sleep_until(t0 + 300 * MS);
 	hg_loadrun_stop_all(lr);
 	json_t *w = hg_loadrun_warnings(lr), *loads = hg_loadrun_to_json(lr);
-	/* the exec keeper is a subreaper: it kills the escaped one itself (the warning need not
-	 * be the first: a busy machine may add "started N ms after its start time") */
-	const char *found = NULL, *w0 = json_string_value(json_array_get(w, 0));
-	for (size_t i = 0; i < json_array_size(w) && !found; i++) {
-		const char *s = json_string_value(json_array_get(w, i));
-		if (s && strstr(s, "load e: 1 process started by the command had left its process "
-				   "group (setsid?) and was killed"))
-			found = s;
-	}
-	check(found, what, "warnings %zu, the first '%s'", json_array_size(w), w0 ? w0 : "");
+	/* the exec keeper is a subreaper: it kills the escaped one itself (a
+	 * busy machine may add a late-start warning: looked for among all) */
+	const char *found = NULL;
+	size_t k;
+	json_t *wk;
+	json_array_foreach(w, k, wk)
+		if (strstr(json_string_value(wk), "load e: 1 process started by the command had left "
+			   "its process group (setsid?) and was killed"))
+			found = json_string_value(wk);
+	const char *w0 = json_string_value(json_array_get(w, 0));
+	check(found != NULL, what, "no escape warning; first: '%s'", w0 ? w0 : "");
 	check_gone(what, json_array_get(loads, 0));
 	json_decref(w);
 	json_decref(loads);

@@ -65,6 +65,8 @@ static const struct ocase cases[] = {
 	 * its temporary, a stale lock of a killed run */
 	{ "a run with an exec load", HG_OUTDIR_RUN, { "result.json", "load-hog.out", "load-hog.err",
 	  NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a run with a stress_ng load", HG_OUTDIR_RUN, { "result.json", "load-s.out", "load-s.err",
+	  "load-s.yaml", NULL }, HG_EXIT_USAGE, 0, true },
 	{ "a traced run killed while writing", HG_OUTDIR_RUN, { "trace.bin", "kernel.jsonl",
 	  "kernel.jsonl.tmp.0123456789abcdef", ".hgrun-lock", ".hgrun-reserve", NULL },
 	  HG_EXIT_USAGE, 0, true },

@@ -10,6 +10,32 @@
 
 struct dcase { const char *in; int ok; uint64_t want; const char *msg_part; };
 
+/* Translating Hourglass command lines: the nearest ns, ties up, said. */
+static void test_durations_nearest(void)
+{
+	static const struct { const char *in; uint64_t want; bool rounded; } cases[] = {
+		{ "976.5625us", 976563, true }, { "976.5624us", 976562, true },
+		{ "1.0000004us", 1000, true }, { "5.3ms", 5300000, false },
+		{ "0.5ns", 1, true },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+		bool rounded = false;
+		char err[HG_ERRLEN] = "";
+		int rc = hg_parse_duration_nearest(cases[i].in, &v, &rounded, err);
+		CHECK(rc == 0 && v == cases[i].want && rounded == cases[i].rounded,
+		      "nearest '%s': rc %d, %llu (rounded %d), want %llu (%s)", cases[i].in, rc,
+		      (unsigned long long)v, rounded, (unsigned long long)cases[i].want, err);
+	}
+	uint64_t v;
+	bool rounded;
+	char err[HG_ERRLEN] = "";
+	CHECK(hg_parse_duration_nearest("0.4ns", &v, &rounded, err) != 0 &&
+	      strstr(err, "rounds to 0ns"), "nearest '0.4ns' refused: '%s'", err);
+	CHECK(hg_parse_duration_nearest("5", &v, &rounded, err) != 0 &&
+	      strstr(err, "needs a unit"), "nearest '5' refused: '%s'", err);
+}
+
 static void test_durations(void)
 {
 	static const struct dcase cases[] = {
@@ -27,7 +53,8 @@ static void test_durations(void)
 		{ "1e6ms", 0, 0, "unknown unit" },
 		{ "4Ms", 0, 0, "did you mean 'ms'" },
 		{ "4 ms", 0, 0, "no space" },
-		{ "0.5ns", 0, 0, "finer than 1 ns" },
+		{ "0.5ns", 0, 0, "finer than 1 ns: write 0ns or 1ns" },
+		{ "976.5625us", 0, 0, "write 976562ns or 976563ns" },
 		{ "", 0, 0, "empty" },
 		{ "ms", 0, 0, "expected a duration" },
 		{ ".5ms", 0, 0, "expected a duration" },
@@ -157,6 +184,7 @@ static void test_cpusets_and_names(void)
 int main(void)
 {
 	test_durations();
+	test_durations_nearest();
 	test_sizes();
 	test_integers();
 	test_format();

@@ -115,6 +115,26 @@ static void test_idle_cpu(void)
 	      "an idle CPU: the time to the switch is the scheduler's");
 }
 
+static void test_woken_by_a_task(void)
+{
+	struct hg_kseg s[4];
+	size_t n = 0;
+	s[n++] = seg(0, 1050, HG_SEG_TASK, OTHER);   /* wakes ME from task context at 1040 */
+	s[n++] = seg(1050, 1060, HG_SEG_TASK, 0);
+	s[n++] = seg(1060, 2000, HG_SEG_TASK, ME);
+	struct hg_wake_facts f = { .intended = 1000 * US, .actual = 1062 * US,
+		.switched = 1060 * US, .woken = 1040 * US, .tid = ME,
+		.flags = HG_WF_SWITCHED | HG_WF_WOKEN };
+	struct hg_wake_attr a;
+	hg_wake_attribute(s, n, &f, classify, NULL, &a);
+	CHECK(a.attributed && a.comp[HG_WC_TIMER_DELAY] == 0 && a.comp[HG_WC_INVISIBLE] == 0,
+	      "no interrupt woke it: no timer part");
+	CHECK(a.comp[HG_WC_TASK] == 50 * US, "the task that ran until the wake-up and after it, "
+	      "then idled: %lld", (long long)a.comp[HG_WC_TASK]);
+	CHECK(a.comp[HG_WC_SCHED] == 10 * US, "the idle time before the switch: %lld",
+	      (long long)a.comp[HG_WC_SCHED]);
+}
+
 static void test_awake_and_uncovered(void)
 {
 	struct hg_kseg s[4];
@@ -144,6 +164,7 @@ int main(void)
 	test_held_by_a_task();
 	test_programmed_late();
 	test_idle_cpu();
+	test_woken_by_a_task();
 	test_awake_and_uncovered();
 	return unit_report("test_wakeup_attr");
 }

@@ -161,6 +161,19 @@ def _spread_loads(s: Series, bin_ns: int, n: int,
     return span, sums
 
 
+def interrupt_rates(s: Series, b: Bins) -> dict[int, np.ndarray]:
+    """Per scenario CPU, its interrupts per second in each bin (series.jsonl's CPU lines: the
+    interrupts of the lines ending in the bin over the time they measured), NaN where none."""
+    out = {}
+    for cpu, (t, measured, n) in s.interrupt_lines().items():
+        k = np.clip((t - 1) // b.bin_ns, 0, b.n - 1)
+        span = np.bincount(k, weights=measured, minlength=b.n)
+        count = np.bincount(k, weights=n, minlength=b.n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[cpu] = np.where(span > 0, count * 1e9 / np.maximum(span, 1), np.nan)
+    return out
+
+
 MAX_SAMPLES = 5_000_000        # wake-ups read and sorted for exact per-bin p99 (about 60 bytes
                                # each while sorted: 300 MB at most)
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..base.stats import describe
 from ..read.rundir import Run
-from . import jobs
+from . import interactivation, jobs
 from . import switches
 
 DEFAULT_THRESHOLDS_NS = (1_000_000, 5_000_000, 10_000_000, 50_000_000)   # table 1
@@ -162,11 +162,12 @@ def summarize(run: Run, thresholds_ns: Sequence[int] = DEFAULT_THRESHOLDS_NS) ->
         "tsc": {k: (r.get("tsc") or {}).get(k) for k in ("hz", "method", "hz_error_ppm", "invariant")},
         "gap": {k: (r.get("gap") or {}).get(k) for k in ("threshold_ns", "loop_ns", "auto")},
         "memory_locked": r.get("memory_locked"),
-        "warnings": list(r.get("warnings") or []),
+        "warnings": list(r.get("warnings") or []) + run.notes,
         "threads": [_thread(run, i) for i in range(len(run.threads))],
         "loads": [_load(ld) for ld in run.loads],
         "context_switches": {k: dict(v) for k, v in switch_stats(run).items()},
         "dispatch_latency": {"thresholds_ns": list(thresholds_ns),
                              "threads": dispatch_table(run, thresholds_ns)},
+        "inter_activation": interactivation.summary(run),
         "expectations": list(r.get("expectations") or []),
     }

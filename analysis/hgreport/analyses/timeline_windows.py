@@ -22,7 +22,19 @@ class Window:
     what: str            # the panel's title
     start_ns: int
     length_ns: int
-    mark: tuple[int, int] | None = None   # the event itself, outlined
+    mark: tuple[int, int] | None = None   # the event itself: its start and end
+    names: tuple[str, ...] = ()           # what each line of the event is: its start's and
+                                          # end's names (one name when they are one instant)
+
+    def marks(self) -> list[tuple[int, str]]:
+        """(time, name) of each line the panel draws for its event."""
+        if self.mark is None:
+            return []
+        a, b = self.mark
+        names = self.names or ("the event",)
+        if a == b:
+            return [(a, names[0])]
+        return [(a, names[0]), (b, names[-1] if len(names) > 1 else names[0])]
 
 
 def _around(lo: int, hi: int, run_end: int, factor: float = 6.0, least: int = 5 * MS,
@@ -94,7 +106,8 @@ def _worst_miss(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
     late, i, j = worst
     return (j.release, j.completion,
             f"worst deadline miss: {run.label(i)} released at {fmt_ns(j.release)}, done "
-            f"{fmt_ns(late)} after its deadline", (j.deadline, j.completion))
+            f"{fmt_ns(late)} after its deadline", (j.deadline, j.completion),
+            ("missed deadline", "late completion"))
 
 
 def _worst_wakeup(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
@@ -104,7 +117,21 @@ def _worst_wakeup(run: Run) -> tuple[int, int, str, tuple[int, int]] | None:
     k = int(np.argmax(smp.late))
     lo, hi = int(smp.intended[k]), int(smp.actual[k])
     return lo, hi, f"latest wake-up: {run.label(int(smp.thread[k]))} {fmt_ns(hi - lo)} late", \
-        (lo, hi)
+        (lo, hi), ("intended wake-up", "actual wake-up")
+
+
+def releases(run: Run, index: int, lo: int, hi: int) -> np.ndarray:
+    """The release times (ns) in [lo, hi) of a periodic thread's jobs (its start plus whole
+    periods, up to its finish); empty for a thread without a period."""
+    s = run.scenario_thread(index)
+    period = ((s.get("workload") or {}).get("period_ns")) or 0
+    if not period or not run.threads[index]["stats"].get("releases"):
+        return np.empty(0, np.int64)
+    start = int(s.get("start_ns") or 0)
+    finish = int(s.get("finish_ns") or run.duration_ns or hi)
+    first = max(0, -(-(lo - start) // period))
+    last = (min(hi, finish) - 1 - start) // period
+    return start + np.arange(first, last + 1, dtype=np.int64) * period
 
 
 def choose_windows(run: Run) -> list[Window]:
@@ -114,7 +141,8 @@ def choose_windows(run: Run) -> list[Window]:
     for t, whats in groups[:MAX_PHASES]:
         start, length = _around(t, t, end, least=min(500 * MS, 2 * t))
         which = "first phase change" if t == groups[0][0] else "phase change"
-        out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t)))
+        out.append(Window(f"{which}: {', '.join(whats)}", start, length, (t, t),
+                          ("phase change",)))
     if not groups:
         out.append(Window("the start of the run", 0, min(500 * MS, end or 500 * MS)))
     g = gaps_of_run(run, same_cpu=False)
@@ -123,10 +151,10 @@ def choose_windows(run: Run) -> list[Window]:
         lo, hi = int(g.start[k]), int(g.stop[k])
         start, length = _around(lo, hi, end)
         out.append(Window(f"longest gap: {run.label(int(g.thread[k]))} {fmt_ns(hi - lo)}",
-                          start, length, (lo, hi)))
+                          start, length, (lo, hi), ("gap starts", "gap ends")))
     ev = _worst_miss(run) or _worst_wakeup(run)
     if ev is not None:
-        lo, hi, what, mark = ev
+        lo, hi, what, mark, names = ev
         start, length = _around(lo, hi, end, factor=3.0)
-        out.append(Window(what, start, length, mark))
+        out.append(Window(what, start, length, mark, names))
     return out

@@ -66,3 +66,26 @@ def fmt_bytes(n: float) -> str:
             v = n / scale
             return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
     return f"{n:.0f} B"
+
+
+def fmt_ns_exact(ns: float | None) -> str:
+    """A duration in the largest unit it is at least one of, to 4 significant digits with no
+    trailing zeros, as a user writes it: 1e9 -> '1 s', 2e5 -> '200 us', 10175799 -> '10.18 ms'."""
+    if ns is None:
+        return "–"
+    for scale, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.4g} {unit}"
+    return f"{ns:.4g} ns"
+
+
+def fmt_metric(metric: str, value: float | None) -> str:
+    """A metric's value in its unit (the unit is in the name: `_ns`, `_ratio`): durations as
+    written (fmt_ns_exact), ratios as percentages, counts as integers."""
+    if value is None:
+        return "–"
+    if metric.endswith("_ns"):
+        return fmt_ns_exact(value)
+    if metric.endswith("_ratio"):
+        return f"{100 * value:.4g}%"
+    return f"{value:.0f}" if float(value) == int(value) else f"{value:.4g}"

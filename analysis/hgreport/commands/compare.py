@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from .command import Command, UsageError
+from ..base import safeout
 
 EXIT_CONDITION = 5      # a --fail-if condition is true: a finding, as hgrun's 5 (docs/cli.md)
 
@@ -76,14 +77,14 @@ def _run(args: argparse.Namespace) -> int:
     table = compare.build(groups, seed=args.seed)
     verdicts = compare_failif.evaluate(conds, table.rows, table.labels, args.significant_only)
     out = args.output or Path("compare")
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     figures = compare_plots.write_all(table, out)
     doc = compare.to_json(table, groups, differing)
     doc["fail_if"] = verdicts
     doc["figures"] = figures
-    (out / "compare.json").write_text(json.dumps(doc, indent=2) + "\n")
+    safeout.write_text(out / "compare.json", json.dumps(doc, indent=2) + "\n")
     md = compare_render.render(table, groups, differing, verdicts, figures)
-    (out / "compare.md").write_text(md)
+    safeout.write_text(out / "compare.md", md)
     if args.json:
         print(json.dumps(doc, indent=2))
     else:

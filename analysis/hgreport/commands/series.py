@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from .command import Command
+from ..base import safeout
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -23,8 +24,8 @@ def _run(args: argparse.Namespace) -> int:
     if not text:
         raise InputError(run.path / "result.json", "the run has no series.jsonl (`files.series`); "
                                                    "runs of hgrun before streaming have none")
-    (out / "series.md").write_text(f"# {run.scenario.get('name')}: over time\n\n"
-                                   f"## {TITLE}\n\n{text}")
+    safeout.write_text(out / "series.md", f"# {run.scenario.get('name')}: over time\n\n"
+                                          f"## {TITLE}\n\n{text}")
     for line in summary:
         print(line)
     print(f"report: {out / 'series.md'}")

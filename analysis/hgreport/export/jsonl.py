@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..read.rundir import END_KINDS, Run
+from ..base import safeout
 
 CHUNK = 1 << 16
 
@@ -47,14 +48,14 @@ def wakeup_lines(run: Run) -> Iterator[str]:
 
 def write(run: Run, out: Path) -> list[tuple[Path, int]]:
     """out/trace.jsonl and, when the run has wake-ups, out/latency.jsonl: (path, lines)."""
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     written = []
     for name, lines, kind in (("trace.jsonl", interval_lines, "intervals"),
                               ("latency.jsonl", wakeup_lines, "wakeups")):
         if kind == "wakeups" and not len(run.records("wakeups")):
             continue
         n = 0
-        with (out / name).open("w") as f:
+        with safeout.open_out(out / name, "w") as f:
             for line in lines(run):
                 f.write(line)
                 n += 1

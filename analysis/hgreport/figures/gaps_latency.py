@@ -3,6 +3,7 @@ over-time figures) of one run."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,27 +30,43 @@ def _log_edges(lo: float, hi: float, per_decade: int = 20) -> np.ndarray:
 def plot_gaps(run: Run, path: Path) -> Path:
     """Left: lengths of each thread's gaps on one CPU. Right: inferred context-switch costs
     (thread A ends, thread B starts on the same CPU), voluntary vs involuntary. Histograms
-    counted in ns and drawn as stairs: no copy of millions of values in us for matplotlib."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2))
+    counted in ns and drawn as stairs: no copy of millions of values in us for matplotlib.
+    Only the panels with something to show (one thread alone has no switches between traced
+    threads: no empty right panel); neither: one panel saying so."""
     g_all = switches.gaps_of_run(run)
     per = [(run.label(i), g_all.of_thread(i)) for i in range(len(run.threads))]
     per = [(lab, g) for lab, g in per if len(g)]
+    sw = switches.of_run(run)
+    panels = [draw for draw, has in ((_gap_panel, bool(per)), (_switch_panel, bool(len(sw)))) if has]
+    fig, axes = plt.subplots(1, max(1, len(panels)), figsize=(6 * max(1, len(panels)), 4.2),
+                             squeeze=False)
+    for ax, draw in zip(axes[0], panels):
+        draw(ax, run, per, sw)
+    if not panels:
+        ax = axes[0][0]
+        ax.text(0.5, 0.5, "no gaps and no switches between traced threads in the trace",
+                transform=ax.transAxes, ha="center")
+        ax.set_axis_off()
+    if not run.complete:
+        fig.suptitle("run incomplete", color="tab:red")
+    return save(fig, path)
+
+
+def _gap_panel(ax: Any, run: Run, per: list, sw: Any) -> None:
     bins = _log_bins([g for _, g in per])
     for lab, g in per[:12]:
-        left.stairs(np.histogram(g, bins)[0], bins / 1e3, lw=1.2, label=f"{lab} ({len(g)})")
-    left.set_xscale("log")
-    left.set_yscale("log")
-    log_axis(left.xaxis, ns_per_unit=1e3)
-    log_axis(left.yaxis)
-    left.set_xlabel("gap length")
-    left.set_ylabel("gaps")
-    left.set_title("gaps of each thread (after `preempted`, same CPU)", fontsize=10)
-    if per:
-        legend_below(left)
-    else:
-        left.text(0.5, 0.5, "no gaps in the trace", transform=left.transAxes, ha="center")
+        ax.stairs(np.histogram(g, bins)[0], bins / 1e3, lw=1.2, label=f"{lab} ({len(g)})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    log_axis(ax.xaxis, ns_per_unit=1e3)
+    log_axis(ax.yaxis)
+    ax.set_xlabel("gap length")
+    ax.set_ylabel("gaps")
+    ax.set_title("gaps of each thread (after `preempted`, same CPU)", fontsize=10)
+    legend_below(ax)
 
-    sw = switches.of_run(run)
+
+def _switch_panel(ax: Any, run: Run, per: list, sw: Any) -> None:
     st = switch_stats(run)
     present = [d for d in (st["voluntary"], st["involuntary"]) if d["count"]]
     bins = _log_edges(min((d["min_ns"] for d in present), default=1.0),
@@ -60,21 +77,15 @@ def plot_gaps(run: Run, path: Path) -> Path:
                                    ("voluntary (after yielded/blocked)", vol, st["voluntary"],
                                     "tab:blue")):
         if d["count"]:
-            right.stairs(counts, bins / 1e3, fill=True, alpha=0.45, color=color,
-                         label=f"{name}: n={d['count']}, min {d['min_ns'] / 1e3:.1f}, "
-                               f"median {d['median_ns'] / 1e3:.1f} us")
-    right.set_xscale("log")
-    log_axis(right.xaxis, ns_per_unit=1e3)
-    right.set_xlabel("switch cost: next thread's start - previous thread's end")
-    right.set_ylabel("switches")
-    right.set_title("inferred context switches between traced threads (process_ctx)", fontsize=10)
-    if len(sw):
-        legend_below(right, ncol=1)
-    else:
-        right.text(0.5, 0.5, "no switches between traced threads", transform=right.transAxes, ha="center")
-    if not run.complete:
-        fig.suptitle("run incomplete", color="tab:red")
-    return save(fig, path)
+            ax.stairs(counts, bins / 1e3, fill=True, alpha=0.45, color=color,
+                      label=f"{name}: n={d['count']}, min {d['min_ns'] / 1e3:.1f}, "
+                            f"median {d['median_ns'] / 1e3:.1f} us")
+    ax.set_xscale("log")
+    log_axis(ax.xaxis, ns_per_unit=1e3)
+    ax.set_xlabel("switch cost: next thread's start - previous thread's end")
+    ax.set_ylabel("switches")
+    ax.set_title("inferred context switches between traced threads (process_ctx)", fontsize=10)
+    legend_below(ax, ncol=1)
 
 
 def cdf_points(n: int, points: int = 2000) -> np.ndarray:

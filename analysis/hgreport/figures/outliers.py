@@ -19,9 +19,11 @@ from .plotting import legend_outside, plt, save
 MAX_ROWS = 6
 
 
-def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int, after: int) -> tuple[int, int]:
-    """[lo, hi] to show: the window's largest outlier of its thread with `before`/`after` of
-    context, inside the window."""
+def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int,
+           after: int) -> tuple[int, int, int, int]:
+    """(lo, hi) to show: the window's largest outlier of its thread with `before`/`after` of
+    context, inside the window; and (from, to) of that outlier (the gap, or the wake-up from
+    its intended to its actual time)."""
     lo, hi = int(w["trigger_ns"]), int(w["trigger_ns"]) + int(w.get("value_ns") or 0)
     th = int(w["thread"])
     if w["kind"] == "gap":
@@ -35,13 +37,15 @@ def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int, after: int) 
             late = wk["actual_ns"][m] - wk["intended_ns"][m]
             k = int(np.argmax(late))
             lo, hi = int(wk["intended_ns"][m][k]), int(wk["actual_ns"][m][k])
-    return max(int(w["from_ns"]), lo - before), min(int(w["to_ns"]), hi + after)
+    return max(int(w["from_ns"]), lo - before), min(int(w["to_ns"]), hi + after), lo, hi
 
 
 def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
-    """Small multiples: per window, one row per thread with records in it."""
+    """Small multiples: per window, one row per thread with records in it, in the order the
+    windows happened; the outlier each is centred on shaded and outlined in red."""
     if not ws:
         return None
+    ws = sorted(ws, key=lambda w: int(w["trigger_ns"]))
     rec, wk = interval_records(run), wakeup_records(run)
     g = gaps_of_run(run, same_cpu=False)      # docs/kernel-trace.md's gaps, from the columns
     names = cause_names(run)
@@ -52,20 +56,33 @@ def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     fig, axes = plt.subplots(nrows, cols, squeeze=False, figsize=(4.2 * cols if cols > 1 else 7.5, 2.3 * nrows))
     used: dict[str, Any] = {}
     for ax, w in zip(axes.flat, ws):
-        lo, hi = _focus(w, g, wk, before, after)
+        lo, hi, olo, ohi = _focus(w, g, wk, before, after)
         _panel(ax, run, w, rec, g, wk, lo, hi, names, used)
+        _mark(ax, lo, hi, olo, ohi)
     for ax in axes.flat[len(ws):]:
         ax.axis("off")
     handles = [plt.Rectangle((0, 0), 1, 1, color="0.45", label="interval of CPU")]
     handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(n), label=f"gap: {n}")
                 for n in used]
     handles += [plt.Line2D([], [], color="tab:purple", marker="|", ls="-", label="wake-up "
-                           "(intended → actual)")]
+                           "(intended → actual)"),
+                plt.Rectangle((0, 0), 1, 1, facecolor=(0.84, 0.15, 0.16, 0.15),
+                              edgecolor="tab:red", label="the outlier (gap or late wake-up)")]
     legend_outside(axes.flat[cols - 1], handles=handles, fontsize=7)
-    fig.suptitle(f"{run.scenario.get('name')}: outlier windows, around each one's largest "
-                 "outlier (x: time from each panel's left edge)", fontsize=10)
+    fig.suptitle(f"{run.scenario.get('name')}: outlier windows in time order, around each one's "
+                 "largest outlier (x: time from each panel's left edge)", fontsize=10)
     fig.tight_layout()
     return save(fig, path)
+
+
+def _mark(ax: Any, lo: int, hi: int, olo: int, ohi: int) -> None:
+    """The outlier itself: shaded from its start to its end, its ends in red."""
+    unit_scale = 1e3 if hi - lo < 2e6 else 1e6          # as _panel's axis
+    a, b = (max(olo, lo) - lo) / unit_scale, (min(ohi, hi) - lo) / unit_scale
+    ax.axvspan(a, max(b, a + (hi - lo) / unit_scale / 400), facecolor="tab:red", alpha=0.15,
+               lw=0, zorder=0)
+    for x in (a, b):
+        ax.axvline(x, color="tab:red", lw=0.8)
 
 
 def _panel(ax: Any, run: Run, w: dict[str, Any], rec: np.ndarray, g: Gaps, wk: np.ndarray,
@@ -106,9 +123,8 @@ def _panel(ax: Any, run: Run, w: dict[str, Any], rec: np.ndarray, g: Gaps, wk: n
     ax.tick_params(axis="x", labelsize=7)
     ax.set_xlabel(f"{unit} from {fmt_at(lo)}", fontsize=7)
     kind = "wake-up" if w["kind"] == "wakeup" else w["kind"]
-    ax.set_title(f"#{w['id']} {run.label(int(w['thread']))}: {kind} {fmt_ns(w['value_ns'])} late"
-                 if kind == "wake-up" else
-                 f"#{w['id']} {run.label(int(w['thread']))}: {kind} {fmt_ns(w['value_ns'])}",
+    what = f"{kind} {fmt_ns(w['value_ns'])}" + (" late" if kind == "wake-up" else "")
+    ax.set_title(f"#{w['id']} at {fmt_at(int(w['trigger_ns']))}: {run.label(int(w['thread']))} {what}",
                  fontsize=8)
     ax.grid(axis="x", color="0.9", lw=0.5)
     ax.set_axisbelow(True)

@@ -14,6 +14,8 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, NullFormatter  # noqa: E402
 
+from ..base import safeout  # noqa: E402
+
 # Loads: hues apart from the threads' tab10 lines (blue, orange, green, red, purple, ...).
 LOAD_COLORS = ("#bf812d", "#35978f", "#c51b7d", "#7f7f7f", "#4d9221")
 LOAD_HATCHES = ("///", "\\\\\\", "|||", "---", "xxx")
@@ -39,17 +41,28 @@ def load_windows(loads: list[dict[str, Any]]) -> list[tuple[int, str, int, int]]
     return out
 
 
+WHOLE_VIEW = 0.02    # a load within this share of both ends of the view runs throughout it
+
+
 def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | None = None,
                 hi: float | None = None, legend: bool = True) -> list[Patch]:
     """Shade each load's window (times divided by `scale`) in its own colour and hatch: where
-    two windows overlap both hatchings show. Returns the legend handles (also added to the
-    axes' legend entries when `legend`)."""
+    two windows overlap both hatchings show. A load that runs throughout the view [lo, hi]
+    is not shaded (five whole-run loads stacked their hatches into a grey mesh over every
+    panel): its legend entry, a plain patch, says "throughout". Returns the legend handles
+    (also added to the axes' legend entries when `legend`)."""
     handles = []
     for k, label, a_ns, b_ns in load_windows(loads):
         a, b = a_ns / scale, b_ns / scale
         if lo is not None and hi is not None and (b < lo or a > hi):
             continue
         color, hatch = load_style(k)
+        if lo is not None and hi is not None and hi > lo:
+            edge = WHOLE_VIEW * (hi - lo)
+            if a <= lo + edge and b >= hi - edge:
+                handles.append(Patch(facecolor=matplotlib.colors.to_rgba(color, 0.25),
+                                     edgecolor=color, label=f"{label}: throughout"))
+                continue
         ax.axvspan(a, b, facecolor=color, alpha=0.10, lw=0, zorder=0)
         ax.axvspan(a, b, facecolor="none", edgecolor=color, hatch=hatch, alpha=0.35, lw=0,
                    zorder=0)
@@ -62,8 +75,9 @@ def shade_loads(ax: Any, loads: list[dict[str, Any]], scale: float, lo: float | 
 
 
 def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: float = 7,
-                   title: str | None = None, **kw: Any) -> Any:
-    """The legend to the right of the axes, outside the data; load windows included."""
+                   title: str | None = None, x: float = 1.01, **kw: Any) -> Any:
+    """The legend to the right of the axes, outside the data; load windows included. `x`:
+    where it starts, in axes widths (further right past a second y axis' labels)."""
     h, lab = ax.get_legend_handles_labels()
     if handles is not None:
         h, lab = list(handles), [x.get_label() for x in handles]
@@ -71,7 +85,7 @@ def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: floa
     h, lab = list(h) + extra, list(lab) + [x.get_label() for x in extra]
     if not h:
         return None
-    return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=fontsize,
+    return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(x, 1.0), fontsize=fontsize,
                      frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize, **kw)
 
 
@@ -86,7 +100,8 @@ def legend_below(ax: Any, fontsize: float = 7, ncol: int = 2, below: float = 0.2
 
 
 def save(fig: Any, path: Path) -> Path:
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    with safeout.open_out(path, "wb") as f:       # never through a planted link
+        fig.savefig(f, format=path.suffix.lstrip(".") or "png", dpi=DPI, bbox_inches="tight")
     for hook in SAVE_HOOKS:
         hook(fig, path)
     plt.close(fig)

@@ -1,5 +1,6 @@
 """series.png: a run over its whole length from series.jsonl, bin by bin (OSADL's long-term plots):
-wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput."""
+wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput,
+each scenario CPU's interrupts per second."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +9,7 @@ from typing import Any
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from ..analyses.series_bins import Bins, fmt_span
+from ..analyses.series_bins import Bins, fmt_span, interrupt_rates
 from ..read.rundir import Run
 from ..read.series import Series
 from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, save, shade_loads
@@ -33,7 +34,7 @@ def series_load_windows(run: Run, s: Series) -> list[dict[str, Any]]:
     return out
 
 
-def _panels(run: Run, b: Bins) -> list[str]:
+def _panels(run: Run, s: Series, b: Bins) -> list[str]:
     lat = [i for i in range(len(run.threads)) if (b.wakeups[i] > 0).any()]
     out = ["latency"] if lat else []
     out += ["gap"]
@@ -42,6 +43,8 @@ def _panels(run: Run, b: Bins) -> list[str]:
     out.append("cpu")
     if b.load_span.size and (b.load_span > 0).any():
         out.append("loads")
+    if len(s.cpus["cpu"]):
+        out.append("interrupts")
     return out
 
 
@@ -55,8 +58,9 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     unit, scale = clock_unit(covered_ns)
     edges = b.start_ns.tolist() + [b.n * b.bin_ns]
     x = np.minimum(np.asarray(edges, float), covered_ns) / scale
-    panels = _panels(run, b)
-    heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5}
+    panels = _panels(run, s, b)
+    heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5,
+               "interrupts": 1.5}
     # Not sharex: matplotlib's shared-axes bookkeeping cost 0.3 s here; the limits are set alike.
     fig, axes = plt.subplots(len(panels), 1, squeeze=False,
                              figsize=(11, sum(heights[p] for p in panels) + 0.8),
@@ -116,8 +120,19 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
             ax.set_title(f"CPU received {per} (share of the time between the thread's start "
                          "and its stop)", fontsize=9, loc="left")
         elif panel == "loads":
-            _plot_loads(ax, run, s, b, x)
+            spans = {ld["name"]: (ld["started_ns"] / scale, (ld.get("stopped_ns") or covered_ns) / scale)
+                     for ld in loads if ld.get("started_ns") is not None}
+            own_legend = _plot_loads(ax, run, s, b, x, spans)
             ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
+            if own_legend:
+                continue
+        elif panel == "interrupts":
+            for k, (cpu, rate) in enumerate(interrupt_rates(s, b).items()):
+                _stairs(ax, rate, x, color=f"C{k % 10}", lw=1.1, label=f"CPU {cpu}")
+            ax.set_ylabel("interrupts/s")
+            _top(ax)
+            ax.set_title(f"interrupts per second {per}, per scenario CPU (/proc/interrupts)",
+                         fontsize=9, loc="left")
         legend_outside(ax, title=f"and {more} more threads" if more else None)
     for ax in axes:
         ax.set_xlim(0, covered_ns / scale)
@@ -136,27 +151,50 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     return save(fig, path)
 
 
-def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray) -> None:
-    """ops/s per load; Mbit/s when the load counts bytes (on a second axis when both exist)."""
-    has_bytes = "bytes" in s.counters
-    twin = ax.twinx() if has_bytes and len(s.load_names) > 1 else None
+def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray,
+                spans: dict[str, tuple[float, float]]) -> bool:
+    """Mbit/s per load that counts bytes, ops/s per other load: one axis when all loads are of
+    one kind (no empty ops/s axis beside Mbit/s lines), a second axis for Mbit/s when both are.
+    Each load's line covers only the part of a bin inside its window (`spans`, in the axis'
+    units): a load that stopped 5 ms into a 1 s bin draws its rate over those 5 ms, not the
+    whole bin. Returns whether it drew its own legend (with a second axis)."""
+    byte_rates = b.load_rate("bytes") if "bytes" in s.counters else None
+    kinds = []
+    for k in range(len(s.load_names)):
+        rows = s.of_load(k)
+        kinds.append("bytes" if byte_rates is not None and (rows["bytes"] > 0).any() else "ops")
+    twin = ax.twinx() if "bytes" in kinds and "ops" in kinds else None
     for k, name in enumerate(s.load_names):
         color, _ = load_style(_load_index(run, name, k))
-        rows = s.of_load(k)
-        if has_bytes and (rows["bytes"] > 0).any():
-            target = twin or ax
-            _stairs(target, b.load_rate("bytes")[k] * 8 / 1e6, x, color=color, lw=1.2,
+        span = spans.get(name, (x[0], x[-1]))
+        if kinds[k] == "bytes":
+            _window_steps(twin or ax, byte_rates[k] * 8 / 1e6, x, span, color=color, lw=1.2,
                           label=f"{name} Mbit/s")
         else:
-            _stairs(ax, b.load_rate()[k], x, color=color, lw=1.2, ls="-", label=f"{name} ops/s")
-    ax.set_ylabel("ops/s" if not has_bytes or twin else "Mbit/s")
+            _window_steps(ax, b.load_rate()[k], x, span, color=color, lw=1.2,
+                          label=f"{name} ops/s")
+    ax.set_ylabel("ops/s" if "ops" in kinds else "Mbit/s")
     _top(ax)
-    if twin is not None:
-        twin.set_ylabel("Mbit/s")
-        _top(twin)
-        h1, l1 = ax.get_legend_handles_labels()
-        h2, l2 = twin.get_legend_handles_labels()
-        legend_outside(ax, handles=h1 + h2)
+    if twin is None:
+        return False
+    twin.set_ylabel("Mbit/s")
+    _top(twin)
+    h1, _ = ax.get_legend_handles_labels()
+    h2, _ = twin.get_legend_handles_labels()
+    legend_outside(ax, handles=h1 + h2, x=1.09)     # clear of the second axis' labels
+    return True
+
+
+def _window_steps(ax: Any, values: np.ndarray, edges: np.ndarray, span: tuple[float, float],
+                  **kw: Any) -> None:
+    """Steps per bin like _stairs, each bin's step cut to the part of it inside `span`."""
+    lo = np.clip(edges[:-1], span[0], span[1])
+    hi = np.clip(edges[1:], span[0], span[1])
+    keep = (hi > lo) & np.isfinite(values)
+    xs = np.column_stack([lo[keep], hi[keep], np.full(keep.sum(), np.nan)]).ravel()
+    ys = np.column_stack([values[keep], values[keep], np.full(keep.sum(), np.nan)]).ravel()
+    ax.plot(xs, ys, **kw)
+    ax._hg_top = max(getattr(ax, "_hg_top", 0.0), float(np.nanmax(values[keep], initial=0.0)))
 
 
 def _stairs(ax: Any, values: np.ndarray, edges: np.ndarray, **kw: Any) -> None:

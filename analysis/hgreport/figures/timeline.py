@@ -12,7 +12,7 @@ import numpy as np
 
 from ..analyses.causes import cause_color, cause_names, traced
 from ..analyses.switches import BLOCK, gaps_of_run
-from ..analyses.timeline_windows import Window, choose_windows
+from ..analyses.timeline_windows import Window, choose_windows, releases
 from ..base.units import fmt_ns
 from ..read.rundir import Run
 from .plotting import clock_unit, legend_outside, plt, save, shade_loads
@@ -105,6 +105,31 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
             used_causes[name] = True
 
 
+# The lines a panel draws for its event, by name: colour and line style (each in the legend).
+MARK_STYLES = {"the event": ("tab:red", "--"), "phase change": ("tab:red", "--"),
+               "gap starts": ("0.15", ":"), "gap ends": ("0.15", "-."),
+               "missed deadline": ("tab:red", "--"), "late completion": ("tab:purple", ":"),
+               "intended wake-up": ("tab:green", "--"), "actual wake-up": ("tab:red", ":")}
+RELEASE_COLOR = "tab:green"
+MAX_RELEASES = 2000      # markers per panel; denser than this the comb says nothing
+
+
+def draw_releases(ax: Any, run: Run, start: int, end: int, scale: float) -> bool:
+    """A small triangle above a periodic thread's row at each release of its jobs in the
+    window. Returns whether any was drawn."""
+    n = len(run.threads)
+    drew = False
+    for i in range(n):
+        rel = releases(run, i, start, end)
+        if not len(rel) or len(rel) > MAX_RELEASES:
+            continue
+        y = n - 1 - i + 0.42
+        ax.plot(rel / scale, np.full(len(rel), y), "v", ms=3, color=RELEASE_COLOR,
+                ls="none", clip_on=True)
+        drew = True
+    return drew
+
+
 def row_labels(run: Run) -> list[str]:
     labels = []
     for i, t in enumerate(run.threads):
@@ -127,20 +152,22 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     fig, axes = plt.subplots(len(ws), 1, squeeze=False,
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
     used: dict[str, bool] = {}
+    marks_used: dict[str, bool] = {}
     labels = list(reversed(row_labels(run)))
     for ax, w in zip(axes[:, 0], ws):
         unit, scale = clock_unit(w.length_ns)        # ms up to 5 s windows
         lo, hi = w.start_ns, w.start_ns + w.length_ns
         shade_loads(ax, run.loads, scale, lo / scale, hi / scale)
         draw_rows(ax, run, lo, hi, scale, used)
-        if w.mark is not None:
-            a, b = w.mark
-            ax.axvline(a / scale, color="tab:red", lw=0.8, ls="--")
-            if b != a:
-                ax.axvline(b / scale, color="tab:red", lw=0.8, ls="--")
+        for t, name in w.marks():
+            color, ls = MARK_STYLES.get(name, MARK_STYLES["the event"])
+            ax.axvline(t / scale, color=color, lw=0.9, ls=ls)
+            marks_used[name] = True
+        if draw_releases(ax, run, lo, hi, scale):
+            marks_used["release"] = True
         ax.set_yticks(range(n))
         ax.set_yticklabels(labels, fontsize=7)
-        ax.set_ylim(-0.6, n - 0.4)
+        ax.set_ylim(-0.6, n - 0.3)
         ax.set_xlim(lo / scale, hi / scale)
         ax.set_xlabel(f"time from the run's start ({unit})", fontsize=8)
         ax.tick_params(axis="x", labelsize=8)
@@ -157,8 +184,13 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(c), label=f"gap: {c}") for c in used]
     loads = {h.get_label(): h for ax in axes[:, 0] for h in getattr(ax, "_hg_load_handles", [])}
     handles += list(loads.values())
-    if any(w.mark for w in ws):
-        handles.append(plt.Line2D([], [], color="tab:red", ls="--", lw=0.8, label="the event"))
+    for name in marks_used:
+        if name == "release":
+            handles.append(plt.Line2D([], [], color=RELEASE_COLOR, marker="v", ms=4, ls="none",
+                                      label="release of a periodic job"))
+        else:
+            color, ls = MARK_STYLES.get(name, MARK_STYLES["the event"])
+            handles.append(plt.Line2D([], [], color=color, ls=ls, lw=0.9, label=name))
     legend_outside(axes[0, 0], handles=handles)
     title = f"{run.scenario.get('name')}: {what}"
     if (run.result.get("trace") or {}).get("mode") == "outliers":

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..analyses.summary import periodic_jobs
+from ..base import safeout
 from ..read.rundir import END_KINDS, Run
 from .tracks import pid_of, tid_of
 
@@ -70,5 +71,5 @@ def write(run: Run, path: Path) -> Path:
            "otherData": {"scenario": run.scenario.get("name"),
                          "start_monotonic_ns": tsc.get("start_monotonic_ns"),
                          "note": "ts = us from the run's time zero (CLOCK_MONOTONIC start_monotonic_ns)"}}
-    path.write_text(json.dumps(doc, separators=(",", ":")))
+    safeout.write_text(path, json.dumps(doc, separators=(",", ":")))
     return path

@@ -28,6 +28,7 @@ try:      # ISA-L's deflate: 5x faster than zlib's at level 1, and smaller (anal
 except ImportError:                               # pragma: no cover (isal is a dependency)
     from zlib import compress as _deflate
 
+from ..base import safeout
 from ..read.rundir import Run
 from . import proto as pb
 from .tracks import Counter, Marks, Picked, Slices, Track, sorted_order, tracks
@@ -293,7 +294,7 @@ def write(run: Run, path: Path, compress: bool = True) -> Path:
     false."""
     all_tracks = tracks(run)
     offset = _offset(run)
-    with path.open("wb") as f:
+    with safeout.open_out(path, "wb") as f:
         out = _Out(f, compress)
         try:
             out.add(pb.packet(pb.f_varint(pb.P_SEQ_ID, 1), pb.f_bytes(pb.P_CLOCK_SNAPSHOT, (

@@ -4,7 +4,9 @@
   OS name): a slice per interval of execution, named by how it ended and on which CPU
   (`yielded (CPU 1)`); under each thread, when present: `gaps` (each gap that the kernel trace
   attributed, named by its cause), `latency` (a counter: each wake-up's lateness in ns at its
-  actual time) and `deadline misses` (an instant at each missed deadline);
+  actual time), `late wake-ups` (with a kernel trace: a slice from the intended to the actual
+  time of each late wake-up, named by its largest component, its components as args:
+  late_wakeups.jsonl) and `deadline misses` (an instant at each missed deadline);
 - `CPU N` groups: `hgrun threads` (which measuring thread ran there when, from the gap trace)
   and, with a kernel trace, `kernel` (kernel.jsonl's segments: the task, IRQ, softirq, timer
   or IPI that ran, innermost first);
@@ -23,6 +25,7 @@ from typing import Any, Callable, Iterator, Union
 
 import numpy as np
 
+from ..analyses import late_wakeups as lw
 from ..analyses.causes import cause_names, traced
 from ..analyses.summary import periodic_jobs
 from ..base.errors import InputError
@@ -220,8 +223,28 @@ class _IntervalNames:
         return Picked(len(iv), pick, self.per_cpu, self.used()[1][k])
 
 
+LATE_SLICES = 20000     # late wake-ups per thread in the export, the worst
+
+
+def _late_marks(xs: list[dict[str, Any]]) -> Marks:
+    """A slice per late wake-up, intended to actual time, named by its largest component, with
+    its components, residual and the kernel's moments (from the intended time) as args."""
+    items = []
+    for x in xs:
+        args: dict[str, Any] = {"late_ns": x["late_ns"], "seq": x["seq"],
+                                "residual_ns": x.get("residual_ns"),
+                                "summed": x.get("summed"), "explained": x.get("explained")}
+        args.update({f"{k}_ns": v for k, v in (x.get("components") or {}).items()})
+        args.update({f"at_{k}_ns": v for k, v in (x.get("at_ns") or {}).items()})
+        args["parts"] = lw.breakdown(x, 6)
+        items.append((int(x["intended_ns"]), int(x["actual_ns"]), f"late: {lw.dominant(x)}",
+                      args))
+    return Marks(items)
+
+
 def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
                    names: _IntervalNames) -> list[Track]:
+    late = lw.collect(run, LATE_SLICES) if lw.present(run) else lw.Late()
     iv = run.intervals
     attributed = gap_causes(run)
     out: list[Track] = []
@@ -258,6 +281,14 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
                              "at each wake-up's actual time",
                              data=partial(lambda sm: Counter(samples.actual[sm],
                                                              samples.late[sm]), sm)))
+        if late.worst.get(i):
+            out.append(Track(uuid(), "late wake-ups", t.uuid, rank=1,
+                             description="each wake-up later than trace.late_wakeup, from its "
+                             "intended to its actual time, named by its largest component "
+                             "(docs/kernel-trace.md, Late wake-ups; at most "
+                             f"{LATE_SLICES}, the worst)",
+                             data=_late_marks(sorted(late.worst[i],
+                                                     key=lambda x: x["intended_ns"]))))
         jobs = periodic_jobs(run, i) or []
         missed = [j for j in jobs if j.missed]
         if missed:

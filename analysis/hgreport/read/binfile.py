@@ -3,20 +3,23 @@ mapped read-only as a numpy structured array (read), or read a chunk at a time i
 contiguous columns the analysis uses (columns).
 
 Every problem is an InputError naming the file: a short or foreign header, another format
-version or record size, the wrong kind, fewer whole records than result.json says were
-written. Records past the count result.json trusts (a checkpoint's `written`, the torn tail
-of a killed run) are not read."""
+version or record size, the wrong kind. Records past the count result.json trusts (a
+checkpoint's `written`, the torn tail of a killed run) are not read. Fewer whole records than
+result.json says were written (the disk filled, a copy still in progress, a power cut) are
+read with a warning (`warn`) naming how many are missing and the time of the last whole
+record; without `warn` they are an error."""
 from __future__ import annotations
 
 import mmap
 import os
-import stat
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from ..base.errors import InputError
+from ..base.units import fmt_ns
+from .regular import open_fd
 
 MAGIC = b"HGRUNBIN"
 VERSION = 1
@@ -55,24 +58,37 @@ def _header(path: Path, head: bytes, kind: str) -> None:
                                "(result.json's files names the wrong file?)")
 
 
-def _open(path: Path, kind: str, trusted: int | None) -> tuple[int, int]:
+Warn = Callable[[str], None]
+
+
+def _short(path: Path, fd: int, kind: str, whole: int, trusted: int) -> str:
+    """The warning for a file with fewer whole records than result.json vouches for."""
+    when = ""
+    if whole:
+        last = np.frombuffer(os.pread(fd, RECORD, HEADER + (whole - 1) * RECORD), DTYPES[kind])
+        t = int(last["end_ns" if kind == "intervals" else "actual_ns"][0])
+        when = f" after {fmt_ns(t)} (the time of the last whole record)"
+    return (f"{path}: holds {whole} whole records but result.json says {trusted} were written: "
+            f"{trusted - whole} missing{when}; the file was cut short (the disk filled, a copy "
+            f"still in progress, a power cut?): reporting the {whole} that exist")
+
+
+def _open(path: Path, kind: str, trusted: int | None,
+          warn: Warn | None = None) -> tuple[int, int]:
     """(fd, records to read) of a checked file. `trusted`: how many records result.json says
     were written (None: unknown, take every whole record); more whole records than that are
-    not read, fewer are an error (the file was cut)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as e:
-        raise InputError(path, f"cannot open: {e.strerror}") from e
+    not read; fewer are read with `warn`, an error without it."""
+    fd = open_fd(path)
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(path, "not a regular file")
         _header(path, os.pread(fd, HEADER, 0), kind)
         whole = (st.st_size - HEADER) // RECORD
         if trusted is not None and trusted > whole:
-            raise InputError(path, f"holds {whole} whole records but result.json says {trusted} "
-                                   "were written: the file was cut short (copied while the run "
-                                   "was writing it?)")
+            message = _short(path, fd, kind, whole, trusted)
+            if warn is None:
+                raise InputError(path, message.split(": ", 1)[1])
+            warn(message)
+            return fd, whole
         return fd, whole if trusted is None else trusted
     except OSError as e:
         os.close(fd)
@@ -82,10 +98,10 @@ def _open(path: Path, kind: str, trusted: int | None) -> tuple[int, int]:
         raise
 
 
-def read(path: Path, kind: str, trusted: int | None) -> np.ndarray:
+def read(path: Path, kind: str, trusted: int | None, warn: Warn | None = None) -> np.ndarray:
     """The records of one file as a read-only structured array (DTYPES[kind]) over a
     read-only mapping of the file (no copy)."""
-    fd, n = _open(path, kind, trusted)
+    fd, n = _open(path, kind, trusted, warn)
     try:
         if n == 0:
             return empty(kind)
@@ -101,7 +117,8 @@ CHUNK = 1 << 15                        # records per read: a 1 MiB buffer that s
 
 
 def columns(path: Path, kind: str, trusted: int | None, want: dict[str, np.dtype | str],
-            sparse: tuple[str, ...] = (), threads: int | None = None) -> dict[str, np.ndarray]:
+            sparse: tuple[str, ...] = (), threads: int | None = None,
+            warn: Warn | None = None) -> dict[str, np.ndarray]:
     """The fields `want` (name -> dtype of the column) of a file's records as contiguous
     arrays, read a chunk at a time into one small structured buffer: memory holds the
     columns asked for, never the file. (Measured on 5M records: 0.05-0.09 s; copying from a
@@ -111,7 +128,7 @@ def columns(path: Path, kind: str, trusted: int | None, want: dict[str, np.dtype
     zero-stride view of zeros (the cause and window of a run without kernel attribution or
     outlier windows cost nothing). With `threads`, each chunk's thread indices are checked
     against it before they are stored (so the column may be narrower than the file's u32)."""
-    fd, n = _open(path, kind, trusted)
+    fd, n = _open(path, kind, trusted, warn)
     out: dict[str, np.ndarray | None] = {k: None if k in sparse else np.empty(n, dtype=dt)
                                          for k, dt in want.items()}
     buf = np.empty(min(n, CHUNK), DTYPES[kind])

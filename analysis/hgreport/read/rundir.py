@@ -11,6 +11,7 @@ zero records written) reads as empty columns."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import InputError
-from . import binfile
+from . import binfile, writer
+from .regular import lines, resolve
 from .resultfile import FORMAT, check_result, read_json  # noqa: F401  (FORMAT re-exported)
 
 END_KINDS = ("preempted", "yielded", "blocked", "finished")
@@ -80,11 +82,20 @@ class Samples:
 @dataclass
 class Run:
     """One result directory. The trace and the latency samples are read on first use;
-    `cache` keeps what several outputs derive from them (switches.of_run)."""
+    `cache` keeps what several outputs derive from them (switches.of_run). `notes`: what
+    the reading found damaged or unfinished but read anyway (a file cut short, a run still
+    being written): told on stderr once each (warn) and listed among the report's warnings."""
     path: Path
     result: dict[str, Any]
     _index: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    notes: list[str] = field(default_factory=list, repr=False)
+
+    def warn(self, text: str) -> None:
+        """A note of the reading: on stderr once, and in `notes` for the report."""
+        if text not in self.notes:
+            self.notes.append(text)
+            print(f"hgreport: warning: {text}", file=sys.stderr)
 
     def __post_init__(self) -> None:
         self._index = {(t["name"], int(t["instance"])): i for i, t in enumerate(self.threads)}
@@ -178,7 +189,8 @@ class Run:
         path = self._trace_source(key)
         if path is None or not self._binary(key):
             return binfile.empty(kind)
-        r = binfile.read(path, kind, self.written("trace" if kind == "intervals" else "latency"))
+        r = binfile.read(path, kind, self.written("trace" if kind == "intervals" else "latency"),
+                         self.warn)
         binfile.check_records(path, r, len(self.threads), kind)
         return r
 
@@ -197,7 +209,8 @@ class Run:
         else:
             # cause and window: zeros costing nothing unless the run has them
             c = binfile.columns(path, "intervals", self.written("trace"), want,
-                                sparse=("cause", "window"), threads=len(self.threads))
+                                sparse=("cause", "window"), threads=len(self.threads),
+                                warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "intervals")
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
@@ -222,7 +235,7 @@ class Run:
         if path is None:
             c = {k: np.zeros(0, dt) for k, dt in want.items()}
         else:
-            c = binfile.columns(path, "wakeups", self.written("latency"), want)
+            c = binfile.columns(path, "wakeups", self.written("latency"), want, warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "wakeups")
         return Samples(c["thread"], c["intended_ns"], c["actual_ns"],
                        c["actual_ns"] - c["intended_ns"])
@@ -284,8 +297,8 @@ def inside(directory: Path, name: Any, what: str) -> Path:
         raise InputError(where, f"{what} is {name!r}: hgreport reads only plain file names inside "
                                 "the run directory")
     full = directory / p
-    real = full.resolve()
-    if real.parent != directory.resolve():
+    real = resolve(full)
+    if real.parent != resolve(directory):
         raise InputError(where, f"{what} is {name!r}, a symlink to {real}, outside the run "
                                 "directory: refused")
     return real if full.is_symlink() else full
@@ -293,24 +306,19 @@ def inside(directory: Path, name: Any, what: str) -> Path:
 
 def _jsonl(path: Path):
     """(line number, object) of a JSON-lines file."""
-    try:
-        f = path.open("rb")
-    except OSError as e:
-        raise InputError(path, f"cannot open: {e.strerror}") from e
-    with f:
-        for n, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InputError(path, f"line {n}: not UTF-8 text") from e
-            if not line.strip():
-                continue
-            try:
-                yield n, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
-            except RecursionError as e:
-                raise InputError(path, f"line {n}: nested too deeply") from e
+    for n, raw in lines(path):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(path, f"line {n}: not UTF-8 text") from e
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
+        except RecursionError as e:
+            raise InputError(path, f"line {n}: nested too deeply") from e
 
 
 def read_result(path: Path) -> dict[str, Any]:
@@ -323,14 +331,22 @@ def read_result(path: Path) -> dict[str, Any]:
 def read_run(directory: Path | str) -> Run:
     """A run directory (or its result.json)."""
     directory = Path(directory)
-    if directory.name == "result.json" and directory.is_file():
+    if directory.name == "result.json" and not directory.is_dir():
         directory = directory.parent
+    resolve(directory)
     if not directory.exists():
         raise InputError(directory, "no such directory")
     if not directory.is_dir():
         raise InputError(directory, "not a directory (give a run directory or its result.json)")
     result = inside(directory, "result.json", "result.json")
+    holder = writer.holder(directory)
+    if not result.exists() and not result.is_symlink():
+        raise InputError(result, writer.no_result(directory, holder))
     run = Run(directory, read_result(result))
+    if holder is not None:
+        run.warn(f"{directory}: the run is still being written ({holder}): this report shows "
+                 "what it had written so far (result.json is a checkpoint); run hgreport again "
+                 "when it has ended")
     for key in run.result.get("files") or {}:   # every file named, read here or elsewhere
         run.file(key)
     return run

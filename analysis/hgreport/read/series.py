@@ -1,5 +1,5 @@
-"""series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread and per load every
-`trace.series`, written while the run lasts.
+"""series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread, per load and per
+scenario CPU (its interrupts) every `trace.series`, written while the run lasts.
 
 Read in 8 MiB blocks: each is parsed by one `json.loads` of its lines joined into a JSON
 array, then turned into numpy columns, so memory stays bounded by the chunk and the columns.
@@ -10,7 +10,11 @@ seconds does not pay for a 40 MB dependency (bench/series_report.py).
 A killed run may leave a torn last line (or NUL bytes after a power cut): lines after the last
 checkpoint's `written.series` are kept while they parse, and the first one that does not ends the
 file (counted in `torn`). Before that point, and anywhere in a complete run but its last line, an
-unparsable line is an error naming the file and the line.
+unparsable line is an error naming the file and the line. A line longer than any series line
+(regular.LONGEST_LINE) is skipped to its end a block at a time and counts as unparsable: a
+2 GB line without a newline costs one block of memory and one pass. Fewer lines than
+result.json says were written (the file cut after the run, a disk that filled) are read with a
+warning saying how many are missing and from when.
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..base.errors import InputError
+from ..base.units import fmt_ns
+from .regular import LONGEST_LINE, open_file
 from .rundir import Run
 
 # Thread columns, in the order of docs/results.md; -1 where a line has no such field.
@@ -30,11 +36,13 @@ THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_
                "releases", "hits", "misses", "wakeups", "lat_min_ns", "lat_p99_ns", "lat_max_ns",
                "dropped")
 LOAD_KEYS = ("t_ns", "span_ns", "read_ns", "ops")     # read_ns: -1 in runs before it
+CPU_KEYS = ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")   # none in runs before them
 # A load that knows its counters only at its end (stress_ng) writes one line for its whole
 # window (docs/results.md: whole_window, from_ns, to_ns); it is read as one line per series
 # interval of the window, the counters spread in proportion to the time.
 WINDOW_KEYS = ("whole_window", "from_ns", "to_ns")
 CHUNK_BYTES = 8 << 20      # ~55 000 lines per json.loads
+_OVERLONG = b"\x00overlong:"   # stands for a skipped overlong line (no JSON line starts so)
 MISSING = -1
 
 
@@ -52,6 +60,7 @@ class Series:
     torn: int = 0                      # lines dropped at the end (a killed run)
     after_checkpoint: int = 0          # lines kept beyond the checkpoint's `written.series`
     series_ns: int = 1_000_000_000
+    cpus: dict[str, np.ndarray] = field(default_factory=lambda: _empty(CPU_KEYS))
 
     @property
     def end_ns(self) -> int:
@@ -91,6 +100,20 @@ class Series:
                                           [threads.get(i) for i in range(n)]),
                        loads=_cut(ld, ld["load"] if since is not None else None, windows,
                                   since, read if since is not None else None))
+
+    def interrupt_lines(self) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per scenario CPU, its lines' (t_ns, time measured, interrupts): a line's
+        interrupts were counted between the previous line's `read_ns` of that CPU (the first:
+        its interval's start) and its own."""
+        c = self.cpus
+        out: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for cpu in sorted(set(c["cpu"].tolist())):
+            m = np.flatnonzero(c["cpu"] == cpu)
+            m = m[np.argsort(c["t_ns"][m], kind="stable")]
+            read = c["read_ns"][m]
+            since = np.r_[c["t_ns"][m][:1] - c["span_ns"][m][:1], read[:-1]]
+            out[int(cpu)] = (c["t_ns"][m], np.maximum(read - since, 0), c["interrupts"][m])
+        return out
 
     def of_load(self, index: int) -> dict[str, np.ndarray]:
         m = self.loads["load"] == index
@@ -177,6 +200,7 @@ class _Columns:
     def __init__(self, series_ns: int = 1_000_000_000) -> None:
         self.series_ns = series_ns
         self.threads: list[dict[str, np.ndarray]] = []
+        self.cpus: list[dict[str, np.ndarray]] = []
         self.loads: list[list[dict[str, Any]]] = []
         self.load_names: dict[str, int] = {}
         self.counters: dict[str, None] = {}
@@ -184,11 +208,14 @@ class _Columns:
     def add(self, objs: list[dict[str, Any]]) -> None:
         th = [o for o in objs if "thread" in o]
         ld = [o for o in objs if "load" in o]
+        cp = [o for o in objs if "cpu" in o and "thread" not in o and "load" not in o]
         if any("whole_window" in o for o in ld):
             ld = [x for o in ld for x in (_spread(o, self.series_ns) if "whole_window" in o
                                           else [o])]
         if th:
             self.threads.append(_columns(th, THREAD_KEYS))
+        if cp:
+            self.cpus.append(_columns(cp, CPU_KEYS))
         if ld:
             for o in ld:
                 o["load"] = self.load_names.setdefault(str(o["load"]), len(self.load_names))
@@ -206,7 +233,10 @@ class _Columns:
         if self.loads:
             chunks = [_columns(c, lk) for c in self.loads]
             loads = {k: np.concatenate([c[k] for c in chunks]) for k in lk}
-        return Series(path, threads, loads, list(self.load_names), list(self.counters))
+        cpus = {k: np.concatenate([c[k] for c in self.cpus]) for k in CPU_KEYS} \
+            if self.cpus else _empty(CPU_KEYS)
+        return Series(path, threads, loads, list(self.load_names), list(self.counters),
+                      cpus=cpus)
 
 
 def _no_float(text: str) -> int:
@@ -225,6 +255,9 @@ def _parse_chunk(path: Path, lines: list[bytes], first_no: int, trusted_until: i
     for k, line in enumerate(lines):
         no = first_no + k
         try:
+            if line.startswith(_OVERLONG):
+                raise ValueError(f"{int(line[len(_OVERLONG):])} bytes without a newline, longer "
+                                 f"than any series line ({LONGEST_LINE >> 20} MiB)")
             obj = json.loads(line, parse_float=_no_float)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
@@ -250,29 +283,50 @@ def _check(path: Path, s: Series, n_threads: int) -> None:
                                f"({n_threads} threads)")
 
 
+def _overlong(n: int) -> bytes:
+    return _OVERLONG + str(n).encode()
+
+
 def _chunks(path: Path, block: int | None = None):
     """(non-empty lines, is the file's last chunk) in blocks of about `block` bytes: memory
-    is one block, not the file. NUL bytes at the end (a power cut) are dropped."""
+    is one block and at most one line, not the file. NUL bytes at the end (a power cut) are
+    dropped. A line longer than LONGEST_LINE is skipped to its end, a block at a time, and
+    stands as an _OVERLONG marker (dropped when it is NUL bytes at the end of the file)."""
     block = block or CHUNK_BYTES
-    with path.open("rb") as f:
+    with open_file(path) as f:
         rest, pending = b"", None
+        skipping: list | None = None     # [length, all NUL so far] of a line being skipped
         while True:
             data = f.read(block)
             if not data:
                 break
-            data = rest + data
+            lines = []
+            if skipping is not None:
+                nl = data.find(b"\n")
+                part = data if nl < 0 else data[:nl]
+                skipping[0] += len(part)
+                skipping[1] = skipping[1] and not part.strip(b"\0")
+                if nl < 0:
+                    continue
+                lines.append(_overlong(skipping[0]))
+                skipping, data = None, data[nl + 1:]
+            else:
+                data = rest + data
             cut = data.rfind(b"\n")
-            if cut < 0:
-                rest = data
-                continue
-            rest = data[cut + 1:]
-            lines = [ln for ln in data[:cut].split(b"\n") if ln.strip()]
+            body, rest = (b"", data) if cut < 0 else (data[:cut], data[cut + 1:])
+            if len(rest) > LONGEST_LINE:
+                skipping, rest = [len(rest), not rest.strip(b"\0")], b""
+            lines += [ln if len(ln) <= LONGEST_LINE else _overlong(len(ln))
+                      for ln in body.split(b"\n") if ln.strip()]
             if lines:
                 if pending is not None:
                     yield pending, False
                 pending = lines
-        rest = rest.rstrip(b"\0")
-        tail = [ln for ln in rest.split(b"\n") if ln.strip(b" \t\r\0")]
+        if skipping is not None:
+            tail = [] if skipping[1] else [_overlong(skipping[0])]
+        else:
+            rest = rest.rstrip(b"\0")
+            tail = [ln for ln in rest.split(b"\n") if ln.strip(b" \t\r\0")]
         if tail:
             if pending is not None:
                 yield pending, False
@@ -282,7 +336,14 @@ def _chunks(path: Path, block: int | None = None):
 
 
 def read_series(run: Run) -> Series | None:
-    """The run's series.jsonl as columns; None when the run has none (older runs)."""
+    """The run's series.jsonl as columns; None when the run has none (older runs). Read once
+    per run (kept in run.cache: the report reads it before its warnings are written)."""
+    if "series" not in run.cache:
+        run.cache["series"] = _read_series(run)
+    return run.cache["series"]
+
+
+def _read_series(run: Run) -> Series | None:
     path = run.file("series")      # rundir.py: inside the run directory, or an InputError
     if path is None:
         return None
@@ -315,8 +376,11 @@ def read_series(run: Run) -> Series | None:
     s.torn = torn
     s.after_checkpoint = max(0, s.lines - int(written)) if written is not None else 0
     s.series_ns = series_ns
-    if written is not None and s.lines < int(written):
-        raise InputError(path, f"{s.lines} lines, but the checkpoint says {written} were written "
-                               "(the file was truncated after the run)")
     _check(path, s, len(run.threads))
+    claimed = run.written("series")
+    if claimed is not None and s.lines < claimed:
+        when = f" after {fmt_ns(s.end_ns)} (the end of the last whole line)" if s.lines else ""
+        run.warn(f"{path}: {s.lines} whole lines but result.json says {claimed} were written: "
+                 f"{claimed - s.lines} missing{when}; the file was cut short (the disk filled, a "
+                 f"copy still in progress, a power cut?): reporting the {s.lines} that exist")
     return s

@@ -10,10 +10,12 @@ from typing import Any, Sequence
 
 from ..analyses.summary import DEFAULT_THRESHOLDS_NS, summarize
 from ..base import forked
+from ..base import safeout
 from ..figures import gaps_latency as figures
 from ..figures import timeline
 from ..perfetto import trace as perfetto
 from ..read.rundir import Run
+from ..read.series import read_series
 from .registry import SECTIONS
 from .section import Context
 
@@ -38,8 +40,9 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
             timings[stage] = timings.get(stage, 0.0) + now - clock
             clock = now
 
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
+    read_series(run)                  # its damage is among the warnings, above its section
     lap("read")
     # The Perfetto export needs none of the rest: a child process writes it while this one
     # draws the figures (the machine's second CPU; base/forked.py, in-process if it cannot fork).
@@ -67,7 +70,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     written.append(pf.name)
     lap("perfetto")          # the time left waiting for it
     s["files"] = written + ["summary.json", "report.md"]
-    (out / "summary.json").write_text(json.dumps(s, indent=2) + "\n")
-    (out / "report.md").write_text(page)
+    safeout.write_text(out / "summary.json", json.dumps(s, indent=2) + "\n")
+    safeout.write_text(out / "report.md", page)
     lap("markdown")
     return s

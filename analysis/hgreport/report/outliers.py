@@ -55,7 +55,8 @@ def write_section(run: Run, out: Path) -> list[str]:
     path = plot_windows(run, out / "outliers.png", top[:MAX_PANELS])
     if path is not None:
         lines += ["![outliers.png](outliers.png)", "",
-                  f"One panel per window (the {min(len(ws), MAX_PANELS)} largest), centred on "
+                  f"One panel per window (the {min(len(ws), MAX_PANELS)} largest, in time order), "
+                  "centred on "
                   "its largest outlier; gray: intervals of CPU, coloured: gaps (by cause when the "
                   "kernel was traced), ticks: wake-ups (a line from the intended to the actual "
                   "time).", ""]

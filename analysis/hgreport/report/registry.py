@@ -4,20 +4,24 @@ page from this list. A new section: its module, and its entry here."""
 from __future__ import annotations
 
 from .section import Section
-from .sections import (calibration, causes, expectations, figures, gaps, head, host, latency,
-                       loads, over_time, threads, warnings)
+from .sections import (calibration, causes, figures, gaps, head, host, interactivation,
+                       late_wakeups, latency, loads, not_received, over_time, threads, verdict,
+                       warnings)
 
 SECTIONS: tuple[Section, ...] = (
     head.SECTION,
-    host.SECTION,
-    calibration.SECTION,
+    verdict.SECTION,
     warnings.SECTION,
     threads.SECTION,
+    not_received.SECTION,
     latency.SECTION,
+    interactivation.SECTION,
     gaps.SECTION,
     loads.SECTION,
-    expectations.SECTION,
     over_time.SECTION,
     causes.SECTION,
+    late_wakeups.SECTION,
     figures.SECTION,
+    host.SECTION,
+    calibration.SECTION,
 )

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..analyses import switches
 from ..base.errors import InputError
+from ..base import safeout
 from ..base.markdown import table
 from ..base.stats import MIN_N, Estimate, mean_estimate
 from ..base.units import axis_number, fmt_bytes, fmt_ns
@@ -199,9 +200,9 @@ def plot(rows: list[Row], path: Path) -> Path:
 
 
 def write(rows: list[Row], out: Path) -> str:
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     text = render(rows)
-    (out / "cache_penalty.md").write_text(text)
+    safeout.write_text(out / "cache_penalty.md", text)
     plot(rows, out / "cache_penalty.png")
     doc: list[dict[str, Any]] = [{"label": r.label, "working_set_bytes": r.working_set,
                                   "one": r.one.id, "many": r.many.id, "w1": r.w1, "w10": r.w10,
@@ -212,5 +213,5 @@ def write(rows: list[Row], out: Path) -> str:
                                   "low_cpu_ns": r.cpu_est.low, "high_cpu_ns": r.cpu_est.high,
                                   "cpu_verdict": verdict(r.cpu_est),
                                   "method": r.est.method} for r in rows]
-    (out / "cache_penalty.json").write_text(json.dumps(doc, indent=2) + "\n")
+    safeout.write_text(out / "cache_penalty.json", json.dumps(doc, indent=2) + "\n")
     return text

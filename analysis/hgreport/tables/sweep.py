@@ -13,6 +13,7 @@ from typing import Any
 
 from ..analyses.sweep_metrics import RATIO_COUNTS, display, kind, run_counts, run_metrics
 from ..base.markdown import table
+from ..base import safeout
 from ..base.stats import MIN_N, Estimate, describe_method, mean_estimate, ratio_estimate
 from ..base.units import axis_number, fmt_ns
 from ..figures.plotting import legend_below, plt, save
@@ -166,7 +167,7 @@ def render(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict])
 
 def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path) -> None:
     axes = [a for a, _ in sweep.axes]
-    with path.open("w", newline="") as f:
+    with safeout.open_out(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["point", "index"] + axes + ["subject", "metric", "n", "mean", "ci95_low",
                                                 "ci95_high", "method", "sd", "values"])
@@ -270,10 +271,10 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool =
         sweep = by_host(sweep)
     else:
         sweep.notes += machine_notes(sweep)
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     columns, cells = aggregate(sweep, metrics)
     text = render(sweep, columns, cells)
-    (out / "sweep.md").write_text(text)
+    safeout.write_text(out / "sweep.md", text)
     write_csv(sweep, columns, cells, out / "sweep.csv")
     if sweep.axes and columns:
         plot(sweep, columns, cells, out / "sweep.png")
@@ -286,5 +287,5 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool =
                                  "values": c.values}
                                 for (s, m), c in cells[p.id].items()]}
                    for p in sweep.points]}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    safeout.write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     return text

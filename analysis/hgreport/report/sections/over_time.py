@@ -11,8 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ...analyses.series_bins import Bins, aggregate, fmt_clock, fmt_span, sample_p99
+from ...analyses.series_bins import (Bins, aggregate, fmt_clock, fmt_span, interrupt_rates,
+                                     sample_p99)
 from ...base.markdown import table
+from ...base import safeout
 from ...base.units import fmt_ns
 from ...figures.series import plot_series
 from ...read.rundir import Run
@@ -130,6 +132,25 @@ def _loads(run: Run, s: Series, b: Bins) -> list[str]:
                    "Mbit/s mean (min–max per bin)"], rows, "llrr"), ""]
 
 
+def _interrupts(s: Series, b: Bins) -> list[str]:
+    """Dougan's measure of the load: each scenario CPU's interrupts per second over time."""
+    rates = interrupt_rates(s, b)
+    rows = []
+    for cpu, r in rates.items():
+        live = r[~np.isnan(r)]
+        if len(live):
+            worst = int(np.nanargmax(r))
+            rows.append([cpu, f"{np.mean(live):,.0f} ({np.min(live):,.0f}–{np.max(live):,.0f})",
+                         fmt_clock(int(b.start_ns[worst])), int(s.interrupt_lines()[cpu][2].sum())])
+    if not rows:
+        return []
+    return ["### Interrupts per CPU over time", "",
+            f"From series.jsonl's CPU lines (/proc/interrupts, every row with one count per CPU); "
+            f"per {fmt_span(b.bin_ns)}.", "",
+            table(["CPU", "interrupts/s mean (min–max per bin)", "busiest bin at", "interrupts"],
+                  rows, "rrrr"), ""]
+
+
 def render(ctx: Context) -> str:
     return section(ctx.run, ctx.out)[0]
 
@@ -148,16 +169,17 @@ def section(run: Run, out: Path) -> tuple[str, list[str]]:
     b = aggregate(s, len(run.threads), covered_ns=covered)
     b = replace(b, lat_p99_exact=sample_p99(run, b))
     windows = list((run.result.get("trace") or {}).get("outliers") or [])
-    out.mkdir(parents=True, exist_ok=True)
+    safeout.make_dir(out)
     plot_series(run, s, b, out / "series.png", covered, windows)
     lines = _coverage(run, s, b, covered)
     lines += [table(["thread", f"CPU received per {fmt_span(b.bin_ns)}", "longest gap",
                      "deadline misses", "wake-up latency max", "dropped"],
                     _thread_rows(run, s, b), "llllll"), ""]
-    lines += _worst(run, s, windows) + _loads(run, s, b)
+    lines += _worst(run, s, windows) + _loads(run, s, b) + _interrupts(s, b)
     lines += ["![series.png](series.png)", ""]
     lines += outlier_windows.write_section(run, out)
-    (out / "series.json").write_text(json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
+    safeout.write_text(out / "series.json",
+                       json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
     return "\n".join(lines), _summary(run, s, b, covered, windows)
 
 
@@ -203,9 +225,13 @@ def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:
     loads = [{"load": name, "ops_per_s": [None if np.isnan(x) else round(float(x), 3)
                                           for x in b.load_rate()[k]]}
              for k, name in enumerate(s.load_names)]
+    cpus = [{"cpu": cpu, "interrupts_per_s": [None if np.isnan(x) else round(float(x), 1)
+                                              for x in r]}
+            for cpu, r in interrupt_rates(s, b).items()]
     return {"bin_ns": b.bin_ns, "bins": b.n, "covered_ns": covered, "complete": run.complete,
             "series_ns": s.series_ns, "lines": s.lines, "torn": s.torn,
-            "after_checkpoint": s.after_checkpoint, "threads": threads, "loads": loads}
+            "after_checkpoint": s.after_checkpoint, "threads": threads, "loads": loads,
+            "cpus": cpus}
 
 
 def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str, Any]]) -> list[str]:

@@ -1,0 +1,23 @@
+/* Timer 'probe': absolute clock_nanosleep (docs/architecture.md, a recipe test) */
+#include <errno.h>
+#include <time.h>
+
+#include "base/timeutil.h"
+#include "plan/timer.h"
+#include "timers/common.h"
+
+static int probe_sleep_until(struct hg_timer *t, int64_t deadline_ns)
+{
+	(void)t;
+	struct timespec ts = hg_ns_to_ts(deadline_ns);
+	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	return rc ? -rc : 0;
+}
+
+const struct hg_timer_ops hg_timer_probe = {
+	.name = "probe",
+	.summary = "absolute clock_nanosleep",
+	.params = HG_TIMER_TICK_SLACK,
+	.check = hg_timer_check,
+	.sleep_until = probe_sleep_until,
+};

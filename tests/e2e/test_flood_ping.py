@@ -1,0 +1,166 @@
+"""The flood_ping load (docs/loads.md): it floods both ways over a veth pair
+between two network namespaces of its own, counts requests and replies, and
+leaves no namespace, interface or process behind, after a normal end and
+after hgrun is SIGKILLed; without root it is unsupported with the reason."""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from runhelp import scenario_text
+
+THREAD = "{name: lat, workload: {type: latency, period: 1ms}}"
+ROOT_AND_TOOLS = os.geteuid() == 0 and shutil.which("ping") and shutil.which("ip")
+needs_root = pytest.mark.skipif(not ROOT_AND_TOOLS, reason="needs root, ping and ip")
+
+
+def stat(pid):
+    """(comm, state, ppid) of a process, or None once it is gone."""
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    state, ppid = text[text.rindex(")") + 2:].split()[:2]
+    return comm, state, int(ppid)
+
+
+def children(ppid, comm=None):
+    out = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if proc.name.isdigit():
+            s = stat(proc.name)
+            if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
+                out.append(int(proc.name))
+    return out
+
+
+def netns(pid):
+    try:
+        return os.readlink(f"/proc/{pid}/ns/net")
+    except OSError:
+        return None
+
+
+def holders(namespaces):
+    """Processes whose network namespace is one of these, and nsfs mounts of them."""
+    held = [p.name for p in pathlib.Path("/proc").iterdir()
+            if p.name.isdigit() and netns(p.name) in namespaces]
+    mounts = pathlib.Path("/proc/self/mountinfo").read_text()
+    held += [ns for ns in namespaces if ns in mounts]
+    return held
+
+
+def host_state():
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    names = {line.split(":")[1].strip().split("@")[0] for line in links.splitlines()}
+    named = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return names, named
+
+
+def wait_for(pred, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.05)
+    return pred()
+
+
+def start(hgrun_bin, scenario, tmp_path, duration):
+    text = scenario_text("flood", [THREAD], duration=duration,
+                         extra="loads:\n  - {name: flood, type: flood_ping}\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([str(hgrun_bin), "run", str(scenario(text)), "-o", str(out),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    return proc, out
+
+
+def watch_sides(proc):
+    """The load process, its two pings and their namespaces, once flooding."""
+    (load,) = wait_for(lambda: children(proc.pid, "flood"), 10)
+    pings = wait_for(lambda: (lambda p: p if len(p) == 2 else None)(children(load, "ping")), 10)
+    assert pings, f"no two pings under the load process {load}"
+    spaces = {netns(p) for p in pings}
+    assert len(spaces) == 2 and netns(os.getpid()) not in spaces, spaces
+    return load, pings, spaces
+
+
+def assert_nothing_left(load, pings, spaces, before):
+    gone = wait_for(lambda: all(stat(p) is None for p in [load, *pings]), 10)
+    assert gone, "the load process or a ping outlived hgrun"
+    assert wait_for(lambda: not holders(spaces), 10), f"namespaces still held: {holders(spaces)}"
+    links, named = host_state()
+    assert not {f"hg{load}a", f"hg{load}b"} & links, links
+    assert (links, named) == before
+
+
+@needs_root
+def test_floods_both_ways_and_leaves_nothing(hgrun_bin, scenario, tmp_path):
+    before = host_state()
+    proc, out = start(hgrun_bin, scenario, tmp_path, "2s")
+    try:
+        load, pings, spaces = watch_sides(proc)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, proc.stderr.read()
+    assert_nothing_left(load, pings, spaces, before)
+    result = json.loads((out / "result.json").read_text())
+    (ld,) = result["loads"]
+    st = ld["stats"]
+    assert ld["type"] == "flood_ping" and ld["flood_ping"] == {"mode": "veth", "peer": None}
+    # both directions: each ping's requests are answered by the other side
+    assert st["requests"] > 1000 and st["ops_per_s"] > 0, st
+    assert 0.5 * st["requests"] < st["replies"] <= st["requests"], st
+    assert not [w for w in result["warnings"] if "reply" in w], result["warnings"]
+    series = [json.loads(line) for line in (out / "series.jsonl").read_text().splitlines()]
+    assert any(s.get("load") == "flood" and s.get("requests", 0) > 0 for s in series)
+
+
+@needs_root
+def test_sigkilled_hgrun_leaves_no_namespace_or_interface(hgrun_bin, scenario, tmp_path):
+    before = host_state()
+    proc, _ = start(hgrun_bin, scenario, tmp_path, "30s")
+    try:
+        load, pings, spaces = watch_sides(proc)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert_nothing_left(load, pings, spaces, before)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
+def test_without_root_unsupported_and_refused(hgrun_bin):
+    d = tempfile.mkdtemp(prefix="hg-flood-")
+    try:
+        os.chmod(d, 0o777)
+        path = os.path.join(d, "s.yaml")
+        with open(path, "w") as f:
+            f.write(scenario_text("flood", [THREAD], duration="500ms",
+                                  extra="lock_memory: false\nloads:\n"
+                                        "  - {name: flood, type: flood_ping}\n"))
+        drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(hgrun_bin)]
+        listed = subprocess.run(drop + ["list"], capture_output=True, text=True, timeout=30)
+        line = next(l for l in listed.stdout.splitlines() if l.strip().startswith("flood_ping"))
+        assert "unsupported here: needs root" in line, line
+        run = subprocess.run(drop + ["run", path, "-o", os.path.join(d, "out")],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0
+        assert "flood" in run.stderr and "needs root" in run.stderr, run.stderr
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
