@@ -7,7 +7,7 @@ it needs, here, from the fixtures it uses; no test carries a tier marker of its 
          list, schema, --help) does not make a test `run`.
   slow   it needs no run but takes a second or more (a whole report drawn, a fork, a pip
          install): listed in tests/slow.txt, which `pytest --record-slow` writes from the
-         durations of a run of the whole suite.
+         durations of the tests it ran (the others keep their entries).
 
 The fast tier is `-m "not run and not slow"` (scripts/test.sh --fast); the full suite runs
 everything."""
@@ -55,8 +55,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not session.config.getoption("--record-slow"):
         return
     items = getattr(session, "items", [])
-    ids = sorted(i.nodeid for i in items if i.get_closest_marker("run") is None
-                 and _took.get(i.nodeid, 0.0) >= SLOW_SECONDS)
+    ran = {i.nodeid for i in items if i.nodeid in _took}
+    ids = {i.nodeid for i in items if i.get_closest_marker("run") is None
+           and _took.get(i.nodeid, 0.0) >= SLOW_SECONDS}
+    ids = sorted(ids | (_slow_ids() - ran))      # the tests not run this time keep their entry
     SLOW_LIST.write_text(
         "# Tests that need no run of hgrun but took 1 s or more (setup and teardown\n"
         "# included): the `slow` tier (tests/conftest.py). Written by\n"
