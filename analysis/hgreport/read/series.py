@@ -18,7 +18,9 @@ warning saying how many are missing and from when.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 from itertools import chain
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -287,6 +289,22 @@ def _overlong(n: int) -> bytes:
     return _OVERLONG + str(n).encode()
 
 
+def _past_hole(f) -> int:
+    """Moves `f` past the hole it is in, if any (a power cut's tail is often one: NUL bytes
+    without blocks, which reading would make the kernel zero-fill), returning the bytes
+    skipped; 0 where the file system cannot tell (SEEK_DATA)."""
+    pos = f.tell()
+    try:
+        to = os.lseek(f.fileno(), pos, os.SEEK_DATA)
+    except OSError as e:
+        if e.errno != errno.ENXIO:          # ENXIO: nothing but a hole up to the end
+            f.seek(pos)
+            return 0
+        to = os.fstat(f.fileno()).st_size
+    f.seek(to)
+    return max(0, to - pos)
+
+
 def _chunks(path: Path, block: int | None = None):
     """(non-empty lines, is the file's last chunk) in blocks of about `block` bytes: memory
     is one block and at most one line, not the file. NUL bytes at the end (a power cut) are
@@ -296,26 +314,34 @@ def _chunks(path: Path, block: int | None = None):
     with open_file(path) as f:
         rest, pending = b"", None
         skipping: list | None = None     # [length, all NUL so far] of a line being skipped
+        buf = None                       # the block skipped lines are read into (reused)
         while True:
-            data = f.read(block)
-            if not data:
-                break
             lines = []
             if skipping is not None:
-                nl = data.find(b"\n")
-                part = data if nl < 0 else data[:nl]
-                skipping[0] += len(part)
-                skipping[1] = skipping[1] and not part.strip(b"\0")
+                if buf is None:
+                    buf = bytearray(block)
+                n = f.readinto(buf)
+                if not n:
+                    break
+                nl = buf.find(b"\n", 0, n)
+                end = n if nl < 0 else nl
+                skipping[0] += end
+                skipping[1] = skipping[1] and not np.frombuffer(buf, np.uint8, end).any()
                 if nl < 0:
+                    if skipping[1]:
+                        skipping[0] += _past_hole(f)
                     continue
                 lines.append(_overlong(skipping[0]))
-                skipping, data = None, data[nl + 1:]
+                skipping, data = None, bytes(buf[nl + 1:n])
             else:
+                data = f.read(block)
+                if not data:
+                    break
                 data = rest + data
             cut = data.rfind(b"\n")
             body, rest = (b"", data) if cut < 0 else (data[:cut], data[cut + 1:])
             if len(rest) > LONGEST_LINE:
-                skipping, rest = [len(rest), not rest.strip(b"\0")], b""
+                skipping, rest = [len(rest), not np.frombuffer(rest, np.uint8).any()], b""
             lines += [ln if len(ln) <= LONGEST_LINE else _overlong(len(ln))
                       for ln in body.split(b"\n") if ln.strip()]
             if lines:

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""hgreport on a series.jsonl with one very long line (analysis/README.md: every line read is
+bounded): a copy of a golden killed run (tests/analysis/golden/killed) whose series.jsonl ends
+in SIZE bytes without a newline, NUL bytes (a power cut: a sparse file, no disk used) or 'x'
+(garbage), read by `hgreport series RUN` in a child process: wall time and peak RSS (wait4).
+The goal: a 2 GB line read or refused in under 10 s and 1 GB.
+
+    python3 bench/hgreport_longline.py [--size 2G] [--fill nul|x|both] [--tree DIR]
+
+--tree runs another checkout's analysis/ (the code before, for comparison), with --timeout."""
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def size_arg(text: str) -> int:
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(float(text[:-1]) * mult[text[-1].upper()]) if text[-1].upper() in mult else int(text)
+
+
+def make(dst: pathlib.Path, size: int, fill: str) -> pathlib.Path:
+    shutil.copytree(ROOT / "tests" / "analysis" / "golden" / "killed", dst)
+    series = dst / "series.jsonl"
+    if fill == "nul":
+        os.truncate(series, series.stat().st_size + size)       # sparse: NUL bytes
+    else:
+        block = b"x" * (8 << 20)
+        with series.open("ab") as f:
+            left = size
+            while left > 0:
+                f.write(block[:min(left, len(block))])
+                left -= len(block)
+    return dst
+
+
+def measure(run: pathlib.Path, tree: pathlib.Path, timeout: float) -> tuple[float, int, int | None]:
+    """(wall s, peak RSS bytes, exit status or None when it was killed at the timeout)."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "analysis"))
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-m", "hgreport", "series", str(run), "-o",
+                          str(run / "out")], env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    rc = None
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            rc = os.waitstatus_to_exitcode(status)
+            break
+        if time.perf_counter() - t > timeout:
+            p.kill()
+            pid, status, usage = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.05)
+    wall = time.perf_counter() - t
+    err = p.stderr.read().decode(errors="replace").strip().splitlines()
+    if err:
+        print(f"    stderr: {err[-1][:160]}")
+    return wall, usage.ru_maxrss << 10, rc
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size", type=size_arg, default=2 << 30)
+    ap.add_argument("--fill", choices=("nul", "x", "both"), default="both")
+    ap.add_argument("--tree", type=pathlib.Path, default=ROOT)
+    ap.add_argument("--timeout", type=float, default=120)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR", "/var/tmp")) as tmp:
+        for fill in (("nul", "x") if args.fill == "both" else (args.fill,)):
+            run = make(pathlib.Path(tmp) / fill, args.size, fill)
+            wall, rss, rc = measure(run, args.tree, args.timeout)
+            state = f"exit {rc}" if rc is not None else f"killed after {args.timeout:.0f} s"
+            print(f"{args.size / (1 << 30):.2f} GiB line of {fill}: {wall:.1f} s, "
+                  f"peak RSS {rss / (1 << 20):.0f} MiB, {state}")
+            shutil.rmtree(run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
