@@ -103,3 +103,28 @@ def test_a_bad_line_is_named(late_run, hgreport):
     rc, _, err = hgreport(str(late_run))
     assert rc == 2
     assert "late_wakeups.jsonl: line 4: not a late wake-up" in err and "missing" in err
+
+
+def test_table1_splits_the_late_wake_ups_per_load_window(late_run, hgreport):
+    """Abeni's per-load form: each window's late wake-ups and their components."""
+    doc = json.loads((late_run / "result.json").read_text())
+    burn = next(ld for ld in doc["loads"] if ld["name"] == "burn")
+    rc, out, err = hgreport("table1", str(late_run), "--json")
+    assert rc == 0, err
+    t = json.loads(out)
+    (lat,) = t["late_components"]
+    assert lat["label"] == "lat"
+    inside = [x for x in LINES if burn["started_ns"] <= x["intended_ns"] < burn["stopped_ns"]]
+    quiet = [x for x in LINES if x not in inside]
+    cells = lat["windows"]
+    total = sum(c["late"] for c in cells.values())
+    assert total == len(LINES)
+    assert quiet and not inside, "the lines are 8-13 ms in, before the burn load's window"
+    q = cells["no load"]
+    assert q["late"] == 3 and q["attributed"] == 2 and q["late_ns"] == 3_350_000
+    assert q["components"] == {"timer_delay": 40_000, "timer_irq": 24_000, "task": 3_163_000,
+                               "sched": 18_000, "invisible": 38_000}
+    rc, out, err = hgreport("table1", str(late_run))
+    assert rc == 0, err
+    assert "## Components of `lat`'s late wake-ups per window (kernel trace)" in out
+    assert "| no load |" in out.split("late wake-ups per window")[1]

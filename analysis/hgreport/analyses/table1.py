@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..base.stats import nearest_rank
+from ..read import late_wakeups
 from ..read.rundir import Run
 from . import switches
 from .summary import periodic_jobs, thread_window
@@ -132,6 +133,34 @@ def _thread_windows(run: Run, i: int, wins: list[Window], sw: switches.Switches,
     return row
 
 
+def _window_of(t: int, wins: list[Window]) -> str | None:
+    for w in wins:
+        if any(a <= t < b for a, b in w.spans):
+            return w.name
+    return None
+
+
+def late_components(run: Run, wins: list[Window]) -> list[dict[str, Any]]:
+    """Abeni's question per load window, from the kernel trace (late_wakeups.jsonl): per
+    latency thread and window, the late wake-ups, how many were attributed, and the time of
+    each component of their lateness (a wake-up is in the window of its intended time).
+    Read a line at a time; nothing when the run has no such file."""
+    per: dict[int, dict[str, dict[str, Any]]] = {}
+    for x in late_wakeups.lines(run):
+        name = _window_of(int(x["intended_ns"]), wins)
+        if name is None:
+            continue
+        cell = per.setdefault(x["thread"], {}).setdefault(
+            name, {"late": 0, "attributed": 0, "late_ns": 0, "components": {}})
+        cell["late"] += 1
+        cell["late_ns"] += int(x["late_ns"])
+        if x.get("attributed"):
+            cell["attributed"] += 1
+            for comp, ns in (x.get("components") or {}).items():
+                cell["components"][comp] = cell["components"].get(comp, 0) + int(ns)
+    return [{"label": run.label(i), "windows": per[i]} for i in sorted(per)]
+
+
 def _switch_rates(run: Run, i: int, sw: switches.Switches) -> dict[str, Any]:
     a, b = thread_window(run, i)
     secs = (b - a) / 1e9 if b > a else None
@@ -164,4 +193,5 @@ def table1(run: Run) -> dict[str, Any]:
             "windows": [{"name": w.name, "spans_ns": [list(s) for s in w.spans], "seconds": w.seconds}
                         for w in wins],
             "threads": threads, "switches": [_switch_rates(run, i, sw) for i in range(len(run.threads))],
+            "late_components": late_components(run, wins) if late_wakeups.present(run) else None,
             "switches_all": all_sw, "notes": notes}

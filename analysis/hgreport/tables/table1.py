@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..analyses.table1 import QUIET
+from ..read.late_wakeups import COMPONENTS
 from ..base.markdown import table
 from ..base.units import fmt_ns
 
@@ -53,12 +54,37 @@ def one(t: dict[str, Any]) -> str:
                                          for th in jt] for w in wins]
         out += ["## Deadline misses per window (missed/jobs)", "",
                 table(["window", "time"] + [th["label"] for th in jt], rows, "ll" + "r" * len(jt)), ""]
+    out += _components_table(t)
     rows = [[w["name"], _span(w)] + _window_switches(t, w["name"], w["seconds"]) for w in wins]
     out += ["## Context switches per second per window (all traced threads)", "",
             table(["window", "time", "involuntary/s", "voluntary/s", "preempted/s"], rows, "llrrr"), ""]
     out += _switch_table(t)
     out += [f"- {n}" for n in t["notes"]]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _components_table(t: dict[str, Any]) -> list[str]:
+    """Per latency thread, its late wake-ups per window split into their components (the
+    kernel trace's late_wakeups.jsonl): which part of the latency each load brought."""
+    out: list[str] = []
+    for th in t.get("late_components") or []:
+        cells = th["windows"]
+        used = [c for c in COMPONENTS if any(c in x["components"] for x in cells.values())]
+        rows = []
+        for w in t["windows"]:
+            c = cells.get(w["name"])
+            if c is None:
+                rows.append([w["name"], _span(w), 0, "–"] + ["–"] * len(used))
+                continue
+            rows.append([w["name"], _span(w), c["late"], f"{c['attributed']}"]
+                        + [fmt_ns(c["components"][k]) if k in c["components"] else "–" for k in used])
+        out += [f"## Components of `{th['label']}`'s late wake-ups per window (kernel trace)", "",
+                "Time of each component summed over the window's late wake-ups that the kernel "
+                "trace attributed (docs/kernel-trace.md, Late wake-ups): which part of the "
+                "latency each load brought, as Abeni et al. ask.", "",
+                table(["window", "time", "late wake-ups", "attributed"] + used, rows,
+                      "llrr" + "r" * len(used)), ""]
+    return out
 
 
 def _lat_cells(c: dict[str, Any]) -> list[Any]:
