@@ -7,13 +7,14 @@
 #include "loads/rows.h"
 
 struct params {
-	uint64_t workers;
+	uint64_t workers, stagger_ns;
 };
 
 static const struct hg_param params[] = {
 	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
 	  .max = HG_LOAD_WORKERS_MAX, .def = "0",
 	  .help = "spinning processes; 0: one per CPU the load may use" },
+	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),
 	HG_PARAMS_END
 };
 

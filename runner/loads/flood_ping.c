@@ -192,6 +192,8 @@ static int side_ended(struct side *s, struct hg_load_slot *slot)
 	for (char *c = msg; *c; c++)
 		if (*c == '\n')
 			*c = ' ';
+	for (size_t len = strlen(msg); len && msg[len - 1] == ' ';)
+		msg[--len] = '\0';
 	int st = 0;
 	waitpid(s->pid, &st, 0);
 	return hg_load_fail(slot, "ping ended before the stop (%s %d)%s%s",

@@ -21,12 +21,13 @@
 #define POPULATION_MAX 4096
 
 struct params {
-	uint64_t workers;
+	uint64_t workers, stagger_ns;
 	uint64_t population;    /* 0: a fork/exit storm */
 };
 
 static const struct hg_param params[] = {
 	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),
 	{ .name = "population", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, population),
 	  .min = 1, .max = POPULATION_MAX,
 	  .help = "children kept alive between the workers (each sleeps 50-150 ms, exits and is "

@@ -29,7 +29,7 @@
 struct params {
 	uint64_t size_bytes;
 	char *dir;
-	uint64_t workers;
+	uint64_t workers, stagger_ns;
 };
 
 static const struct hg_param params[] = {
@@ -38,6 +38,7 @@ static const struct hg_param params[] = {
 	  .min = 1, .def = DEFAULT_DIR,
 	  .help = "the files go in a fresh directory under dir (disk-backed, unlike a tmpfs /tmp)" },
 	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),
 	HG_PARAMS_END
 };
 

@@ -11,12 +11,13 @@
 #include "loads/rows.h"
 
 struct params {
-	uint64_t size_bytes, workers;
+	uint64_t size_bytes, workers, stagger_ns;
 };
 
 static const struct hg_param params[] = {
 	HG_LOAD_ROW_SIZE(struct params, size_bytes, "the buffer each process maps, writes and unmaps"),
 	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),
 	HG_PARAMS_END
 };
 

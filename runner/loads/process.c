@@ -11,6 +11,7 @@
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +99,15 @@ static void child_setup(struct hg_loadrun *lr, struct hg_lsup *s, unsigned i, pi
 	child_priority(p, slot);
 	if (sched_setaffinity(0, sizeof(cpu_set_t), p->cpus_all ? &lr->all_cpus : &p->cpus) != 0)
 		slot->affinity_error = errno;
+	/* Staggered workers (docs/loads.md): worker i waits until start + i *
+	 * stagger; the stop's SIGTERM (default action here) ends the wait too. */
+	uint64_t stagger = hg_params_u64(&s->ops->params, p->params, "stagger", 0);
+	if (stagger && i) {
+		struct timespec at = hg_ns_to_ts(lr->t0 + (int64_t)(p->start_ns + i * stagger));
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
+	}
+	slot->working_from = hg_now_ns();
 	atomic_store(&slot->working, 1);
 }
 

@@ -48,11 +48,12 @@ static int procfs_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot 
 }
 
 struct params {
-	uint64_t workers;
+	uint64_t workers, stagger_ns;
 };
 
 static const struct hg_param params[] = {
 	HG_LOAD_ROW_WORKERS(struct params, workers),
+	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),
 	HG_PARAMS_END
 };
 

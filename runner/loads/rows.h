@@ -14,6 +14,14 @@
 	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(type, member), \
 	  .min = 1, .max = HG_LOAD_WORKERS_MAX, .def = "1", .help = "processes, each doing the load" }
 
+/* Worker i starts its work at the load's start + i * stagger (docs/loads.md,
+ * "Staggered workers"); read by loads/process.c, checked by
+ * scenario/resolve_loads.c, scaled by plan/timeline.c. */
+#define HG_LOAD_ROW_STAGGER(type, member) \
+	{ .name = "stagger", .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
+	  .max = 86400000000000ull, .def = "0s", .help = "worker i starts at the load's start " \
+	  "+ i * stagger (Dougan's staggered readers); 0s: all at once" }
+
 #define HG_LOAD_ROW_SIZE(type, member, help_text) \
 	{ .name = "size", .kind = HG_PARAM_SIZE, .offset = offsetof(type, member), \
 	  .min = 4096, .required = true, .help = help_text }

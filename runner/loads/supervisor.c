@@ -39,6 +39,22 @@ static void start_load(struct hg_loadrun *lr, struct hg_lsup *s)
 	}
 	s->started = started ? s->procs[0].started : 0;
 	s->state = started ? HG_L_RUNNING : HG_L_DONE;
+	/* A shorter --duration can move the stop before a staggered worker's
+	 * start (validation sees the scenario's own stop): say so. */
+	const struct hg_load_plan *p = s->run.plan;
+	uint64_t stagger = hg_params_u64(&s->ops->params, p->params, "stagger", 0);
+	if (stagger && started > 1 && p->stop_ns > p->start_ns) {
+		uint64_t first_idle = (p->stop_ns - p->start_ns + stagger - 1) / stagger;
+		char which[48];
+		if (first_idle + 1 == started)
+			snprintf(which, sizeof(which), "worker %u starts", started - 1);
+		else
+			snprintf(which, sizeof(which), "workers %llu..%u start",
+				 (unsigned long long)first_idle, started - 1);
+		if (first_idle < started)
+			hg_loadrun_warn(s->warnings, "%s after the stop (stagger %.3f s): did not run",
+					which, (double)stagger / 1e9);
+	}
 }
 
 static void begin_stop(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now)

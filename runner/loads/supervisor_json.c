@@ -49,8 +49,10 @@ static json_t *status_json(bool known, int st)
 
 static json_t *proc_json(const struct hg_lproc *pr, int64_t t0)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:b, s:I}", "pid", (int)pr->pid,
-			 "started_ns", since(pr->started, t0), "ended_ns", since(pr->ended, t0),
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:I}", "pid", (int)pr->pid,
+			 "started_ns", since(pr->started, t0),
+			 "working_ns", since(pr->slot ? pr->slot->working_from : 0, t0),
+			 "ended_ns", since(pr->ended, t0),
 			 "exit", status_json(pr->reaped, pr->status), "killed", pr->killed,
 			 "cpu_ns", (json_int_t)(hg_tv_to_ns(pr->ru.ru_utime) + hg_tv_to_ns(pr->ru.ru_stime)));
 }

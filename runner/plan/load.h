@@ -29,6 +29,7 @@ struct hg_load_slot {
 	int nice_error;
 	int affinity_error;
 	_Atomic int working;            /* set up, about to run the load */
+	int64_t working_from;           /* CLOCK_MONOTONIC ns it began (after its stagger) */
 	int status_valid;               /* exec: the command's wait status is known
 					   (2: it ended by itself before the stop) */
 	int status;

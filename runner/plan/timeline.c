@@ -88,6 +88,12 @@ int hg_plan_scale(struct hg_plan *plan, double factor, char *err, size_t size)
 			l->stop_ns += !l->stop_ns;
 			l->start_ns = l->stop_ns - 1;
 		}
+		/* a staggered load's offsets are on the same timeline (docs/loads.md) */
+		const struct hg_param *st = l->ops ? hg_param_find(&l->ops->params, "stagger") : NULL;
+		if (st && st->kind == HG_PARAM_DURATION && l->params) {
+			uint64_t *v = HG_PARAM_AT(l->params, st, uint64_t);
+			*v = scaled(*v, factor);
+		}
 	}
 	plan->duration_ns = scaled(plan->duration_ns, factor);
 	return 0;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
 #include "scenario/resolve_internal.h"
@@ -59,6 +60,26 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	lp->params = hg_r_params(r, &lp->ops->params, &site);
 }
 
+/* Staggered workers (docs/loads.md): the last one must start before the
+ * load's stop, or it would never run. */
+static void check_stagger(struct hg_resolver *r, size_t li, const struct hg_load_plan *lp,
+			  uint64_t workers)
+{
+	uint64_t stagger = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "stagger", 0) : 0;
+	if (!stagger || workers < 2 || lp->stop_ns <= lp->start_ns)
+		return;
+	uint64_t last = lp->start_ns + (workers - 1) * stagger;
+	if (last < lp->stop_ns)
+		return;
+	char path[HG_PATH], a[32], b[32], c[32];
+	snprintf(path, sizeof(path), "loads[%zu].stagger", li);
+	hg_yaml_error(r->y, r->d, path, "worker %llu would start at %s, not before the load's stop "
+		      "%s: give a stagger below %s ((stop - start) / (workers - 1)), fewer "
+		      "workers or a later stop", (unsigned long long)(workers - 1),
+		      hg_format_duration(last, a), hg_format_duration(lp->stop_ns, b),
+		      hg_format_duration((lp->stop_ns - lp->start_ns) / (workers - 1), c));
+}
+
 /* Load processes in all (workers and the children a fork population keeps),
  * checked before anything is forked (the numbers of loads and expectations
  * are bounded before libcyaml: scenario/scenario.c). */
@@ -78,6 +99,8 @@ void hg_resolve_loads(struct hg_resolver *r)
 		resolve_load(r, i, &r->plan->loads[i]);
 		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
+		check_stagger(r, i, lp, workers ? workers : (uint64_t)CPU_COUNT(lp->cpus_all ?
+										&r->online : &lp->cpus));
 		if (lp->ops && lp->ops->extra_processes && lp->params)
 			procs += lp->ops->extra_processes(lp);
 	}

@@ -127,3 +127,68 @@ def test_yield_minima_quote_the_stored_table():
     assert (float(m[1]), float(m[2])) == (round(min(vol), 1), round(max(vol), 1))
     assert (int(m[3]), int(m[4])) == (round(min(inv)), round(max(inv)))
     assert max(vol) < min(inv)
+
+
+def sweep_missed(name, subject, values):
+    p = next(p for p in load(name)["points"] if list(p["overrides"].values()) == values)
+    m = {(x["subject"], x["metric"]): x["mean"] for x in p["metrics"]}
+    k, r = m[(subject, "deadlines_missed")], m[(subject, "deadline_miss_ratio")]
+    return int(k), (round(k / r) if r else None)
+
+
+def test_cpu_reservation_sweep_quotes_the_stored_summary():
+    text = " ".join((DOCS / "reproductions.md").read_text().split())
+    m = re.search(r"exact budgets audio (\d+) of (\d+) and video (\d+) of (\d+) missed, the paper's "
+                  r"padding video (\d+) of (\d+), 4 / 20 ms audio (\d+) of (\d+)", text)
+    assert m, "the stored cpu_reservation sweep is not quoted in docs/reproductions.md"
+    q = [int(x) for x in m.groups()]
+    assert tuple(q[0:2]) == sweep_missed("cpu_reservation.json", "audio", ["3ms", "17ms"])
+    assert tuple(q[2:4]) == sweep_missed("cpu_reservation.json", "video", ["3ms", "17ms"])
+    assert tuple(q[4:6]) == sweep_missed("cpu_reservation.json", "video", ["3.1ms", "17.1ms"])
+    assert tuple(q[6:8]) == sweep_missed("cpu_reservation.json", "audio", ["4ms", "20ms"])
+    assert sweep_missed("cpu_reservation.json", "video", ["4ms", "20ms"])[0] == 0
+
+
+def test_abeni_timer_sweep_quotes_the_stored_summary():
+    points = load("abeni_timer_resolution.json")["points"]
+
+    def metric(period, tick, name):
+        p = next(p for p in points if list(p["overrides"].values()) == [period, tick])
+        return next(x["mean"] for x in p["metrics"] if x["metric"] == name)
+
+    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
+    m = re.search(r"without a tick, p99 (\S+) µs, (\S+) ms, (\S+) µs and (\S+) µs at 100 µs", text)
+    assert m, "the stored abeni_timer_resolution sweep is not quoted"
+    quoted = [float(m[1]) * 1e3, float(m[2]) * 1e6, float(m[3]) * 1e3, float(m[4]) * 1e3]
+    stored = [metric(p, "0s", "latency_p99_ns") for p in ("100us", "1ms", "10ms", "100ms")]
+    assert all(abs(q - s) <= 100 for q, s in zip(quoted, stored)), (quoted, stored)
+    m = re.search(r"with the 10 ms tick, p50 (\S+) ms, (\S+) ms, (\S+) ms and (\S+) ms", text)
+    assert m
+    stored = [metric(p, "10ms", "latency_p50_ns") for p in ("100us", "1ms", "10ms", "100ms")]
+    assert all(abs(float(q) * 1e6 - s) <= 1000 for q, s in zip(m.groups(), stored)), stored
+
+
+def test_ctx_switch_cpu_run_quotes_the_stored_table():
+    sw = load("ctx_switch_cpu.json")["switches"]
+    inv = [t["involuntary"] for t in sw]
+    text = " ".join((DOCS / "reproductions.md").read_text().split())
+    m = re.search(r"disturbed\* too: (\d+) involuntary switches \((\d+)/s\) of median cost (\S+)–(\S+) ms "
+                  r"per thread, minimum (\S+)–(\S+) µs", text)
+    assert m, "the stored ctx_switch_cpu run is not quoted"
+    assert int(m[1]) == sum(t["count"] for t in inv)
+    assert int(m[2]) == round(sum(t["per_s"] for t in inv))
+    med = [t["cost_median_ns"] / 1e6 for t in inv]
+    low = [t["cost_min_ns"] / 1e3 for t in inv]
+    assert (float(m[3]), float(m[4])) == (round(min(med), 2), round(max(med), 2))
+    assert (float(m[5]), float(m[6])) == (round(min(low), 1), round(max(low), 1))
+
+
+def test_abeni_nonpreemptible_run_quotes_the_stored_table():
+    win = load("abeni_nonpreemptible.json")["threads"][0]["windows"]
+    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
+    m = re.search(r"p99 per window: no load (\S+) µs, memory (\S+) µs, I/O (\S+) µs, procfs (\S+) µs, "
+                  r"fork (\S+) µs", text)
+    assert m, "the stored abeni_nonpreemptible run is not quoted"
+    names = ["no load", "memory", "io", "procfs", "fork"]
+    assert [float(x) for x in m.groups()] == [round(win[n]["latency"]["p99_ns"] / 1e3, 1) for n in names]
+    assert max(names, key=lambda n: win[n]["latency"]["p99_ns"]) == "io"

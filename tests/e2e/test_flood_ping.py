@@ -144,6 +144,37 @@ def test_sigkilled_hgrun_leaves_no_namespace_or_interface(hgrun_bin, scenario, t
     assert_nothing_left(load, pings, spaces, before)
 
 
+def run_isolated(hgrun_bin, scenario, tmp_path, peer):
+    """hgrun with a flood_ping to peer, inside a network namespace of the test's own
+    (unshare -n: only its loopback), so that nothing leaves this machine."""
+    text = scenario_text("flood", [THREAD], duration="1s",
+                         extra=f"loads:\n  - {{name: flood, type: flood_ping, peer: {peer}}}\n")
+    out = tmp_path / "out"
+    proc = subprocess.run(["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh",
+                           str(hgrun_bin), "run", str(scenario(text)), "-o", str(out), "--quiet"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads((out / "result.json").read_text())
+
+
+@needs_root
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare")
+def test_peer_is_flooded(hgrun_bin, scenario, tmp_path):
+    result = run_isolated(hgrun_bin, scenario, tmp_path, "127.0.0.1")
+    (ld,) = result["loads"]
+    assert ld["flood_ping"] == {"mode": "peer", "peer": "127.0.0.1"}
+    assert ld["stats"]["requests"] > 100 and ld["stats"]["replies"] > 0, ld["stats"]
+
+
+@needs_root
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare")
+def test_unreachable_peer_is_warned_with_pings_reason(hgrun_bin, scenario, tmp_path):
+    # 192.0.2.0/24 is for documentation (RFC 5737), and the namespace has no route anyway
+    result = run_isolated(hgrun_bin, scenario, tmp_path, "192.0.2.1")
+    assert ("load flood: process 0: ping ended before the stop (exit 2): "
+            "ping: connect: Network is unreachable") in result["warnings"], result["warnings"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
 def test_without_root_unsupported_and_refused(hgrun_bin):
     d = tempfile.mkdtemp(prefix="hg-flood-")

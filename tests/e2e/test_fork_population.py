@@ -109,7 +109,7 @@ def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
     (["{name: f, type: fork, population: 5000}"], "loads[0].population"),
     (["{name: f, type: fork, workers: 4, population: 2}"],
      "population 2 is shared among 4 workers"),
-    (["{name: c, type: cpu, population: 10}"], "load 'cpu' takes only workers, not 'population' (fork takes it)"),
+    (["{name: c, type: cpu, population: 10}"], "load 'cpu' takes only workers, stagger, not 'population' (fork takes it)"),
     (["{name: a, type: fork, population: 3000}", "{name: b, type: fork, population: 3000}"],
      "the loads ask for about 6002 processes in all: at most 4096, workers and fork populations"),
 ])
