@@ -50,7 +50,7 @@ def parser() -> argparse.ArgumentParser:
                     "Perfetto export, response-time analysis, sweeps.",
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
-               "Exit status 1: a --fail-if condition of compare is true; 2: a missing or invalid "
+               "Exit status 5: a --fail-if condition of compare is true (a finding); 2: a missing or invalid "
                "input; 3: a usage error; 70: an internal error (a bug in hgreport: its traceback is "
                "written to a file it names).")
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")

@@ -57,20 +57,31 @@ static int split_number(const char *s, struct number_text *t)
 	return t->int_len ? 0 : -1;
 }
 
+/* int.frac as the fraction num/den (den a power of ten), or -1 past 30 digits. */
+static int as_fraction(const struct number_text *t, unsigned __int128 *num,
+		       unsigned __int128 *den)
+{
+	*num = 0;
+	*den = 1;
+	if (t->int_len + t->frac_len > 30)
+		return -1;
+	for (size_t i = 0; i < t->int_len; i++)
+		*num = *num * 10 + (unsigned)(t->int_start[i] - '0');
+	for (size_t i = 0; i < t->frac_len; i++) {
+		*num = *num * 10 + (unsigned)(t->frac_start[i] - '0');
+		*den *= 10;
+	}
+	return 0;
+}
+
 /* value = int.frac * scale, exactly, or -1 (fraction too fine / overflow). */
 static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *out,
 		       bool *too_fine)
 {
-	unsigned __int128 num = 0, den = 1;
+	unsigned __int128 num, den;
 	*too_fine = false;
-	if (t->int_len + t->frac_len > 30)
+	if (as_fraction(t, &num, &den) != 0)
 		return -1;
-	for (size_t i = 0; i < t->int_len; i++)
-		num = num * 10 + (unsigned)(t->int_start[i] - '0');
-	for (size_t i = 0; i < t->frac_len; i++) {
-		num = num * 10 + (unsigned)(t->frac_start[i] - '0');
-		den *= 10;
-	}
 	num *= scale;
 	if (num % den != 0) {
 		*too_fine = true;
@@ -86,15 +97,9 @@ static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *ou
 /* floor(int.frac * scale), for values finer than the smallest unit. */
 static int scale_floor(const struct number_text *t, uint64_t scale, uint64_t *out)
 {
-	unsigned __int128 num = 0, den = 1;
-	if (t->int_len + t->frac_len > 30)
+	unsigned __int128 num, den;
+	if (as_fraction(t, &num, &den) != 0)
 		return -1;
-	for (size_t i = 0; i < t->int_len; i++)
-		num = num * 10 + (unsigned)(t->int_start[i] - '0');
-	for (size_t i = 0; i < t->frac_len; i++) {
-		num = num * 10 + (unsigned)(t->frac_start[i] - '0');
-		den *= 10;
-	}
 	num = num * scale / den;
 	if (num >= UINT64_MAX)
 		return -1;

@@ -45,23 +45,6 @@ static size_t first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi, 
 	return lo;
 }
 
-/* [lo, hi) of the segments of one CPU. */
-static void cpu_range(const struct hg_kseg *s, size_t n, int cpu, size_t *lo, size_t *hi)
-{
-	size_t a = 0, b = n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (s[mid].cpu < cpu) a = mid + 1; else b = mid;
-	}
-	*lo = a;
-	b = n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (s[mid].cpu <= cpu) a = mid + 1; else b = mid;
-	}
-	*hi = a;
-}
-
 static enum hg_cause seg_cause(const struct hg_attr_input *in, const struct hg_kseg *g)
 {
 	switch (g->kind) {
@@ -193,7 +176,7 @@ long hg_attribute(const struct hg_attr_input *in, struct hg_gap_attr *out,
 	struct item_vec iv = { 0 };
 	for (size_t i = 0; i < in->n_gaps; i++) {
 		size_t lo, hi;
-		cpu_range(in->segs, in->n_segs, in->gaps[i].cpu, &lo, &hi);
+		hg_kseg_cpu_range(in->segs, in->n_segs, in->gaps[i].cpu, &lo, &hi);
 		if (in->gaps[i].cpu < 0)
 			lo = hi = 0;
 		if (attribute_gap(in, &in->gaps[i], lo, hi, &out[i], &iv) < 0) {

@@ -46,6 +46,24 @@ struct hg_kseg {
 	uint8_t flags;
 };
 
+/* [lo, hi) of the segments of one CPU in segments sorted by (cpu, start). */
+static inline void hg_kseg_cpu_range(const struct hg_kseg *s, size_t n, int cpu, size_t *lo,
+				     size_t *hi)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (s[mid].cpu < cpu) a = mid + 1; else b = mid;
+	}
+	*lo = a;
+	b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (s[mid].cpu <= cpu) a = mid + 1; else b = mid;
+	}
+	*hi = a;
+}
+
 /* What the building found: switches the kernel did not record (an
  * interrupt's task, HG_KEV_PID, was not the one switched to last). */
 struct hg_kseg_stats {

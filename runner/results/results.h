@@ -11,8 +11,10 @@
 /* Chooses and creates the result directory (rs->dir) before
  * the run.  Returns 0 or -errno with a message in err. */
 int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen);
-/* Writes trace.jsonl, latency.jsonl and
- * result.json (atomically).  Returns 0 or -errno with a message in err. */
+/* After the run: writes kernel.jsonl (with a kernel trace) and result.json,
+ * each atomically; trace.bin, latency.bin and series.jsonl were streamed
+ * during the run by the writer (results/stream.h).  Returns 0 or -errno
+ * with a message in err. */
 int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen);
 
 /* Removes the space hg_results_dir kept for result.json (every

@@ -48,23 +48,6 @@ static void add(struct acc *a, uint8_t comp, uint8_t cause, int32_t who, int64_t
 		a->parts[MAX_PARTS - 1].ns += ns;
 }
 
-/* [lo, hi) of the segments of one CPU. */
-static void cpu_range(const struct hg_kseg *s, size_t n, int cpu, size_t *lo, size_t *hi)
-{
-	size_t a = 0, b = n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (s[mid].cpu < cpu) a = mid + 1; else b = mid;
-	}
-	*lo = a;
-	b = n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (s[mid].cpu <= cpu) a = mid + 1; else b = mid;
-	}
-	*hi = a;
-}
-
 /* First segment of [lo, hi) whose end is after t. */
 static size_t first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi, int64_t t)
 {
@@ -236,7 +219,7 @@ void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 		return;
 	struct acc a = { .out = out };
 	struct walk in = { segs, 0, 0, f->tid, classify, ctx, { 0 }, 0, f->switched };
-	cpu_range(segs, n_segs, f->cpu_switched, &in.lo, &in.hi);
+	hg_kseg_cpu_range(segs, n_segs, f->cpu_switched, &in.lo, &in.hi);
 	int64_t I = f->intended, S = f->switched, A = f->actual;
 	if (S <= I) {
 		/* running at the intended time (or switched in exactly then):
@@ -262,7 +245,7 @@ void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 	bool woken = (f->flags & HG_WF_WOKEN) && f->woken > I && f->woken <= S;
 	if (woken) {
 		W = f->woken;
-		cpu_range(segs, n_segs, f->cpu_woken, &wk.lo, &wk.hi);
+		hg_kseg_cpu_range(segs, n_segs, f->cpu_woken, &wk.lo, &wk.hi);
 		if (!covers(segs, wk.lo, wk.hi, I, W))
 			return;
 		wk.blk = waking_block(segs, wk.lo, wk.hi, W);

@@ -36,7 +36,7 @@ def test_the_page_follows_the_registry(mix_run, hgreport, tmp_path):
     assert headings == [t for t in titles if t in headings]
     # the mix run has every section but the CPU not received (it predates cpu_not_received in
     # result.json) and the late wake-ups (it predates late_wakeups.jsonl:
-    # tests/analysis/test_late_wakeups.py gives a copy of it one): loads, latency threads, a
+    # tests/analysis/test_late_wakeups_analysis.py gives a copy of it one): loads, latency threads, a
     # series, a kernel trace
     assert set(titles) - set(headings) == {"CPU not received",
                                            "Why the wake-ups were late (kernel trace)"}

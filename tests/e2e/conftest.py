@@ -13,11 +13,19 @@ from runhelp import hgrun_path  # noqa: E402  (tests/e2e/ is on sys.path)
 
 
 @pytest.fixture(scope="session")
-def hgrun_bin():
+def hgrun_built():
+    """The hgrun under test ($HGRUN, else build/hgrun), which must exist."""
     path = hgrun_path()
     if not path.exists():
         pytest.fail(f"{path} does not exist: build first (cmake -S . -B build && cmake --build build)")
     return path
+
+
+@pytest.fixture(scope="session")
+def hgrun_bin(hgrun_built):
+    """The hgrun binary, to run it as a test likes (a test that uses it is in the `run`
+    tier: tests/conftest.py)."""
+    return hgrun_built
 
 
 class Result:
@@ -32,9 +40,33 @@ class Result:
 
 @pytest.fixture
 def hgrun(hgrun_bin):
-    """hgrun(*args, cwd=None, timeout=60) -> Result"""
+    """hgrun(*args, cwd=None, timeout=60) -> Result: any command line, real runs included
+    (a test that uses it is in the `run` tier: tests/conftest.py; see hgcli)"""
     def run(*args, cwd=None, timeout=60, input=None):
         proc = subprocess.run([str(hgrun_bin), *map(str, args)], cwd=cwd, text=True,
+                              capture_output=True, timeout=timeout, input=input)
+        return Result(proc)
+    return run
+
+
+# hgrun's commands that run no scenario (docs/cli.md), and options that make any command say
+# something and exit.
+NO_RUN_COMMANDS = frozenset({"validate", "list", "schema", "sweep-merge", "help"})
+NO_RUN_OPTIONS = frozenset({"--help", "-h", "--version", "--list"})
+
+
+@pytest.fixture
+def hgcli(hgrun_built):
+    """hgcli(*args, cwd=None, timeout=60) -> Result, for hgrun's commands that run nothing
+    (validate, list, schema, sweep-merge, --help, --version, sweep --list). A test that uses it
+    and not `hgrun` is in the fast tier (tests/conftest.py), so it refuses a command line that
+    would run a scenario."""
+    def run(*args, cwd=None, timeout=60, input=None):
+        words = [str(a) for a in args]
+        if words and words[0] not in NO_RUN_COMMANDS and not NO_RUN_OPTIONS & set(words):
+            pytest.fail(f"hgcli: 'hgrun {' '.join(words)}' would run a scenario; use the hgrun "
+                        "fixture (the test is then in the `run` tier)")
+        proc = subprocess.run([str(hgrun_built), *words], cwd=cwd, text=True,
                               capture_output=True, timeout=timeout, input=input)
         return Result(proc)
     return run

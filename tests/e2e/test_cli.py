@@ -18,14 +18,14 @@ threads:
 ERROR_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): error: (?P<path>[^:]+): (?P<msg>.+)$")
 
 
-def test_version(hgrun):
-    r = hgrun("--version")
+def test_version(hgcli):
+    r = hgcli("--version")
     assert r.rc == 0
     assert re.match(r"hgrun \d+\.\d+\.\d+", r.out)
 
 
-def test_help_lists_commands_and_exit_codes(hgrun):
-    r = hgrun("--help")
+def test_help_lists_commands_and_exit_codes(hgcli):
+    r = hgcli("--help")
     assert r.rc == 0
     for word in ("validate", "list", "calibrate", "--duration", "--strict", "exit codes"):
         assert word in r.out
@@ -44,22 +44,22 @@ def test_bad_command_lines_exit_3(hgrun, args):
     assert r.out == ""
 
 
-def test_validate_ok(hgrun, scenario):
+def test_validate_ok(hgcli, scenario):
     path = scenario(VALID)
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 0, r.err
     assert "ok" in r.out and "1 thread" in r.out
 
 
-def test_validate_missing_file_exits_2(hgrun, tmp_path):
-    r = hgrun("validate", tmp_path / "nope.yaml")
+def test_validate_missing_file_exits_2(hgcli, tmp_path):
+    r = hgcli("validate", tmp_path / "nope.yaml")
     assert r.rc == 2
     assert "nope.yaml: error: cannot open" in r.err
 
 
-def test_error_format_names_file_line_column_and_key(hgrun, scenario):
+def test_error_format_names_file_line_column_and_key(hgcli, scenario):
     path = scenario(VALID.replace("exec: 4ms", "exec: 4"))
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 2
     m = ERROR_LINE.match(r.err.splitlines()[0])
     assert m, r.err
@@ -69,30 +69,30 @@ def test_error_format_names_file_line_column_and_key(hgrun, scenario):
     assert "needs a unit" in m["msg"]
 
 
-def test_all_errors_reported_in_file_order(hgrun, scenario):
+def test_all_errors_reported_in_file_order(hgcli, scenario):
     text = VALID.replace("duration: 2s", "duration: 2").replace("RTHIGH", "RTHIHG") + "bogus: 1\n"
-    r = hgrun("validate", scenario(text))
+    r = hgcli("validate", scenario(text))
     assert r.rc == 2
     lines = [ERROR_LINE.match(l) for l in r.err.splitlines()]
     assert all(lines), r.err
     # shape errors (unknown key) stop before values are parsed: one error then
     assert [m["path"] for m in lines] == ["bogus"]
-    r = hgrun("validate", scenario(text.replace("bogus: 1\n", "")))
+    r = hgcli("validate", scenario(text.replace("bogus: 1\n", "")))
     lines = [ERROR_LINE.match(l) for l in r.err.splitlines()]
     assert [m["path"] for m in lines] == ["duration", "threads[0].priority"]
 
 
-def test_validate_several_files_reports_each(hgrun, scenario):
+def test_validate_several_files_reports_each(hgcli, scenario):
     good = scenario(VALID, "good.yaml")
     bad = scenario(VALID.replace("period: 5ms", "period: 3ms"), "bad.yaml")
-    r = hgrun("validate", good, bad)
+    r = hgcli("validate", good, bad)
     assert r.rc == 2
     assert f"{good}: ok" in r.out
     assert f"{bad}:7:" in r.err and "exec 4ms is longer than the period 3ms" in r.err
 
 
-def test_resolved_fills_defaults_and_units(hgrun, scenario):
-    r = hgrun("validate", "--resolved", scenario(VALID))
+def test_resolved_fills_defaults_and_units(hgcli, scenario):
+    r = hgcli("validate", "--resolved", scenario(VALID))
     assert r.rc == 0, r.err
     s = r.json()
     assert s["hgrun"] == 1 and s["name"] == "demo" and s["duration_ns"] == 2_000_000_000
@@ -111,7 +111,7 @@ def test_resolved_fills_defaults_and_units(hgrun, scenario):
     assert t["reservation"] is None and t["cpus"] is None
 
 
-def test_resolved_applies_defaults_and_expands_sets(hgrun, scenario):
+def test_resolved_applies_defaults_and_expands_sets(hgcli, scenario):
     text = """\
 hgrun: 1
 name: sets
@@ -128,7 +128,7 @@ threads:
   - name: one
     workload: {type: latency, period: 1ms}
 """
-    r = hgrun("validate", "--resolved", scenario(text))
+    r = hgcli("validate", "--resolved", scenario(text))
     assert r.rc == 0, r.err
     threads = r.json()["threads"]
     hogs = [t for t in threads if t["name"] == "hog"]
@@ -144,7 +144,7 @@ threads:
     assert one["workload"] == {"type": "latency", "period_ns": 1_000_000, "align": "relative"}
 
 
-def test_resolved_reservation_and_distributions(hgrun, scenario):
+def test_resolved_reservation_and_distributions(hgcli, scenario):
     text = """\
 hgrun: 1
 name: res
@@ -160,7 +160,7 @@ threads:
       period: 33ms
       exec: {dist: normal, mean: 12ms, stddev: 2ms, max: 17ms, seed: 7}
 """
-    r = hgrun("validate", "--resolved", scenario(text))
+    r = hgcli("validate", "--resolved", scenario(text))
     assert r.rc == 0, r.err
     a, b = r.json()["threads"]
     assert a["reservation"] == {"budget_ns": 3_100_000, "period_ns": 8_000_000,
@@ -172,10 +172,10 @@ threads:
                                      "min_ns": 0, "max_ns": 17_000_000, "seed": 7}
 
 
-def test_list_text_and_json_agree(hgrun):
-    text = hgrun("list")
+def test_list_text_and_json_agree(hgcli):
+    text = hgcli("list")
     assert text.rc == 0
-    data = json.loads(hgrun("list", "--json").out)
+    data = json.loads(hgcli("list", "--json").out)
     for section in ("workloads", "timers", "priorities", "loads", "metrics"):
         assert data[section], section
         for item in data[section]:
@@ -185,7 +185,7 @@ def test_list_text_and_json_agree(hgrun):
     assert {t["name"] for t in data["timers"]} == {"sleep", "absolute", "timerfd", "signal", "spin"}
     assert [p["name"] for p in data["priorities"]] == [
         "IDLE", "LOW", "NORMAL", "HIGH", "HIGHEST", "RTLOW", "RTMED", "RTHIGH"]
-    one = json.loads(hgrun("list", "timers", "--json").out)
+    one = json.loads(hgcli("list", "timers", "--json").out)
     assert one == data["timers"]
 
 

@@ -113,8 +113,8 @@ def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
     (["{name: a, type: fork, population: 3000}", "{name: b, type: fork, population: 3000}"],
      "the loads ask for about 6002 processes in all: at most 4096, workers and fork populations"),
 ])
-def test_population_bounds(hgrun, scenario, loads, message):
+def test_population_bounds(hgcli, scenario, loads, message):
     text = scenario_text("pop", [THREAD],
                          extra="loads:\n" + "".join(f"  - {l}\n" for l in loads))
-    r = hgrun("validate", scenario(text))
+    r = hgcli("validate", scenario(text))
     assert r.rc == 2 and message in r.err, r.err

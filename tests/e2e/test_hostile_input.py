@@ -105,24 +105,24 @@ CASES = [
 
 
 @pytest.mark.parametrize("name,make,message", CASES, ids=[c[0] for c in CASES])
-def test_hostile_file_is_refused_quickly(hgrun, scenario, name, make, message):
+def test_hostile_file_is_refused_quickly(hgcli, scenario, name, make, message):
     path = scenario(make())
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 2, r.err
     assert message in r.err, r.err
     assert took < LIMIT_S, f"{name}: validate took {took:.1f}s"
 
 
-def test_sweep_list_of_overflowing_grid_is_refused(hgrun, scenario):
+def test_sweep_list_of_overflowing_grid_is_refused(hgcli, scenario):
     # 64 two-valued axes: the point count wrapped to 0 and --list printed nothing.
     path = scenario(many_axes(64))
-    r = hgrun("sweep", "--list", path)
+    r = hgcli("sweep", "--list", path)
     assert r.rc == 2
     assert "axes: a sweep has at most 32" in r.err
 
 
 @pytest.mark.parametrize("special", ["/dev/zero", "/dev/null", "directory", "fifo"])
-def test_special_files_are_refused_before_reading(hgrun, tmp_path, special):
+def test_special_files_are_refused_before_reading(hgcli, tmp_path, special):
     if special == "directory":
         path = tmp_path
     elif special == "fifo":
@@ -130,28 +130,28 @@ def test_special_files_are_refused_before_reading(hgrun, tmp_path, special):
         os.mkfifo(path)          # no writer: opening must not block either
     else:
         path = special
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 2, r.err
     assert "not a regular file" in r.err
     assert took < LIMIT_S
 
 
-def test_oversized_file_refused_by_size(hgrun, tmp_path):
+def test_oversized_file_refused_by_size(hgcli, tmp_path):
     path = tmp_path / "big.yaml"
     with open(path, "wb") as f:
         f.truncate(1 << 30)      # sparse: refused by fstat, never read
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 2
     assert "a scenario is at most 1 MiB" in r.err
     assert took < LIMIT_S
 
 
-def test_sweep_values_checked_without_reparsing_the_grid(hgrun, scenario):
+def test_sweep_values_checked_without_reparsing_the_grid(hgcli, scenario):
     # 1000 values (under the cap) over a small scenario: each value loads the
     # scenario without its sweep:, so this stays fast.
     values = ", ".join(f"{1 + i % 9}ms" for i in range(1000))
     path = scenario(HEAD + THREAD + f'sweep:\n  grid:\n    "threads[rt].workload.exec": [{values}]\n')
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 0, r.err
     assert took < 30
 
@@ -165,18 +165,18 @@ def large_scenario_grid(n_threads, axes, values):
     return HEAD + "threads:\n" + sets + "sweep:\n  grid:\n" + grid
 
 
-def test_combinations_of_a_large_scenario_are_checked_within_a_budget(hgrun, scenario):
+def test_combinations_of_a_large_scenario_are_checked_within_a_budget(hgcli, scenario):
     # 250 thread sets, 100000 points: checking each combination took 14 s;
     # the values are all checked, the combinations while the budget lasts.
     path = scenario(large_scenario_grid(250, 5, 10))
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 0, r.err
     assert took < LIMIT_S
 
 
-def test_too_many_values_over_a_large_scenario_are_refused(hgrun, scenario):
+def test_too_many_values_over_a_large_scenario_are_refused(hgcli, scenario):
     path = scenario(large_scenario_grid(250, 1, 300))
-    r, took = validate(hgrun, path)
+    r, took = validate(hgcli, path)
     assert r.rc == 2
     assert "too much to check" in r.err and "split the sweep" in r.err, r.err
     assert took < LIMIT_S

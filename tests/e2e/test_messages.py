@@ -17,18 +17,18 @@ COMMANDS = ["run", "sweep", "sweep-merge", "validate", "list", "calibrate"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_each_command_has_its_own_help_with_examples(hgrun, command):
-    r = hgrun(command, "--help")
+def test_each_command_has_its_own_help_with_examples(hgcli, command):
+    r = hgcli(command, "--help")
     assert r.rc == 0 and r.err == ""
     assert r.out.startswith(f"usage: hgrun {'[run]' if command == 'run' else command}")
     assert "examples:" in r.out or "example:" in r.out
-    assert r.out != hgrun("--help").out
-    assert hgrun("help", command).out == r.out
+    assert r.out != hgcli("--help").out
+    assert hgcli("help", command).out == r.out
 
 
 @pytest.mark.parametrize("args", [["--help"]] + [[c, "--help"] for c in COMMANDS])
-def test_help_has_no_printf_escapes(hgrun, args):
-    assert "%%" not in hgrun(*args).out
+def test_help_has_no_printf_escapes(hgcli, args):
+    assert "%%" not in hgcli(*args).out
 
 
 # Arguments that make each option parse for its command (never run anything).
@@ -37,13 +37,13 @@ VALUES = {"-o": "/nonexistent-dir", "--duration": "1s", "--shard": "0/2", "--set
 
 
 @pytest.mark.parametrize("command", ["run", "sweep", "validate", "list", "calibrate"])
-def test_usage_lines_are_true(hgrun, command):
-    usage = hgrun(command, "--help").out.split("\n\n")[0]
+def test_usage_lines_are_true(hgcli, command):
+    usage = hgcli(command, "--help").out.split("\n\n")[0]
     options = sorted(set(re.findall(r"(--[a-z-]+|-o)\b", usage)))
     assert options, usage
     for opt in options:
         args = [command, opt] + ([VALUES[opt]] if opt in VALUES else []) + ["--help"]
-        r = hgrun(*args)
+        r = hgcli(*args)
         assert r.rc == 0, f"usage of {command} lists {opt}, which it refuses: {r.err}"
 
 
@@ -63,16 +63,16 @@ def test_misplaced_option_names_its_commands(hgrun):
     assert r.rc == 3 and "--resume belongs to 'sweep', not 'validate'" in r.err
 
 
-def test_resolved_with_several_files_is_one_json_list(hgrun, scenario):
+def test_resolved_with_several_files_is_one_json_list(hgcli, scenario):
     a = scenario(scenario_text("a", ["{name: t, workload: {type: cpu}}"]), "a.yaml")
     b = scenario(scenario_text("b", ["{name: u, workload: {type: cpu}}"]), "b.yaml")
-    r = hgrun("validate", "--resolved", a, b)
+    r = hgcli("validate", "--resolved", a, b)
     assert r.rc == 0, r.err
     out = json.loads(r.out)
     assert [e["file"] for e in out] == [str(a), str(b)]
     assert [e["scenario"]["name"] for e in out] == ["a", "b"]
-    assert json.loads(hgrun("validate", "--resolved", a).out)["name"] == "a"
-    plain = hgrun("validate", a, b)
+    assert json.loads(hgcli("validate", "--resolved", a).out)["name"] == "a"
+    plain = hgcli("validate", a, b)
     assert plain.rc == 0 and plain.out.splitlines() == [
         f"{a}: ok (1 thread in 1 set, 0 loads)", f"{b}: ok (1 thread in 1 set, 0 loads)"]
 
@@ -119,16 +119,16 @@ def test_non_root_warnings_come_before_the_figures(hgrun_bin):
         shutil.rmtree(d)
 
 
-def test_list_says_what_cpu_workers_zero_means(hgrun):
-    out = hgrun("list", "loads").out
+def test_list_says_what_cpu_workers_zero_means(hgcli):
+    out = hgcli("list", "loads").out
     assert "workers: 0 = one per CPU of the load's cpus" in out
     assert "online CPU" not in out
 
 
-def test_workers_zero_is_an_error_for_other_loads(hgrun, scenario):
+def test_workers_zero_is_an_error_for_other_loads(hgcli, scenario):
     text = scenario_text("w", ["{name: t, workload: {type: cpu}}"],
                          extra="loads:\n  - {name: f, type: fork, workers: 0}")
-    r = hgrun("validate", scenario(text))
+    r = hgcli("validate", scenario(text))
     assert r.rc == 2 and "loads[0].workers: must be in 1..1024 (got 0)" in r.err
 
 
@@ -157,8 +157,8 @@ def _documented_exit_codes():
 
 
 @pytest.mark.parametrize("args", [["--help"], ["run", "--help"]])
-def test_help_names_every_documented_exit_code(hgrun, args):
+def test_help_names_every_documented_exit_code(hgcli, args):
     codes = _documented_exit_codes()
     assert {0, 1, 2, 3, 4, 5, 129, 130, 131, 143} <= codes
-    said = {int(c) for c in re.findall(r"\d+", hgrun(*args).out.split("exit codes:", 1)[1])}
+    said = {int(c) for c in re.findall(r"\d+", hgcli(*args).out.split("exit codes:", 1)[1])}
     assert codes <= said, f"help lacks exit codes {sorted(codes - said)}"

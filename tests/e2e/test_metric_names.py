@@ -37,17 +37,17 @@ def test_names_carry_their_units(vocabulary):
         assert not m["name"].endswith("_ratio") or m["unit"] == "ratio", m
 
 
-def test_expect_accepts_exactly_the_listed_names(vocabulary, hgrun, scenario):
+def test_expect_accepts_exactly_the_listed_names(vocabulary, hgcli, scenario):
     names = [m["name"] for m in vocabulary if m["expect"]]
     assert {"latency_p99_ns", "deadlines_missed", "cpu_ns", "deadline_miss_ratio"} <= set(names)
     for name in names:
         thread = "l" if name.startswith("latency_") else "p"
-        r = hgrun("validate", scenario(SCENARIO.replace("THREAD", thread).replace("METRIC", name)))
+        r = hgcli("validate", scenario(SCENARIO.replace("THREAD", thread).replace("METRIC", name)))
         assert r.rc == 0, (name, r.err)
     for name in [m["name"] for m in vocabulary if not m["expect"]] + ["latency_p99", "cpu"]:
-        r = hgrun("validate", scenario(SCENARIO.replace("THREAD", "p").replace("METRIC", name)))
+        r = hgcli("validate", scenario(SCENARIO.replace("THREAD", "p").replace("METRIC", name)))
         assert r.rc == 2 and "metric" in r.err, (name, r.err)
-    r = hgrun("validate", scenario(SCENARIO.replace("THREAD", "l").replace("METRIC", "latency_p99")))
+    r = hgcli("validate", scenario(SCENARIO.replace("THREAD", "l").replace("METRIC", "latency_p99")))
     assert "did you mean 'latency_p99_ns'?" in r.err
 
 

@@ -25,43 +25,43 @@ def resolved(hgrun, *args):
     return r.json()
 
 
-def test_options_are_applied_together_then_checked(hgrun):
+def test_options_are_applied_together_then_checked(hgcli):
     # Alone, stop=6s would come before the file's start of 10s.
-    s = resolved(hgrun, RX, "--set", "loads[0].start=2s", "--set", "loads[0].stop=6s")
+    s = resolved(hgcli, RX, "--set", "loads[0].start=2s", "--set", "loads[0].stop=6s")
     l = s["loads"][0]
     assert (l["name"], l["start_ns"], l["stop_ns"]) == ("rx_alone", 2_000_000_000, 6_000_000_000)
-    s = resolved(hgrun, RX, "--set", "loads[rx_alone].stop=6s", "--set", "loads[rx_alone].start=2s")
+    s = resolved(hgcli, RX, "--set", "loads[rx_alone].stop=6s", "--set", "loads[rx_alone].start=2s")
     assert s["loads"][0]["stop_ns"] == 6_000_000_000, "the order of the options does not matter"
 
 
-def test_an_error_names_the_option_it_is_about(hgrun):
-    r = hgrun("validate", RX, "--set", "loads[0].stop=6s", "--set", "threads[rt].priority=RTLOW")
+def test_an_error_names_the_option_it_is_about(hgcli):
+    r = hgcli("validate", RX, "--set", "loads[0].stop=6s", "--set", "threads[rt].priority=RTLOW")
     assert r.rc == 2
     assert r.err.strip() == ("hgrun: --set loads[0].stop=6s: loads[0].start: start 10s must come "
                              "before stop 6s")
-    r = hgrun("validate", RX, "--set", "threads[rt].priorty=RTLOW")
+    r = hgcli("validate", RX, "--set", "threads[rt].priorty=RTLOW")
     assert r.rc == 2 and "--set threads[rt].priorty=RTLOW: unknown key 'priorty'; did you mean " \
                          "'priority'?" in r.err
-    r = hgrun("validate", RX, "--set", "loads[5].stop=6s")
+    r = hgcli("validate", RX, "--set", "loads[5].stop=6s")
     assert r.rc == 2 and "no load is named '5'" in r.err
 
 
-def test_sweep_paths_are_honoured_or_refused_by_name(hgrun):
+def test_sweep_paths_are_honoured_or_refused_by_name(hgcli):
     sweep = ROOT / "experiments" / "06_sweep.yaml"
-    r = hgrun("validate", RX, "--set", "sweep.bogus=2")
+    r = hgcli("validate", RX, "--set", "sweep.bogus=2")
     assert r.rc == 2 and "--set sweep.bogus=2: sweep has no key 'bogus'" in r.err, r.err
-    r = hgrun("validate", sweep, "--set", "sweep.repet=2")
+    r = hgcli("validate", sweep, "--set", "sweep.repet=2")
     assert r.rc == 2 and "did you mean 'repeat'?" in r.err
-    r = hgrun("validate", sweep, "--set", "sweep.repeat=2000")
+    r = hgcli("validate", sweep, "--set", "sweep.repeat=2000")
     assert r.rc == 2 and "1..1000" in r.err
-    runs = hgrun("sweep", sweep, "--list").out.splitlines()
-    one = hgrun("sweep", sweep, "--list", "--set", "sweep.repeat=1").out.splitlines()
+    runs = hgcli("sweep", sweep, "--list").out.splitlines()
+    one = hgcli("sweep", sweep, "--list", "--set", "sweep.repeat=1").out.splitlines()
     assert len(runs) == 3 * len(one) == 24
-    r = hgrun("sweep", sweep, "--list", "--set", "sweep.repeat=1",
+    r = hgcli("sweep", sweep, "--list", "--set", "sweep.repeat=1",
               "--set", "sweep.grid.threads[rt].timer=[spin]")
     assert r.rc == 0 and len(r.out.splitlines()) == 4
     assert all("threads[rt].timer=spin" in line for line in r.out.splitlines())
-    r = hgrun("sweep", sweep, "--list", "--set", "sweep.grid.threads[rt].timer=[sleep, bogus]")
+    r = hgcli("sweep", sweep, "--list", "--set", "sweep.grid.threads[rt].timer=[sleep, bogus]")
     assert r.rc == 2 and "unknown timer 'bogus'" in r.err
 
 

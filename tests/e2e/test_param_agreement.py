@@ -137,7 +137,7 @@ def resolved_part(doc, family):
 
 
 @pytest.mark.parametrize("with_optional", [False, True], ids=["defaults", "given"])
-def test_resolved_echoes_every_key(registry, hgrun, scenario, with_optional):
+def test_resolved_echoes_every_key(registry, hgcli, scenario, with_optional):
     for family, plugin in plugins(registry):
         if family == "timers" and not plugin["params"]:
             continue
@@ -147,7 +147,7 @@ def test_resolved_echoes_every_key(registry, hgrun, scenario, with_optional):
             given.pop("listen", None)   # connect or listen, not both
         if family == "timers" and "tick" in given:
             given["tick"] = "1ms"       # 0 or at least 1us
-        r = hgrun("validate", "--resolved", scenario(one_plugin_scenario(family, plugin, given)))
+        r = hgcli("validate", "--resolved", scenario(one_plugin_scenario(family, plugin, given)))
         assert r.rc == 0, r.err
         part = resolved_part(r.json(), family)
         for p in plugin["params"]:
@@ -193,7 +193,7 @@ def test_schema_takes_exactly_the_declared_keys(registry):
                     assert schema["anyOf"][0]["enum"] == p["choices"]
 
 
-def test_schema_and_hgrun_agree_on_each_sample(registry, hgrun, scenario):
+def test_schema_and_hgrun_agree_on_each_sample(registry, hgcli, scenario):
     """A scenario with each plugin's required keys passes both; one with a
     key of another plugin fails both."""
     validator = jsonschema.Draft202012Validator(SCHEMA)
@@ -202,19 +202,19 @@ def test_schema_and_hgrun_agree_on_each_sample(registry, hgrun, scenario):
             continue
         given = {p["name"]: sample(p) for p in plugin["params"] if p["required"]}
         text = one_plugin_scenario(family, plugin, given)
-        assert hgrun("validate", scenario(text)).rc == 0
+        assert hgcli("validate", scenario(text)).rc == 0
         assert validator.is_valid(yaml.safe_load(text)), plugin["name"]
         others = [p for _, pl in plugins(registry) if pl is not plugin and _ == family
                   for p in pl["params"] if p["name"] not in given
                   and all(q["name"] != p["name"] for q in plugin["params"])]
         if others:
             bad = one_plugin_scenario(family, plugin, {**given, others[0]["name"]: sample(others[0])})
-            assert hgrun("validate", scenario(bad)).rc == 2
+            assert hgcli("validate", scenario(bad)).rc == 2
             assert not validator.is_valid(yaml.safe_load(bad)), (plugin["name"], others[0]["name"])
 
 
-def test_list_says_whether_each_plugin_works_here(registry, hgrun):
-    text = hgrun("list").out
+def test_list_says_whether_each_plugin_works_here(registry, hgcli):
+    text = hgcli("list").out
     for family, plugin in plugins(registry):
         assert isinstance(plugin["supported"], bool)
         assert (plugin["unsupported_why"] is None) == plugin["supported"], plugin["name"]

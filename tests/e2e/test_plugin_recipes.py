@@ -41,6 +41,11 @@ def toolchain(hgrun_bin):
     """cc, once the build is there (hgrun_bin: the tests that need a build ask for it)."""
     if not LIBRARY.exists():
         pytest.fail(f"{LIBRARY} does not exist: build first (cmake --build build)")
+    # The copy's registry lists every plugin of runner/ now: a library built before the
+    # last change there lacks some, and the link would fail for that reason alone.
+    newest = max(p.stat().st_mtime for p in (ROOT / "runner").rglob("*.[ch]"))
+    if newest > LIBRARY.stat().st_mtime:
+        pytest.fail(f"{LIBRARY} is older than runner/: rebuild (cmake --build build)")
     cc = shutil.which("cc")
     if not cc or not shutil.which("pkg-config"):
         pytest.skip("needs cc and pkg-config")

@@ -62,6 +62,6 @@ def test_an_invalid_scenario_still_gives_one_object(hgrun, scenario, tmp_path):
     assert "error:" in r.err
 
 
-def test_json_is_refused_elsewhere(hgrun, scenario):
-    r = hgrun("validate", "--json", scenario(scenario_text("j", [LAT])))
+def test_json_is_refused_elsewhere(hgcli, scenario):
+    r = hgcli("validate", "--json", scenario(scenario_text("j", [LAT])))
     assert r.rc == 3 and "--json belongs to" in r.err and "'run'" in r.err

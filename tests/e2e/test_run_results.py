@@ -61,7 +61,12 @@ def test_start_and_finish_honoured(hgrun, scenario, tmp_path):
     # (stopped_ns is a clock read, trace times are converted counter ticks: allow 10 us)
     assert last["end_ns"] <= t["stopped_ns"] + 10_000
     assert last["start_ns"] <= 600 * MS or last["end_ns"] - last["start_ns"] < MS
-    assert 100 * MS < t["stats"]["cpu_ns"] <= 301 * MS
+    # CPU only inside the 300 ms window; how much of it a SCHED_OTHER thread gets depends on
+    # the machine's load (75 ms seen at load average 12), so only that it ran, and the identity
+    cpu = t["stats"]["cpu_ns"]
+    assert 0 < cpu <= 301 * MS
+    # (each interval's times are rounded to the ns on their own: 1 ns per interval)
+    assert abs(cpu - sum(x["end_ns"] - x["start_ns"] for x in trace)) <= len(trace)
 
 
 def test_tiny_ring_counts_drops(hgrun, scenario, tmp_path):

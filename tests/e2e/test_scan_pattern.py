@@ -13,38 +13,38 @@ def resolved_workload(hgrun, scenario, workload):
 
 
 @pytest.mark.parametrize("wtype", ["cpu_scan", "cpu_scan_yield"])
-def test_pattern_echoed_and_defaults_to_sequential(hgrun, scenario, wtype):
+def test_pattern_echoed_and_defaults_to_sequential(hgcli, scenario, wtype):
     extra = ", yield_after: 1ms" if wtype == "cpu_scan_yield" else ""
-    w = resolved_workload(hgrun, scenario, f"{{type: {wtype}, working_set: 4KiB{extra}}}")
+    w = resolved_workload(hgcli, scenario, f"{{type: {wtype}, working_set: 4KiB{extra}}}")
     assert w["pattern"] == "sequential"
-    w = resolved_workload(hgrun, scenario,
+    w = resolved_workload(hgcli, scenario,
                           f"{{type: {wtype}, working_set: 4KiB, pattern: RANDOM{extra}}}")
     assert w["pattern"] == "random"
 
 
-def test_pattern_from_defaults(hgrun, scenario):
+def test_pattern_from_defaults(hgcli, scenario):
     text = scenario_text("t", ["{name: s, workload: {type: cpu_scan, working_set: 4KiB}}",
                                "{name: p, workload: {type: cpu}}"],
                          extra="defaults: {workload: {pattern: random}}")
-    r = hgrun("validate", "--resolved", scenario(text))
+    r = hgcli("validate", "--resolved", scenario(text))
     assert r.rc == 0, r.err
     s, p = r.json()["threads"]
     assert s["workload"]["pattern"] == "random"
     assert "pattern" not in p["workload"]    # a default that does not apply is not echoed
 
 
-def test_unknown_pattern_is_refused_with_a_suggestion(hgrun, scenario):
+def test_unknown_pattern_is_refused_with_a_suggestion(hgcli, scenario):
     path = scenario(scenario_text("t", [
         "{name: s, workload: {type: cpu_scan, working_set: 4KiB, pattern: randon}}"]))
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 2
     assert "threads[0].workload.pattern" in r.err
     assert "unknown pattern 'randon'; did you mean 'random'?" in r.err
 
 
-def test_pattern_on_another_workload_is_refused(hgrun, scenario):
+def test_pattern_on_another_workload_is_refused(hgcli, scenario):
     path = scenario(scenario_text("t", ["{name: s, workload: {type: cpu, pattern: random}}"]))
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 2
     assert "workload 'cpu' takes no parameters, not 'pattern'" in r.err
 

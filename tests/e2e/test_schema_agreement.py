@@ -62,12 +62,14 @@ def load(path):
     return (docs[0] if docs else None), True
 
 
+# One validator for every document: jsonschema.validate() checks the 100 KB schema itself on
+# each call (0.86 s here, against 0.02 s for a document); test_schema_is_a_valid_json_schema
+# checks it once.
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
 def schema_verdict(doc):
-    try:
-        jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
-        return True
-    except jsonschema.ValidationError:
-        return False
+    return VALIDATOR.is_valid(doc)
 
 
 def test_schema_is_a_valid_json_schema():
@@ -75,17 +77,17 @@ def test_schema_is_a_valid_json_schema():
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_valid_scenarios_pass_both(hgrun, path):
-    r = hgrun("validate", path)
+def test_valid_scenarios_pass_both(hgcli, path):
+    r = hgcli("validate", path)
     assert r.rc == 0, r.err
     doc, parsed = load(path)
     assert parsed and schema_verdict(doc), f"the schema refuses a scenario hgrun accepts: {path}"
 
 
 @pytest.mark.parametrize("case", INVALID, ids=lambda p: p.name)
-def test_invalid_scenarios_agree(hgrun, case):
+def test_invalid_scenarios_agree(hgcli, case):
     path = case / "scenario.yaml"
-    r = hgrun("validate", path)
+    r = hgcli("validate", path)
     assert r.rc == 2, "hgrun accepted an invalid case"
     doc, parsed = load(path)
     if not parsed:

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from runhelp import ROOT, hgrun_path
+from runhelp import ROOT
 
 DAEMONS = ("munged", "munge", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol",
            "sinfo")
@@ -211,8 +211,8 @@ def submit(cluster, hgrun):
     return work, scenario, out, array, merge
 
 
-def test_job_array_runs_every_shard_once_per_node_and_merges(cluster):
-    work, scenario, out, array, merge = submit(cluster, hgrun_path())
+def test_job_array_runs_every_shard_once_per_node_and_merges(cluster, hgrun_bin):
+    work, scenario, out, array, merge = submit(cluster, hgrun_bin)
 
     states = job_states(cluster, [array, merge])
     tasks = [f"{array}_{k}" for k in range(4)]
@@ -245,13 +245,13 @@ def test_job_array_runs_every_shard_once_per_node_and_merges(cluster):
         assert end <= start, f"{a} and {b} ran at the same time on the one node"
 
 
-def test_the_merge_job_makes_the_runs_of_a_failed_task(cluster):
+def test_the_merge_job_makes_the_runs_of_a_failed_task(cluster, hgrun_bin):
     """Task 3 fails at once (an hgrun that exits 1 in that task only); the
     merge job, which runs after the array whatever happened, makes its runs."""
     wrapper = f"{cluster.d}/hgrun-failing-task-3"
     with open(wrapper, "w") as f:
         f.write('#!/bin/sh\n[ "${SLURM_ARRAY_TASK_ID:-}" = 3 ] && { echo "task 3 fails" >&2; exit 1; }\n'
-                f'exec {hgrun_path()} "$@"\n')
+                f'exec {hgrun_bin} "$@"\n')
     os.chmod(wrapper, 0o755)
     work, _, out, array, merge = submit(cluster, wrapper)
     states = job_states(cluster, [array, merge])

@@ -97,16 +97,16 @@ def test_missing_stress_ng_is_a_clear_error(hgrun_bin, scenario, tmp_path):
     ("[-c, '2']", "loads[0].options[0]", "long names"),
     ("'--cpu-method matrixprod'", "loads[0].options", "no shell"),
 ])
-def test_options_hgrun_owns_are_refused(hgrun, scenario, options, where, says):
+def test_options_hgrun_owns_are_refused(hgcli, scenario, options, where, says):
     load = "{name: hog, type: stress_ng, stressor: cpu, options: " + options + "}"
-    r = hgrun("validate", scenario(load_scenario(load)))
+    r = hgcli("validate", scenario(load_scenario(load)))
     assert r.rc == 2
     assert f"{where}: " in r.err and says in r.err, r.err
 
 
 @needs
-def test_unknown_stressor_suggests(hgrun, scenario):
-    r = hgrun("validate", scenario(load_scenario("{name: hog, type: stress_ng, stressor: cpux}")))
+def test_unknown_stressor_suggests(hgcli, scenario):
+    r = hgcli("validate", scenario(load_scenario("{name: hog, type: stress_ng, stressor: cpux}")))
     assert r.rc == 2 and "loads[0].stressor: unknown stressor 'cpux'; did you mean 'cpu'?" in r.err
 
 

@@ -59,8 +59,8 @@ def test_shards_split_the_runs(hgrun, scenario, tmp_path):
     assert len(results(out)) == 8
 
 
-def test_list_runs_nothing(hgrun, scenario, tmp_path):
-    r = hgrun("sweep", scenario(SWEEP), "--list", "--grid-order", cwd=tmp_path)
+def test_list_runs_nothing(hgcli, scenario, tmp_path):
+    r = hgcli("sweep", scenario(SWEEP), "--list", "--grid-order", cwd=tmp_path)
     assert r.rc == 0
     lines = r.out.splitlines()
     assert len(lines) == 8

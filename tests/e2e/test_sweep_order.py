@@ -33,16 +33,16 @@ def shards(hgrun, path, n):
     return [listed(hgrun, path, "--shard", f"{k}/{n}") for k in range(n)]
 
 
-def test_06_sweep_gives_each_shard_both_timers_and_all_execs(hgrun):
-    all_runs, _ = listed(hgrun, SWEEP06)
-    for runs, err in shards(hgrun, SWEEP06, 2):
+def test_06_sweep_gives_each_shard_both_timers_and_all_execs(hgcli):
+    all_runs, _ = listed(hgcli, SWEEP06)
+    for runs, err in shards(hgcli, SWEEP06, 2):
         assert "warning" not in err
         assert {v["threads[rt].timer"] for *_, v in runs} == {"absolute", "sleep"}
         assert {v["threads[rt].workload.exec"] for *_, v in runs} == {"2ms", "5ms", "8ms", "9.5ms"}
         # repeat 3 >= 2 shards: whole replicates, every point on each shard.
         assert len({p for _, p, _, _ in runs}) == 8
         assert len({r for _, _, r, _ in runs}) in (1, 2)
-    numbers = sorted(n for runs, _ in shards(hgrun, SWEEP06, 2) for n, *_ in runs)
+    numbers = sorted(n for runs, _ in shards(hgcli, SWEEP06, 2) for n, *_ in runs)
     assert numbers == sorted(n for n, *_ in all_runs) == list(range(24))
 
 
@@ -62,9 +62,9 @@ def cut(axis, n):
     ([cut(E, 6), T], 1, 4),
     ([E, cut(T, 3)], 2, 5),
 ])
-def test_every_value_on_every_shard_as_evenly_as_the_grid_allows(hgrun, scenario, axes, repeat, n):
+def test_every_value_on_every_shard_as_evenly_as_the_grid_allows(hgcli, scenario, axes, repeat, n):
     path = scenario(grid(axes, repeat))
-    parts = shards(hgrun, path, n)
+    parts = shards(hgcli, path, n)
     numbers = sorted(num for runs, _ in parts for num, *_ in runs)
     points = 1
     for _, values in axes:
@@ -80,9 +80,9 @@ def test_every_value_on_every_shard_as_evenly_as_the_grid_allows(hgrun, scenario
     assert all("warning" not in err for _, err in parts)
 
 
-def test_a_grid_too_small_for_the_shards_is_warned(hgrun, scenario):
+def test_a_grid_too_small_for_the_shards_is_warned(hgcli, scenario):
     path = scenario(grid([cut(E, 5)], 2))
-    parts = shards(hgrun, path, 4)
+    parts = shards(hgcli, path, 4)
     err = parts[0][1]
     assert "not every value runs on every shard" in err and "repeat 4 or more" in err
     assert "threads[rt].workload.exec=1ms runs on 2 of 4 shards (2 runs)" in err

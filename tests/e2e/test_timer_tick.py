@@ -23,26 +23,26 @@ def refused(hgrun, scenario, thread, extra=""):
 LAT = "workload: {type: latency, period: 5ms}"
 
 
-def test_scalar_timer_unchanged(hgrun, scenario):
-    t = resolved_thread(hgrun, scenario, f"{{name: a, timer: sleep, {LAT}}}")
+def test_scalar_timer_unchanged(hgcli, scenario):
+    t = resolved_thread(hgcli, scenario, f"{{name: a, timer: sleep, {LAT}}}")
     assert (t["timer"], t["timer_tick_ns"], t["timer_slack_ns"]) == ("sleep", 0, None)
-    t = resolved_thread(hgrun, scenario, f"{{name: a, {LAT}}}")
+    t = resolved_thread(hgcli, scenario, f"{{name: a, {LAT}}}")
     assert (t["timer"], t["timer_tick_ns"], t["timer_slack_ns"]) == ("absolute", 0, None)
 
 
-def test_mapping_timer_echoed(hgrun, scenario):
-    t = resolved_thread(hgrun, scenario,
+def test_mapping_timer_echoed(hgcli, scenario):
+    t = resolved_thread(hgcli, scenario,
                         f"{{name: a, timer: {{type: SLEEP, tick: 10ms, slack: 50us}}, {LAT}}}")
     assert (t["timer"], t["timer_tick_ns"], t["timer_slack_ns"]) == ("sleep", 10 * MS, 50_000)
-    t = resolved_thread(hgrun, scenario, f"{{name: a, timer: {{tick: 1ms}}, {LAT}}}")
+    t = resolved_thread(hgcli, scenario, f"{{name: a, timer: {{tick: 1ms}}, {LAT}}}")
     assert (t["timer"], t["timer_tick_ns"]) == ("absolute", MS)
 
 
-def test_default_timer_mapping_applies_whole(hgrun, scenario):
+def test_default_timer_mapping_applies_whole(hgcli, scenario):
     extra = "defaults: {timer: {type: signal, tick: 10ms}}"
-    t = resolved_thread(hgrun, scenario, f"{{name: a, {LAT}}}", extra)
+    t = resolved_thread(hgcli, scenario, f"{{name: a, {LAT}}}", extra)
     assert (t["timer"], t["timer_tick_ns"]) == ("signal", 10 * MS)
-    t = resolved_thread(hgrun, scenario, f"{{name: a, timer: sleep, {LAT}}}", extra)
+    t = resolved_thread(hgcli, scenario, f"{{name: a, timer: sleep, {LAT}}}", extra)
     assert (t["timer"], t["timer_tick_ns"]) == ("sleep", 0)
 
 
@@ -55,39 +55,39 @@ def test_default_timer_mapping_applies_whole(hgrun, scenario):
     ("{type: sleeep}", "unknown timer 'sleeep'; did you mean 'sleep'?"),
     ("[absolute]", "threads[0].timer: expected a timer name"),
 ])
-def test_bad_timer_values(hgrun, scenario, timer, message):
-    assert message in refused(hgrun, scenario, f"{{name: a, timer: {timer}, {LAT}}}")
+def test_bad_timer_values(hgcli, scenario, timer, message):
+    assert message in refused(hgcli, scenario, f"{{name: a, timer: {timer}, {LAT}}}")
 
 
 @pytest.mark.parametrize("priority", ["RTHIGH", "{policy: rr, priority: 10}"])
-def test_slack_refused_for_real_time_threads(hgrun, scenario, priority):
-    err = refused(hgrun, scenario,
+def test_slack_refused_for_real_time_threads(hgcli, scenario, priority):
+    err = refused(hgcli, scenario,
                   f"{{name: a, priority: {priority}, timer: {{slack: 50us}}, {LAT}}}")
     assert "threads[0].timer.slack: the kernel gives real-time threads" in err
     assert "remove it, or give the thread a SCHED_OTHER priority" in err
 
 
-def test_slack_refused_for_a_reservation(hgrun, scenario):
-    err = refused(hgrun, scenario, "{name: a, reservation: {budget: 1ms, period: 5ms}, "
+def test_slack_refused_for_a_reservation(hgcli, scenario):
+    err = refused(hgcli, scenario, "{name: a, reservation: {budget: 1ms, period: 5ms}, "
                                    f"timer: {{slack: 50us}}, {LAT}}}")
     assert "no timer slack" in err and "SCHED_DEADLINE" in err
 
 
 @pytest.mark.parametrize("timer", ["timerfd", "signal", "spin"])
-def test_slack_refused_for_timers_that_ignore_it(hgrun, scenario, timer):
-    err = refused(hgrun, scenario, f"{{name: a, timer: {{type: {timer}, slack: 50us}}, {LAT}}}")
+def test_slack_refused_for_timers_that_ignore_it(hgcli, scenario, timer):
+    err = refused(hgcli, scenario, f"{{name: a, timer: {{type: {timer}, slack: 50us}}, {LAT}}}")
     assert f"timer '{timer}' takes only tick, not 'slack' (sleep, absolute take it)" in err
 
 
-def test_tick_on_a_thread_that_never_sleeps_is_refused(hgrun, scenario):
-    err = refused(hgrun, scenario, "{name: a, timer: {tick: 10ms}, workload: {type: cpu}}")
+def test_tick_on_a_thread_that_never_sleeps_is_refused(hgcli, scenario):
+    err = refused(hgcli, scenario, "{name: a, timer: {tick: 10ms}, workload: {type: cpu}}")
     assert "never sleeps, so a timer has no effect" in err
 
 
-def test_sweep_over_the_tick(hgrun, scenario):
+def test_sweep_over_the_tick(hgcli, scenario):
     text = scenario_text("t", [f"{{name: a, timer: {{type: absolute}}, {LAT}}}"],
                          extra='sweep: {grid: {"threads[a].timer.tick": [0s, 1ms, 10ms]}}')
-    r = hgrun("validate", scenario(text))
+    r = hgcli("validate", scenario(text))
     assert r.rc == 0, r.err
 
 

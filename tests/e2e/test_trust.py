@@ -21,6 +21,6 @@ def test_validate_and_run_name_commands_and_outside_writes(hgrun, scenario, tmp_
     assert "hgrun: note: loads[sh] runs a shell command" in r.err
 
 
-def test_plain_scenario_has_no_notes(hgrun, scenario):
-    v = hgrun("validate", scenario(scenario_text("plain", ["{name: be, workload: {type: cpu}}"])))
+def test_plain_scenario_has_no_notes(hgcli, scenario):
+    v = hgcli("validate", scenario(scenario_text("plain", ["{name: be, workload: {type: cpu}}"])))
     assert v.rc == 0 and "note:" not in v.out

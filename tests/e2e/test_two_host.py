@@ -56,7 +56,7 @@ def _thread(result, name):
     return next(t for t in result["threads"] if t["name"] == name)
 
 
-def test_two_namespaces_receive_and_the_thread_runs(tmp_path):
+def test_two_namespaces_receive_and_the_thread_runs(tmp_path, hgrun_bin):
     before = _our_namespaces()
     proc = _run(tmp_path, "--phase", "1")     # the default link: 100 Mbit/s, RPS to CPU 0
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -85,9 +85,9 @@ def test_two_namespaces_receive_and_the_thread_runs(tmp_path):
     assert not (_our_namespaces() - before), "namespaces left behind"   # others may come and go
 
 
-def test_sigterm_removes_the_namespaces(tmp_path):
+def test_sigterm_removes_the_namespaces(tmp_path, hgrun_bin):
     before = _our_namespaces()
-    proc = subprocess.Popen([str(SCRIPT), "--hgrun", str(hgrun_path()), "-o", str(tmp_path),
+    proc = subprocess.Popen([str(SCRIPT), "--hgrun", str(hgrun_bin), "-o", str(tmp_path),
                              "--phase", "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 10
