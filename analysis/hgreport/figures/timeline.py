@@ -18,6 +18,23 @@ from ..read.rundir import Run
 from .plotting import clock_unit, legend_outside, plt, save, shade_loads
 
 WIDTH_PX = 1400          # about the drawn width of the figure (11 in at 120 dpi, less margins)
+MAX_ROWS = 40            # rows of a panel: past this, the threads beyond the first 39 share one
+
+
+def shown_threads(run: Run) -> int:
+    """How many threads get a row of their own; the rest (if any) share the last row."""
+    n = len(run.threads)
+    return n if n <= MAX_ROWS else MAX_ROWS - 1
+
+
+def aggregated_note(run: Run) -> str | None:
+    """What the figure and the report say when threads share a row; None when none do."""
+    n, k = len(run.threads), shown_threads(run)
+    if k == n:
+        return None
+    return (f"timeline.png: {n} threads; the first {k} have a row each, the other {n - k} "
+            f"({run.label(k)} to {run.label(n - 1)}) share the last row, drawn where any of "
+            f"them ran (at most {MAX_ROWS} rows)")
 
 
 def merge_to_pixels(a: np.ndarray, b: np.ndarray, pixel: float) -> tuple[np.ndarray, np.ndarray]:
@@ -59,16 +76,17 @@ def _index(run: Run) -> dict[str, Any]:
 
 
 def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each thread's records that reach past `start` and start before `end`: (start, the
-    furthest stop so far), in time order."""
+    """Each shown thread's records that reach past `start` and start before `end`: (start, the
+    furthest stop so far), in time order; past MAX_ROWS threads, one more row of the rest."""
     iv, reach = run.intervals, _index(run)["reach"]
     # the records before `lo` all stop by `start`; those from `hi` on start at `end` or later
     lo = min(len(iv), int(np.searchsorted(reach, start, side="right")) * COARSE)
     hi = max(lo, int(np.searchsorted(iv.start, end, side="left")))
     th, a_all, b_all = iv.thread[lo:hi], iv.start[lo:hi], iv.stop[lo:hi]
     rows = []
-    for i in range(len(run.threads)):
-        m = th == i
+    shown = shown_threads(run)
+    for i in range(shown + (shown < len(run.threads))):
+        m = th == i if i < shown else th >= shown
         a, b = a_all[m], b_all[m]
         b = np.maximum.accumulate(b) if len(b) else b
         k = int(np.searchsorted(b, start, side="right"))
@@ -78,8 +96,10 @@ def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]
 
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
               used_causes: dict[str, bool]) -> None:
-    """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath."""
-    n = len(run.threads)
+    """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath (not
+    on a row of several threads)."""
+    shown = shown_threads(run)
+    n = shown + (shown < len(run.threads))
     pixel = (end - start) / WIDTH_PX
     names = cause_names(run)
     g = None
@@ -92,7 +112,7 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
         a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
         ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
                        (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
-        if g is None:
+        if g is None or i >= shown:
             continue
         sel = gth == i
         for code in np.unique(gcause[sel]).tolist():
@@ -117,9 +137,10 @@ MAX_RELEASES = 2000      # markers per panel; denser than this the comb says not
 def draw_releases(ax: Any, run: Run, start: int, end: int, scale: float) -> bool:
     """A small triangle above a periodic thread's row at each release of its jobs in the
     window. Returns whether any was drawn."""
-    n = len(run.threads)
+    shown = shown_threads(run)
+    n = shown + (shown < len(run.threads))
     drew = False
-    for i in range(n):
+    for i in range(shown):
         rel = releases(run, i, start, end)
         if not len(rel) or len(rel) > MAX_RELEASES:
             continue
@@ -132,13 +153,16 @@ def draw_releases(ax: Any, run: Run, start: int, end: int, scale: float) -> bool
 
 def row_labels(run: Run) -> list[str]:
     labels = []
-    for i, t in enumerate(run.threads):
+    shown = shown_threads(run)
+    for i, t in enumerate(run.threads[:shown]):
         cpus = _index(run)["cpus"][i]
         where = f"cpu {cpus[0]}" if len(cpus) == 1 else f"cpus {','.join(map(str, cpus))}" \
             if cpus else ""
         pol = (t.get("granted") or {}).get("policy") or ""
         what = ", ".join(x for x in (f"SCHED_{pol.upper()}" if pol else "", where) if x)
         labels.append(f"{run.label(i)}\n{what}".strip())
+    if shown < len(run.threads):
+        labels.append(f"{len(run.threads) - shown} more threads\n(any running)")
     return labels
 
 
@@ -148,7 +172,7 @@ def plot_default(run: Run, path: Path) -> Path:
 
 def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     """One panel per window, stacked; the legend (intervals, gap causes, loads) outside."""
-    n = len(run.threads)
+    n = len(row_labels(run))
     fig, axes = plt.subplots(len(ws), 1, squeeze=False,
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
     used: dict[str, bool] = {}
@@ -197,6 +221,9 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
         title += " (trace.mode outliers: records exist only inside the outlier windows)"
     if not run.complete:
         title += "  [run incomplete]"
+    if aggregated_note(run):
+        title += (f"\n{len(run.threads) - shown_threads(run)} threads share the last row "
+                  f"(at most {MAX_ROWS} rows)")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return save(fig, path)

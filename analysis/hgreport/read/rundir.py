@@ -123,10 +123,16 @@ class Run:
     def scenario_thread(self, index: int) -> dict[str, Any]:
         """The resolved scenario entry of result thread `index` (matched by name and instance)."""
         t = self.threads[index]
+        return self._scenario_index.get((t["name"], int(t["instance"])), {})
+
+    @cached_property
+    def _scenario_index(self) -> dict[tuple[Any, int], dict[str, Any]]:
+        """(name, instance) -> the scenario's thread entry: one lookup per thread, not a scan
+        of thousands (the first entry of a pair wins, as the scan did)."""
+        index: dict[tuple[Any, int], dict[str, Any]] = {}
         for s in self.scenario.get("threads", []):
-            if s.get("name") == t["name"] and int(s.get("instance") or 0) == int(t["instance"]):
-                return s
-        return {}
+            index.setdefault((s.get("name"), int(s.get("instance") or 0)), s)
+        return index
 
     def label(self, index: int) -> str:
         t = self.threads[index]

@@ -31,6 +31,20 @@ def _expectations(ctx: Context) -> list[str]:
     return [head, "", table(["thread", "metric", "bound", "measured", "result"], rows, "llrrl"), ""]
 
 
+def _by_label(ctx: Context) -> dict[Any, dict[str, Any]]:
+    """The scenario's first thread entry of each os_name or name, built once per run (a scan
+    per thread was quadratic: minutes for thousands of threads)."""
+    index = ctx.run.cache.get("verdict_by_label")
+    if index is None:
+        index = {}
+        for x in ctx.run.scenario.get("threads") or []:
+            for key in (x.get("os_name"), x.get("name")):
+                if key is not None:
+                    index.setdefault(key, x)
+        ctx.run.cache["verdict_by_label"] = index
+    return index
+
+
 def asked_ns(ctx: Context, t: dict[str, Any]) -> tuple[float | None, str]:
     """What a thread asked of the CPU: a periodic thread its jobs' execution times (releases ×
     exec), any other CPU-bound thread its whole window; a latency thread asks for none."""
@@ -38,8 +52,7 @@ def asked_ns(ctx: Context, t: dict[str, Any]) -> tuple[float | None, str]:
     if t["workload"] == "latency":
         return None, ""
     if t["releases"]:
-        s = next((x for x in ctx.run.scenario.get("threads") or []
-                  if x.get("os_name") == t["label"] or x.get("name") == t["label"]), None)
+        s = _by_label(ctx).get(t["label"])
         values = (((s or {}).get("workload") or {}).get("exec") or {}).get("values_ns") or []
         if values:
             return t["releases"] * sum(values) / len(values), "releases × exec"
