@@ -118,3 +118,20 @@ def test_a_load_line_stays_inside_its_window(golden, copy_run, hgreport, monkeyp
         xs = lines[f"{ld['name']} Mbit/s"]             # ms on this 600 ms run
         assert xs, ld["name"]
         assert min(xs) >= ld["started_ns"] / 1e6 - 1e-6 and max(xs) <= ld["stopped_ns"] / 1e6 + 1e-6
+
+
+def test_jitter_per_cpu_in_dougans_form(golden, hgreport, figures, tmp_path):
+    """The worst jitter per CPU, equal to the worst lateness of the latency threads on it,
+    and its histogram."""
+    import numpy as np
+    mix = golden("mix")
+    run = read_run(mix)
+    assert hgreport(mix, "-o", tmp_path)[0] == 0
+    md = (tmp_path / "report.md").read_text()
+    part = md.split("## Jitter per CPU (Dougan)\n\n", 1)[1].split("\n## ", 1)[0]
+    lat = [i for i, t in enumerate(run.threads) if (t["stats"].get("latency") or {}).get("count")]
+    worst = int(np.max(run.samples.late[np.isin(run.samples.thread, lat)]))
+    from hgreport.base.units import fmt_ns
+    assert f"| CPU 0 | {int(np.isin(run.samples.thread, lat).sum())} | {fmt_ns(worst)} | lat |" in part
+    assert "![jitter.png](jitter.png)" in part and (tmp_path / "jitter.png").exists()
+    assert f"worst {fmt_ns(worst)}" in figures["jitter.png"]["legend"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .section import Section
 from .sections import (calibration, causes, figures, gaps, head, host, interactivation,
-                       late_wakeups, latency, loads, not_received, over_time, threads, verdict,
+                       jitter, late_wakeups, latency, loads, not_received, over_time, threads, verdict,
                        warnings)
 
 SECTIONS: tuple[Section, ...] = (
@@ -16,6 +16,7 @@ SECTIONS: tuple[Section, ...] = (
     not_received.SECTION,
     latency.SECTION,
     interactivation.SECTION,
+    jitter.SECTION,
     gaps.SECTION,
     loads.SECTION,
     over_time.SECTION,

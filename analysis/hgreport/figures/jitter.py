@@ -1,0 +1,82 @@
+"""jitter.png: Dougan's form of the latency threads' results: per CPU, a histogram of the
+wake-ups' scheduling jitter (lateness) with the worst case marked, as the article's figures
+show a run's jitter distribution and report its worst case per CPU."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..base.units import fmt_ns
+from ..read.rundir import Run
+from .plotting import legend_outside, log_axis, plt, save
+
+
+def thread_cpu(run: Run, i: int) -> str:
+    """The CPU a thread ran on: its pinned CPU, its only allowed CPU, else 'not pinned'."""
+    s = run.scenario_thread(i)
+    pinned = s.get("pinned_cpu")
+    if pinned is not None:
+        return f"CPU {pinned}"
+    cpus = s.get("cpus")
+    if isinstance(cpus, list) and len(cpus) == 1:
+        return f"CPU {cpus[0]}"
+    return "not pinned"
+
+
+def per_cpu(run: Run) -> dict[str, list[int]]:
+    """{CPU label: latency threads on it}, for the latency threads with stored wake-ups."""
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(run.threads):
+        if (t["stats"].get("latency") or {}).get("count"):
+            out.setdefault(thread_cpu(run, i), []).append(i)
+    return out
+
+
+def worst_per_cpu(run: Run) -> list[dict[str, Any]]:
+    """Per CPU: wake-ups stored, the worst jitter and the thread that had it."""
+    smp = run.samples
+    rows = []
+    for cpu, idx in per_cpu(run).items():
+        m = np.isin(smp.thread, idx)
+        if not m.any():
+            continue
+        k = int(np.argmax(np.where(m, smp.late, np.iinfo(np.int64).min)))
+        rows.append({"cpu": cpu, "wakeups": int(m.sum()), "worst_ns": int(smp.late[k]),
+                     "thread": run.label(int(smp.thread[k]))})
+    return rows
+
+
+def plot_jitter(run: Run, path: Path) -> Path | None:
+    """One panel per CPU: counts of wake-ups per jitter bin (log-log, 20 bins a decade),
+    the worst case as a red line with its value."""
+    groups = per_cpu(run)
+    if not groups:
+        return None
+    smp = run.samples
+    late = smp.late
+    lo = max(1.0, float(late[late > 0].min())) if (late > 0).any() else 1.0
+    hi = max(lo * 10, float(late.max()) if len(late) else lo * 10)
+    bins = np.logspace(np.log10(lo), np.log10(hi) + 1e-9, int(20 * np.log10(hi / lo)) + 2)
+    fig, axes = plt.subplots(1, len(groups), squeeze=False, figsize=(5.5 * len(groups) + 1.5, 3.6))
+    for ax, (cpu, idx) in zip(axes[0], groups.items()):
+        for i in idx:
+            v = smp.late[smp.thread == i]
+            ax.stairs(np.histogram(np.maximum(v, lo), bins)[0], bins / 1e3, lw=1.1,
+                      label=f"{run.label(i)} ({len(v)} wake-ups)")
+        m = np.isin(smp.thread, idx)
+        worst = int(late[m].max()) if m.any() else 0
+        ax.axvline(worst / 1e3, color="tab:red", lw=1, ls="--", label=f"worst {fmt_ns(worst)}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        log_axis(ax.xaxis, ns_per_unit=1e3)
+        log_axis(ax.yaxis)
+        ax.set_xlabel("scheduling jitter (wake-up lateness)")
+        ax.set_ylabel("wake-ups")
+        ax.set_title(f"{cpu}: worst {fmt_ns(worst)}", fontsize=10)
+        legend_outside(ax, fontsize=7)
+    fig.suptitle(f"{run.scenario.get('name')}: jitter per CPU (Dougan's form: the distribution "
+                 "and its worst case)", fontsize=10)
+    fig.tight_layout()
+    return save(fig, path)
