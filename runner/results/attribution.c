@@ -32,19 +32,6 @@ static int push_item(struct item_vec *iv, const struct hg_attr_item *it)
 	return 0;
 }
 
-/* First segment of [lo, hi) whose end is after t. */
-static size_t first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi, int64_t t)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].end <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static enum hg_cause seg_cause(const struct hg_attr_input *in, const struct hg_kseg *g)
 {
 	switch (g->kind) {
@@ -88,7 +75,7 @@ static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g,
 	size_t np = 0;
 	int64_t by_cause[HG_CAUSE_N] = { 0 }, covered = 0;
 	bool first = true;
-	for (size_t i = first_ending_after(s, lo, hi, g->start); i < hi && s[i].start < g->end; i++) {
+	for (size_t i = hg_kseg_first_ending_after(s, lo, hi, g->start); i < hi && s[i].start < g->end; i++) {
 		int64_t a = s[i].start > g->start ? s[i].start : g->start;
 		int64_t b = s[i].end < g->end ? s[i].end : g->end;
 		if (b <= a || (s[i].kind == HG_SEG_TASK && s[i].id == g->tid))

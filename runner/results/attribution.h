@@ -64,6 +64,20 @@ static inline void hg_kseg_cpu_range(const struct hg_kseg *s, size_t n, int cpu,
 	*hi = a;
 }
 
+/* The first segment of [lo, hi) whose end is after t (segments of one CPU). */
+static inline size_t hg_kseg_first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi,
+						int64_t t)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* What the building found: switches the kernel did not record (an
  * interrupt's task, HG_KEV_PID, was not the one switched to last). */
 struct hg_kseg_stats {

@@ -48,19 +48,6 @@ static void add(struct acc *a, uint8_t comp, uint8_t cause, int32_t who, int64_t
 		a->parts[MAX_PARTS - 1].ns += ns;
 }
 
-/* First segment of [lo, hi) whose end is after t. */
-static size_t first_ending_after(const struct hg_kseg *s, size_t lo, size_t hi, int64_t t)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].end <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static bool covers(const struct hg_kseg *s, size_t lo, size_t hi, int64_t a, int64_t b)
 {
 	return lo < hi && s[lo].start <= a && s[hi - 1].end >= b;
@@ -99,7 +86,7 @@ struct block {
 static struct block waking_block(const struct hg_kseg *s, size_t lo, size_t hi, int64_t at)
 {
 	struct block b = { 0 };
-	size_t i = first_ending_after(s, lo, hi, at);
+	size_t i = hg_kseg_first_ending_after(s, lo, hi, at);
 	if (i >= hi || s[i].start > at || s[i].kind == HG_SEG_TASK)
 		return b;
 	b.present = true;
@@ -188,7 +175,7 @@ static void piece(struct acc *a, struct walk *w, enum phase ph, const struct hg_
 static void walk_span(struct acc *a, struct walk *w, enum phase ph, int64_t from, int64_t to)
 {
 	const struct hg_kseg *s = w->s;
-	for (size_t i = first_ending_after(s, w->lo, w->hi, from); i < w->hi && s[i].start < to;
+	for (size_t i = hg_kseg_first_ending_after(s, w->lo, w->hi, from); i < w->hi && s[i].start < to;
 	     i++) {
 		int64_t x = s[i].start > from ? s[i].start : from;
 		int64_t y = s[i].end < to ? s[i].end : to;
