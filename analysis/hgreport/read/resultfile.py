@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 import sys
 from functools import lru_cache
 from importlib import resources
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import InputError
+from .regular import open_fd
 
 FORMAT = "hgrun-result/1"
 MAX_BYTES = 256 * 1024 * 1024          # result.json is KB to a few MB; refuse a runaway file
@@ -28,18 +28,11 @@ _INT64 = 2**63
 def read_json(path: Path, limit: int = MAX_BYTES) -> Any:
     """A JSON file, strictly: a regular file of at most `limit` bytes, UTF-8, no NaN /
     Infinity / out-of-range numbers, not absurdly nested."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError as e:
-        raise InputError(path, "no such file (is this an hgrun result directory?)") from e
-    except OSError as e:
-        raise InputError(path, f"cannot open: {e.strerror}") from e
+    if not os.path.lexists(path):
+        raise InputError(path, "no such file (is this an hgrun result directory?)")
+    fd = open_fd(path, follow=True)      # a regular file, never a FIFO; a link loop one line
     try:
         st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise InputError(path, "is a directory, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(path, "not a regular file")
         if st.st_size > limit:
             raise InputError(path, f"{st.st_size} bytes: larger than the {limit >> 20} MiB an "
                                    "hgrun result.json can be")
