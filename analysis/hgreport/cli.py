@@ -78,11 +78,8 @@ def _output_gone() -> bool:
 
 def _die_of_sigpipe() -> None:
     """Ends hgreport as SIGPIPE ends `cat` or `seq` (coreutils): quietly, killed by the
-    signal (the shell's $? is 141), with what was already written kept (docs/cli.md). stdout
-    is first pointed at /dev/null, so nothing tries to flush into the closed pipe again."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
+    signal (the shell's $? is 141), with what was already written kept (docs/cli.md). The
+    signal is delivered before os.kill returns: nothing flushes into the closed pipe again."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGPIPE)
     os._exit(128 + signal.SIGPIPE)      # not reached: SIGPIPE's default action ends us
