@@ -150,3 +150,28 @@ def test_a_fork_that_fails_writes_it_here(mix_run, hgreport, tmp_path, monkeypat
     assert (tmp_path / "out" / perfetto.FILE_NAME).stat().st_size > 0
     assert gc.get_freeze_count() == 0
     assert pipes() == fds
+
+
+@needs_fork
+def test_check_raises_what_the_child_raised_as_soon_as_it_ended(tmp_path):
+    """write_report asks between its figures (Job.check): a failed export stops the report
+    there instead of after every figure."""
+    import time
+
+    def fails():
+        raise InputError(tmp_path / "x", "cannot write here (test)")
+
+    def checked(job):
+        end = time.monotonic() + 60
+        while job.pid is not None and time.monotonic() < end:
+            job.check()
+            time.sleep(0.01)
+
+    job = forked.Job(tmp_path / "x", "a test", fails)
+    with pytest.raises(InputError, match=r"cannot write here \(test\)"):
+        checked(job)
+    assert job.pid is None                       # reaped
+    ok = forked.Job(tmp_path / "y", "a test", lambda: None)
+    checked(ok)
+    assert ok.pid is None
+    ok.wait()                                    # nothing left to raise

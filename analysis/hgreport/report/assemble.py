@@ -32,6 +32,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     (start, length), None for where things happen (analyses/timeline_windows.py). `timings`,
     when given, receives the seconds each stage took (bench/hgreport_scale.py)."""
     clock = time.perf_counter()
+    job: forked.Job | None = None
 
     def lap(stage: str) -> None:
         nonlocal clock
@@ -39,6 +40,8 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
             now = time.perf_counter()
             timings[stage] = timings.get(stage, 0.0) + now - clock
             clock = now
+        if job is not None:
+            job.check()       # the export failed: no more figures for a report that fails
 
     safeout.make_dir(out)
     run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
