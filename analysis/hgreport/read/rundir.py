@@ -251,12 +251,15 @@ class Run:
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
-                cols[1].append(int(rec["cpu"]))
-                cols[2].append(int(rec["start_ns"]))
-                cols[3].append(int(rec["end_ns"]))
+                cols[1].append(_int(rec, "cpu"))
+                cols[2].append(_int(rec, "start_ns"))
+                cols[3].append(_int(rec, "end_ns"))
+                if rec["end"] not in END_KINDS:
+                    raise ValueError(f"end is {json.dumps(rec['end'])[:40]}, not one of "
+                                     f"{', '.join(END_KINDS)}")
                 cols[4].append(END_KINDS.index(rec["end"]))
-                cols[5].append(int(rec.get("cause", 0)))       # hgreport export writes them
-                cols[6].append(int(rec.get("window", 0)))
+                cols[5].append(_int(rec, "cause", 0))       # hgreport export writes them
+                cols[6].append(_int(rec, "window", 0))
             except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not an interval record ({_why(e)})") from e
         try:
@@ -271,9 +274,9 @@ class Run:
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
-                cols[1].append(int(rec["intended_ns"]))
-                cols[2].append(int(rec["actual_ns"]))
-                cols[3].append(int(rec["late_ns"]))
+                cols[1].append(_int(rec, "intended_ns"))
+                cols[2].append(_int(rec, "actual_ns"))
+                cols[3].append(_int(rec, "late_ns"))
             except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not a latency sample ({_why(e)})") from e
         try:
@@ -282,10 +285,20 @@ class Run:
             raise InputError(path, "a number does not fit 64 bits") from e
 
     def _thread_of(self, rec: Any) -> int:
-        key = (rec["thread"], int(rec["instance"]))
+        if not isinstance(rec["thread"], str):
+            raise ValueError(f"thread is {json.dumps(rec['thread'])[:40]}, not a name")
+        key = (rec["thread"], _int(rec, "instance"))
         if key not in self._index:
             raise ValueError(f"thread {key[0]}.{key[1]} is not in result.json")
         return self._index[key]
+
+
+def _int(rec: dict[str, Any], key: str, default: int | None = None) -> int:
+    """rec[key], which must be a JSON integer (not a string, a float or a boolean)."""
+    v = rec[key] if default is None else rec.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{key} is {json.dumps(v)[:40]}, not an integer")
+    return v
 
 
 def _why(e: Exception) -> str:
@@ -320,11 +333,16 @@ def _jsonl(path: Path):
         if not line.strip():
             continue
         try:
-            yield n, json.loads(line)
+            obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
         except RecursionError as e:
             raise InputError(path, f"line {n}: nested too deeply") from e
+        if not isinstance(obj, dict):
+            kind = {list: "an array", str: "a string", bool: "a boolean", int: "a number",
+                    float: "a number", type(None): "null"}.get(type(obj), type(obj).__name__)
+            raise InputError(path, f"line {n}: {kind}, not a JSON object")
+        yield n, obj
 
 
 def read_result(path: Path) -> dict[str, Any]:

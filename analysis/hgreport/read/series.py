@@ -246,31 +246,51 @@ def _no_float(text: str) -> int:
 
 
 def _parse_chunk(path: Path, lines: list[bytes], first_no: int, trusted_until: int,
-                 last_chunk: bool) -> tuple[list[dict[str, Any]], int]:
+                 last_chunk: bool, checkpoint: bool = True) -> tuple[list[dict[str, Any]], int]:
     """(objects, lines torn). Lines numbered from `first_no`; lines up to `trusted_until` must
-    parse; past it (or the last line of the file) the first bad line ends the file."""
+    parse; past it (or the last line of the file) the first bad line ends the file.
+    `checkpoint`: whether `trusted_until` is a checkpoint's count (said in the message)."""
     try:
-        return json.loads(b"[" + b",".join(lines) + b"]", parse_float=_no_float), 0
-    except ValueError:               # JSONDecodeError, UnicodeDecodeError, _no_float
+        objs = json.loads(b"[" + b",".join(lines) + b"]", parse_float=_no_float)
+        if all(type(o) is dict and _KINDS.intersection(o) for o in objs):
+            return objs, 0
+    except (ValueError, RecursionError):   # JSONDecodeError, UnicodeDecodeError, _no_float
         pass
     objs = []
     for k, line in enumerate(lines):
         no = first_no + k
         try:
             if line.startswith(_OVERLONG):
-                raise ValueError(f"{int(line[len(_OVERLONG):])} bytes without a newline, longer "
-                                 f"than any series line ({LONGEST_LINE >> 20} MiB)")
-            obj = json.loads(line, parse_float=_no_float)
+                raise ValueError(f"invalid JSON ({int(line[len(_OVERLONG):])} bytes without a "
+                                 f"newline, longer than any series line "
+                                 f"({LONGEST_LINE >> 20} MiB))")
+            try:
+                obj = json.loads(line, parse_float=_no_float)
+            except ValueError as e:
+                raise ValueError(f"invalid JSON ({e})") from e
+            except RecursionError as e:
+                raise ValueError("invalid JSON (nested too deeply)") from e
             if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
+                raise ValueError(f"a JSON {_kind(obj)}, not an object")
+            if not _KINDS.intersection(obj):
+                raise ValueError("an object with none of thread, load and cpu: not a series line")
             objs.append(obj)
         except ValueError as e:
             tail = no > trusted_until or (last_chunk and k == len(lines) - 1)
             if not tail:
-                raise InputError(path, f"line {no}: invalid JSON ({e}); the run's checkpoint "
-                                       f"says the first {trusted_until} lines were complete") from e
+                vouched = (f"; the run's checkpoint says the first {trusted_until} lines were "
+                           "complete" if checkpoint else "")
+                raise InputError(path, f"line {no}: {e}{vouched}") from e
             return objs, len(lines) - k
     return objs, 0
+
+
+_KINDS = frozenset(("thread", "load", "cpu"))     # a thread's, a load's, a CPU's line
+
+
+def _kind(v: Any) -> str:
+    return {list: "array", str: "string", bool: "boolean", int: "number", float: "number",
+            type(None): "null"}.get(type(v), type(v).__name__)
 
 
 def _check(path: Path, s: Series, n_threads: int) -> None:
@@ -390,7 +410,7 @@ def _read_series(run: Run) -> Series | None:
             torn += len(chunk)
             continue
         limit = trusted if trusted is not None else read + len(chunk) - (1 if last else 0)
-        objs, torn = _parse_chunk(path, chunk, read + 1, limit, last)
+        objs, torn = _parse_chunk(path, chunk, read + 1, limit, last, trusted is not None)
         try:
             cols.add(objs)
         except ValueError as e:
