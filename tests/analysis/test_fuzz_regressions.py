@@ -42,6 +42,9 @@ EXPECT = {
     "series-number-line": "series.jsonl: line 1: a JSON number, not an object",
     "series-object-of-no-kind": "series.jsonl: line 1: an object with none of thread, load and "
                                 "cpu: not a series line",
+    "series-load-line-without-span": "series.jsonl: the 3rd thread line lacks 'intervals'",
+    "series-load-line-lacks-span": "series.jsonl: the 1st load line lacks 'span_ns'",
+    "series-load-that-measured-no-time": None,   # valid: the bins had nothing to spread
     "series-null-line-in-tail": None,     # after the checkpoint of a killed run: a torn tail
     "sweep-points-of-numbers": "sweep.json: points[0]: expected an object, got a number",
     "sweep-repeat-string": 'sweep.json: repeat: expected an integer, got a string "x"',

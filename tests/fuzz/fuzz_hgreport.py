@@ -17,7 +17,7 @@ message and exit 2 of cli.py). Any other exception (KeyError, TypeError, ValueEr
 RecursionError, MemoryError, ...) is a finding; so is a hang (libFuzzer's -timeout) or
 unbounded memory (-rss_limit_mb).
 
-    tests/fuzz/run_hgreport.sh [SECONDS]                  # the usual way (docs/fuzzing.md)
+    FUZZ_TARGET=hgreport tests/fuzz/run.sh [SECONDS]      # the usual way (docs/fuzzing.md)
     python3 tests/fuzz/fuzz_hgreport.py --seeds DIR       # write the seed inputs
     python3 tests/fuzz/fuzz_hgreport.py [--deep] [--keep-going DIR] [libFuzzer flags] CORPUS...
     python3 tests/fuzz/fuzz_hgreport.py --replay FILE...  # check inputs without atheris

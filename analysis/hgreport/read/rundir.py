@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import InputError
+from ..base.units import fmt_ns
 from . import binfile, writer
 from .regular import lines, resolve
 from .resultfile import FORMAT, check_result, read_json  # noqa: F401  (FORMAT re-exported)
@@ -218,6 +219,7 @@ class Run:
                                 sparse=("cause", "window"), threads=len(self.threads),
                                 warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "intervals")
+            self._unwritten(path, "trace", c["end_ns"])
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
             order = np.argsort(start, kind="stable")
@@ -243,8 +245,42 @@ class Run:
         else:
             c = binfile.columns(path, "wakeups", self.written("latency"), want, warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "wakeups")
+            self._unwritten(path, "latency", c["actual_ns"])
         return Samples(c["thread"], c["intended_ns"], c["actual_ns"],
                        c["actual_ns"] - c["intended_ns"])
+
+    def _unwritten(self, path: Path, key: str, times: np.ndarray) -> None:
+        """Warns of records the threads produced that never reached `path`: with trace.mode
+        full asked and never switched, every interval is written or dropped (docs/results.md:
+        intervals = records_written + records_dropped; a latency thread's wake-ups likewise),
+        so more counted than that were lost when the streaming writer stopped (the disk
+        filled: hgrun's warning says when)."""
+        trace = self.result.get("trace")
+        if not isinstance(trace, dict) or trace.get("mode_asked") != "full" or \
+                trace.get("switched"):
+            return
+        lost, produced, who = 0, 0, []
+        for i, t in enumerate(self.threads):
+            st = t["stats"]
+            if key == "trace":
+                n, kept = st.get("intervals"), (st.get("records"), st.get("records_dropped"))
+            else:
+                lat = st.get("latency") if isinstance(st.get("latency"), dict) else {}
+                n, kept = lat.get("count"), (lat.get("samples"), lat.get("samples_dropped"))
+            if not all(isinstance(x, int) for x in (n, *kept)) or n - sum(kept) <= 0:
+                continue
+            lost += n - sum(kept)
+            produced += n
+            who.append(f"{self.label(i)} {n - sum(kept)} of {n}")
+        if not lost:
+            return
+        when = f" after {fmt_ns(int(times.max()))}, the time of its last record" \
+            if len(times) else ""
+        listed = ", ".join(who[:4]) + (f" and {len(who) - 4} more threads" if len(who) > 4 else "")
+        self.warn(f"{path}: {lost} of the {produced} records the threads produced are not in it "
+                  f"({listed}): the streaming writer stopped writing them{when} (a full disk? "
+                  "hgrun's warning says); what the report draws from the records ends there, "
+                  "the totals of result.json cover the whole run")
 
     def _intervals_jsonl(self, path: Path) -> Intervals:
         cols: tuple[list[int], ...] = ([], [], [], [], [], [], [])

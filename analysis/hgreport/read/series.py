@@ -175,10 +175,15 @@ def _spread(o: dict[str, Any], series_ns: int) -> list[dict[str, Any]]:
     """A whole-window line as lines of the series intervals it covers: each read at the end of
     its part of the window, with the counters' share of that part (whole numbers that add up
     to the line's)."""
-    lo, hi = int(o["from_ns"]), int(o["to_ns"])
+    lo, hi = o.get("from_ns"), o.get("to_ns")
+    if type(lo) is not int or type(hi) is not int:
+        raise ValueError("a whole_window line without integer from_ns and to_ns")
     counters = {k: v for k, v in o.items()
                 if k not in LOAD_KEYS and k not in WINDOW_KEYS and k != "load"}
-    counters["ops"] = o["ops"]
+    counters["ops"] = o.get("ops")
+    bad = next((k for k, v in counters.items() if type(v) is not int), None)
+    if bad is not None:
+        raise ValueError(f"a whole_window line's {bad!r} is not an integer")
     if hi <= lo or series_ns <= 0:
         return [{k: v for k, v in o.items() if k not in WINDOW_KEYS}]
     out, given = [], dict.fromkeys(counters, 0)
@@ -293,12 +298,27 @@ def _kind(v: Any) -> str:
             type(None): "null"}.get(type(v), type(v).__name__)
 
 
+# The keys every line of each kind has (docs/results.md, series.jsonl); the others are
+# the workload's (releases, wakeups...) or a load's own counters.
+_REQUIRED = (("thread", ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps",
+                         "gap_max_ns")),
+             ("load", ("t_ns", "span_ns", "ops")),
+             ("CPU", ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")))
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _check(path: Path, s: Series, n_threads: int) -> None:
     t = s.threads
-    for key in ("t_ns", "span_ns", "thread"):
-        bad = np.nonzero(t[key] == MISSING)[0]
-        if len(bad):
-            raise InputError(path, f"a thread line (the {int(bad[0]) + 1}th) lacks {key!r}")
+    for kind, keys in _REQUIRED:
+        cols = {"thread": s.threads, "load": s.loads, "CPU": s.cpus}[kind]
+        for key in keys:
+            bad = np.nonzero(cols[key] == MISSING)[0]
+            if len(bad):
+                raise InputError(path, f"the {_nth(int(bad[0]) + 1)} {kind} line lacks {key!r} "
+                                       "(docs/results.md, series.jsonl)")
     bad = np.nonzero((t["thread"] < 0) | (t["thread"] >= n_threads))[0]
     if len(bad):
         raise InputError(path, f"thread {int(t['thread'][bad[0]])} is not in result.json "
