@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
+import signal
 import sys
 from typing import Sequence
 
@@ -52,7 +54,8 @@ def parser() -> argparse.ArgumentParser:
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
                "Exit status 5: a --fail-if condition of compare is true (a finding); 2: a missing or invalid "
                "input; 3: a usage error; 70: an internal error (a bug in hgreport: its traceback is "
-               "written to a file it names).")
+               "written to a file it names); killed by SIGPIPE (141), quietly, when stdout is a pipe "
+               "closed early (`| head`), as coreutils are.")
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
@@ -60,7 +63,40 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _output_gone() -> bool:
+    """Whether stdout's or stderr's reader went away: a pipe closed early (`hgreport export
+    RUN --format hourglass -o - | head`). The kernel reports POLLERR on a pipe's write end
+    that has no reader left."""
+    try:
+        p = select.poll()
+        for fd in (1, 2):
+            p.register(fd, 0)
+        return any(ev & select.POLLERR for _, ev in p.poll(0))
+    except (OSError, ValueError):
+        return False
+
+
+def _die_of_sigpipe() -> None:
+    """Ends hgreport as SIGPIPE ends `cat` or `seq` (coreutils): quietly, killed by the
+    signal (the shell's $? is 141), with what was already written kept (docs/cli.md). The
+    signal is delivered before os.kill returns: nothing flushes into the closed pipe again."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGPIPE)
+    os._exit(128 + signal.SIGPIPE)      # not reached: SIGPIPE's default action ends us
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        rc = _main(argv)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:
+        if _output_gone():
+            _die_of_sigpipe()
+        raise
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     names = {c.name: c for c in COMMANDS}
     if argv and argv[0] not in names and not argv[0].startswith("-"):
@@ -81,8 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as e:               # a file that cannot be read or written: it names it
-        if os.environ.get("HGREPORT_DEBUG"):
-            raise
+        if os.environ.get("HGREPORT_DEBUG") or (isinstance(e, BrokenPipeError) and
+                                                _output_gone()):
+            raise                      # a closed stdout: main() ends as SIGPIPE would
         print(f"hgreport: error: {e}", file=sys.stderr)
         return EXIT_INPUT
     except Exception as e:             # no check raised it: a bug (base/bugreport.py)

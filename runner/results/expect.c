@@ -3,7 +3,6 @@
  * smallest for a min bound.  A metric with nothing to measure (no releases,
  * no latency samples, a thread that never ran) fails with value null. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "plan/metrics.h"
@@ -80,61 +79,5 @@ void hg_expect_evaluate(struct hg_run_state *rs)
 		if (!json_is_true(json_object_get(r, "pass")))
 			rs->expect_failed = true;
 		json_array_append_new(rs->expectations, r);
-	}
-}
-
-/* The unit the bound was written in ("200us" -> us, 1000), or NULL. */
-static const char *written_unit(const char *text, double *ns_per_unit)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 },
-	};
-	const char *u = text ? text + strspn(text, "0123456789.+-eE ") : "";
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(u, units[i].unit) == 0) {
-			*ns_per_unit = units[i].ns;
-			return units[i].unit;
-		}
-	}
-	return NULL;
-}
-
-void hg_expect_report(const struct hg_run_state *rs, FILE *err)
-{
-	size_t i;
-	json_t *r;
-	json_array_foreach(rs->expectations, i, r) {
-		if (json_is_true(json_object_get(r, "pass")))
-			continue;
-		const struct hg_expect_plan *e = i < rs->plan->n_expects ? &rs->plan->expects[i] : NULL;
-		bool is_max = json_object_get(r, "max") != NULL;
-		json_t *v = json_object_get(r, "value");
-		const char *inst = json_string_value(json_object_get(r, "worst_instance"));
-		double per = 1;
-		const char *unit = e ? written_unit(e->limit_text, &per) : NULL;
-		char value[64], bound[64];
-		const struct hg_metric *m = e ? hg_metric_find(e->metric) : NULL;
-		/* In the unit the user wrote the bound in: 371.7us against 200us;
-		 * a ratio as a percentage beside the bound as written. */
-		if (json_is_null(v))
-			snprintf(value, sizeof(value), "nothing measured");
-		else if (m && m->is_ratio)
-			snprintf(value, sizeof(value), "%.2f%%", json_number_value(v) * 100);
-		else
-			snprintf(value, sizeof(value), unit ? "%.4g%s" : "%.10g%s", json_number_value(v) / per,
-				 unit ? unit : "");
-		if (e && m && m->is_ratio)
-			snprintf(bound, sizeof(bound), "%g%% (%.40s)", e->limit * 100,
-				 e->limit_text ? e->limit_text : "");
-		else if (e && e->limit_text)
-			snprintf(bound, sizeof(bound), "%.60s", e->limit_text);
-		else
-			snprintf(bound, sizeof(bound), "%.10g",
-				 json_real_value(json_object_get(r, is_max ? "max" : "min")));
-		fprintf(err, "expectation failed: %s: %s = %s%s%s%s, bound %s %s\n",
-			json_string_value(json_object_get(r, "thread")),
-			json_string_value(json_object_get(r, "metric")), value,
-			inst ? " (" : "", inst ? inst : "", inst ? ")" : "", is_max ? "max" : "min",
-			bound);
 	}
 }

@@ -3,14 +3,12 @@
 #ifndef HG_EXPECT_H
 #define HG_EXPECT_H
 
-#include <stdio.h>
 
 #include "run/runstate.h"
 
 
 /* Evaluates plan->expects into rs->expectations, sets rs->expect_failed. */
 void hg_expect_evaluate(struct hg_run_state *rs);
-/* Names each failed one on err. */
-void hg_expect_report(const struct hg_run_state *rs, FILE *err);
+/* Failed ones are named on stderr from the verdict (results/verdict.h). */
 
 #endif

@@ -52,6 +52,14 @@ static bool is_load_output(const char *name)
 	return false;
 }
 
+/* "load-" NAME ".tmp": a stress_ng load's --temp-path (loads/stress_ng.c),
+ * made 0700 by hgrun and removed after the run; a killed run leaves it. */
+static bool is_load_tmp(const char *name)
+{
+	size_t len = strlen(name);
+	return strncmp(name, "load-", 5) == 0 && len > 5 + 4 && strcmp(name + len - 4, ".tmp") == 0;
+}
+
 static bool is_run_file(const char *name)
 {
 	size_t n = sizeof(run_files) / sizeof(run_files[0]);
@@ -103,6 +111,7 @@ struct walk {
 	size_t ours, foreign;
 	char foreign_names[256];
 	char busy[512];          /* a directory another hgrun is writing, and who */
+	int depth;               /* levels below a stress-ng temporary directory */
 	int error;               /* first removal error (-errno) */
 };
 
@@ -212,6 +221,38 @@ static bool our_dir(struct walk *w, int parent, const char *name, const char *sh
 	return true;   /* its foreign entries, if any, were named one by one */
 }
 
+/* Inside stress-ng's tmp-stress-ng-STRESSOR-PID-N/: what its stressor
+ * made there (files, directories, links, FIFOs of any name), all of the
+ * user's (each_entry refuses another's), a bounded number of levels deep. */
+enum { STRESS_TREE_DEPTH = 16 };
+
+static bool stress_tree_entry(struct walk *w, int dir, const char *name, const struct stat *st,
+			      const char *shown)
+{
+	if (st->st_uid != w->uid)
+		return false;
+	if (!S_ISDIR(st->st_mode)) {
+		remove_at(w, dir, name, false);
+		return true;
+	}
+	if (w->depth >= STRESS_TREE_DEPTH)
+		return false;
+	w->depth++;
+	bool ok = our_dir(w, dir, name, shown, stress_tree_entry, false);
+	w->depth--;
+	return ok;
+}
+
+/* load-NAME.tmp/: only stress-ng's own temporary directories
+ * (tmp-stress-ng-*, its stress_temp_dir()). */
+static bool stress_tmp_entry(struct walk *w, int dir, const char *name, const struct stat *st,
+			     const char *shown)
+{
+	if (strncmp(name, "tmp-stress-ng-", 14) != 0 || !S_ISDIR(st->st_mode))
+		return false;
+	return our_dir(w, dir, name, shown, stress_tree_entry, false);
+}
+
 static bool lock_entry(struct walk *w, int dir, const char *name, const struct stat *st,
 		       const char *shown)
 {
@@ -234,8 +275,10 @@ static bool run_entry(struct walk *w, int dir, const char *name, const struct st
 		remove_at(w, dir, name, false);
 		return true;
 	}
-	if (!strcmp(name, "report") && S_ISDIR(st->st_mode))
+	if ((!strcmp(name, "report") || !strcmp(name, "export")) && S_ISDIR(st->st_mode))
 		return our_dir(w, dir, name, shown, report_entry, false);
+	if (is_load_tmp(name) && S_ISDIR(st->st_mode) && !(st->st_mode & 077))
+		return our_dir(w, dir, name, shown, stress_tmp_entry, false);
 	return false;
 }
 

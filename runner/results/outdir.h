@@ -15,7 +15,8 @@ enum hg_outdir_kind { HG_OUTDIR_RUN, HG_OUTDIR_SWEEP };
  * used (absent, empty, or, with force, emptied of hgrun's files), else
  * prints why to err and returns HG_EXIT_USAGE (or HG_EXIT_FAILED when a
  * removal fails).  hgrun's files are its names (results, temporaries,
- * load-NAME.out/.err, report/) owned by the user running it; a directory
+ * load-NAME.out/.err/.yaml, a stress_ng load's load-NAME.tmp/, report/,
+ * export/) owned by the user running it; a directory
  * another hgrun is writing (its lock file held) is refused.  held_lock:
  * the lock file the caller holds in DIR (a sweep's), or NULL: DIR's lock
  * is taken for the check and released after it. */

@@ -15,6 +15,7 @@
 #include "results/sink.h"
 #include "results/stream.h"
 #include "results/summary.h"
+#include "results/verdict.h"
 
 static void collect(struct hg_run_state *rs)
 {
@@ -50,8 +51,11 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	fflush(out);
 	if (rs->opt->summary)
 		*rs->opt->summary = hg_summary_json(rs);
-	if (rs->expect_failed)
-		hg_expect_report(rs, err);
+	if (rs->expect_failed) {
+		json_t *verdict = hg_verdict_json(rs);
+		hg_verdict_print_failed(verdict, err);
+		json_decref(verdict);
+	}
 	hg_kernel_findings_free(rs);
 	hg_stream_free(rs->stream);
 	rs->stream = NULL;

@@ -260,3 +260,14 @@ void hg_verdict_print(const json_t *verdict, FILE *out)
 	json_array_foreach(findings, i, v)
 		fprintf(out, "  %s\n", json_string_value(v));
 }
+
+void hg_verdict_print_failed(const json_t *verdict, FILE *err)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(verdict, "expectations"), i, v) {
+		const char *line = json_string_value(json_object_get(v, "line"));
+		if (!json_is_true(json_object_get(v, "pass")) && line && !strncmp(line, "FAIL ", 5))
+			fprintf(err, "expectation failed: %s\n", line + 5);
+	}
+}

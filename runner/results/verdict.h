@@ -17,5 +17,9 @@
 json_t *hg_verdict_json(const struct hg_run_state *rs);
 /* "verdict: ..." and its lines, then "findings:" and theirs. */
 void hg_verdict_print(const json_t *verdict, FILE *out);
+/* "expectation failed: " and the verdict's line of each failed expectation
+ * (its FAIL left out), for stderr: the same words and numbers as the
+ * summary's verdict block. */
+void hg_verdict_print_failed(const json_t *verdict, FILE *err);
 
 #endif

@@ -86,13 +86,39 @@ def test_failed_expectation_speaks_the_bound_unit(hgrun, scenario, tmp_path):
     assert r.rc == 5
     lines = [line for line in r.err.splitlines() if line.startswith("expectation failed")]
     assert len(lines) == 3
-    assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+(e\+0[0-9])?us \(rt\), bound max 1us",
+    assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+(e\+0[0-9])? us, bound max 1 us",
                         lines[0]), lines[0]
-    value_us = float(lines[0].split("= ")[1].split("us")[0])
-    cpu_ns = json.loads((tmp_path / "o" / "result.json").read_text())["threads"][0]["stats"]["cpu_ns"]
+    value_us = float(lines[0].split("= ")[1].split(" us")[0])
+    result = json.loads((tmp_path / "o" / "result.json").read_text())
+    cpu_ns = result["threads"][0]["stats"]["cpu_ns"]
     assert abs(value_us * 1000 - cpu_ns) <= cpu_ns * 1e-3
-    assert re.fullmatch(r"expectation failed: rt: cpu_ns = \d+ \(rt\), bound max 2000", lines[1])
-    assert re.fullmatch(r"expectation failed: rt: releases = \d+ \(rt\), bound max 1", lines[2])
+    assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+ (ns|us|ms|s), bound max 2.00 us",
+                        lines[1]), lines[1]
+    assert re.fullmatch(r"expectation failed: rt: releases = \d+, bound max 1", lines[2]), lines[2]
+    # One formatter: stderr says what the summary's verdict block and result.json's verdict say.
+    verdict = [e["line"] for e in result["verdict"]["expectations"]]
+    assert lines == ["expectation failed: " + v.removeprefix("FAIL ") for v in verdict]
+
+
+def test_failed_expectations_on_stderr_agree_with_the_verdict(hgrun, scenario, tmp_path):
+    """The stderr lines used their own number format (`0.1001s`, `6712us`, `(rt)`) beside the
+    verdict block's (`0.100 s`, `6712 us`, `(worst: rt.1)`): one formatter gives both."""
+    text = scenario_text("v", ["{name: rt, count: 2, workload: {type: periodic, exec: 1ms, "
+                               "period: 5ms}}", "{name: lat, workload: {type: latency, "
+                               "period: 1ms}}"],
+                         extra="expect:\n  - {thread: rt, metric: cpu_ns, max: 1ms}\n"
+                               "  - {thread: lat, metric: latency_max_ns, max: 1ns}\n"
+                               "  - {thread: rt, metric: deadline_miss_ratio, min: 0.5}\n"
+                               "  - {thread: rt, metric: releases, min: 1}")
+    r = hgrun("run", scenario(text), "-o", tmp_path / "o", "--duration", "300ms")
+    assert r.rc == 5, r.err
+    failed = [line for line in r.err.splitlines() if line.startswith("expectation failed: ")]
+    block = [line.strip() for line in r.out.splitlines() if line.startswith("  FAIL ")]
+    assert len(failed) == 3 and len(block) == 3, (r.err, r.out)
+    assert failed == ["expectation failed: " + b.removeprefix("FAIL ") for b in block]
+    assert re.fullmatch(r"expectation failed: rt: cpu_ns = [0-9.]+ ms \(worst: rt\.[01]\), "
+                        r"bound max 1 ms", failed[0]), failed[0]
+    assert failed[2].endswith(", bound min 50%"), failed[2]
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),

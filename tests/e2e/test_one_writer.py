@@ -7,9 +7,12 @@ leftovers."""
 import json
 import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import time
+
+import pytest
 
 from runhelp import scenario_text
 
@@ -209,3 +212,45 @@ def test_a_link_planted_mid_sweep_is_not_followed(hgrun_bin, scenario, tmp_path)
     assert proc.returncode == 1, err
     assert "p001/r0: a symbolic link or a file where hgrun makes its run directory: not followed" \
         in err, err
+
+
+@pytest.mark.skipif(shutil.which("stress-ng") is None, reason="stress-ng is not installed")
+def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, hgrun, scenario,
+                                                                     tmp_path):
+    """A kill -9 leaves the stress_ng load's load-NAME.tmp/ (stress-ng's
+    --temp-path, with tmp-stress-ng-hdd-PID-N/ in it) and its outputs: hgrun's
+    own, so --force reruns there, and so does sweep --resume."""
+    load = "loads:\n  - {name: disk, type: stress_ng, stressor: hdd, options: {hdd-bytes: 1M}}\n"
+    path = scenario(scenario_text("sngkill", [THREAD], duration="10s", extra=load))
+    out = tmp_path / "out"
+    tmp = out / "load-disk.tmp"
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    try:
+        assert wait_for(lambda: tmp.exists() and any(tmp.glob("tmp-stress-ng-hdd-*")))
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert tmp.is_dir()
+    r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "1s", timeout=60)
+    assert r.rc == 0, (r.rc, r.err)
+    assert json.loads((out / "result.json").read_text())["complete"] is True
+    assert not tmp.exists()
+    # The same leftovers in a sweep's run: --resume clears and reruns it.
+    sweep = scenario(SWEEP + load, name="sw.yaml")
+    sw = tmp_path / "sw"
+    first = start(hgrun_bin, "sweep", sweep, "-o", sw, "--quiet", "--grid-order", "--duration",
+                  "3s")
+    run = sw / "p000" / "r0"
+    try:
+        assert wait_for(lambda: any((run / "load-disk.tmp").glob("tmp-stress-ng-hdd-*")))
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "3s", timeout=120)
+    assert r.rc == 0, (r.rc, r.err)
+    assert json.loads((run / "result.json").read_text())["complete"] is True
+    assert not (run / "load-disk.tmp").exists()

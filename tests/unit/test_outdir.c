@@ -15,13 +15,15 @@
 #include "results/outdir.h"
 #include "unit.h"
 
-/* Entries: "d:NAME" a directory, "l:NAME" a symbolic link, "r:NAME" a
+/* Entries: "d:NAME" a directory, "p:NAME" a directory of mode 0700 (as
+ * hgrun makes a stress_ng load's load-NAME.tmp), "f:NAME" a FIFO,
+ * "l:NAME" a symbolic link, "r:NAME" a
  * result.json whose "files" names kernel.trace, "o:NAME" an empty file of
  * uid 4242 (the tests run as root, or that case fails), else an empty file. */
 struct ocase {
 	const char *name;
 	enum hg_outdir_kind kind;
-	const char *entries[8];   /* up to 7, NULL-ended */
+	const char *entries[12];  /* up to 11, NULL-ended */
 	int want_plain, want_force;   /* exit codes without and with --force */
 	bool emptied;                 /* with --force: nothing left */
 };
@@ -73,6 +75,30 @@ static const struct ocase cases[] = {
 	{ "a sweep's leftovers", HG_OUTDIR_SWEEP, { "sweep.json", ".hgrun-lock-shard-0-of-2",
 	  "d:p000", "d:p000/r0", "p000/r0/load-x.err", "p000/r0/.hgrun-lock", NULL },
 	  HG_EXIT_USAGE, 0, true },
+	/* a stress_ng load's temporary directory left by a killed run, with
+	 * what its stressors made (any names, links and FIFOs, levels deep) */
+	{ "a stress_ng load's temporaries", HG_OUTDIR_RUN, { "result.json", "load-disk.yaml",
+	  "p:load-disk.tmp", "d:load-disk.tmp/tmp-stress-ng-hdd-77-0",
+	  "load-disk.tmp/tmp-stress-ng-hdd-77-0/stress-ng-hdd-77-0-1",
+	  "d:load-disk.tmp/tmp-stress-ng-hdd-77-0/d", "l:load-disk.tmp/tmp-stress-ng-hdd-77-0/d/l",
+	  "f:load-disk.tmp/tmp-stress-ng-hdd-77-0/d/fifo", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "an empty stress_ng temporary directory", HG_OUTDIR_RUN, { "p:load-d.tmp", NULL },
+	  HG_EXIT_USAGE, 0, true },
+	{ "a user's file in a stress_ng temporary directory", HG_OUTDIR_RUN, { "result.json",
+	  "p:load-disk.tmp", "load-disk.tmp/notes.txt", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a load-NAME.tmp others may write in", HG_OUTDIR_RUN, { "result.json", "d:load-disk.tmp",
+	  NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "another user's file in stress-ng's directory", HG_OUTDIR_RUN, { "p:load-disk.tmp",
+	  "d:load-disk.tmp/tmp-stress-ng-hdd-7-0", "o:load-disk.tmp/tmp-stress-ng-hdd-7-0/x", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a load-NAME.tmp that is a link", HG_OUTDIR_RUN, { "result.json", "l:load-disk.tmp", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	/* hgreport's export/ beside its report/ */
+	{ "a run and its export", HG_OUTDIR_RUN, { "result.json", "d:export",
+	  "export/trace.jsonl", "export/.hourglass.txt.tmp.0123", "d:report", "report/report.md",
+	  NULL }, HG_EXIT_USAGE, 0, true },
+	{ "a user's directory in export", HG_OUTDIR_RUN, { "d:export", "d:export/mine", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	/* ours by name, another user's by owner */
 	{ "another user's file named like ours", HG_OUTDIR_RUN, { "result.json",
 	  "o:trace.bin", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
@@ -88,13 +114,20 @@ static void make(const char *root, const struct ocase *c)
 	if (!c->entries[0])
 		return;
 	mkdir(root, 0777);
-	for (size_t i = 0; i < 8 && c->entries[i] && c->entries[i][0]; i++) {
+	for (size_t i = 0; i < 12 && c->entries[i] && c->entries[i][0]; i++) {
 		const char *e = c->entries[i];
 		bool dir = !strncmp(e, "d:", 2), link = !strncmp(e, "l:", 2);
+		bool priv = !strncmp(e, "p:", 2), fifo = !strncmp(e, "f:", 2);
 		bool result = !strncmp(e, "r:", 2), other = !strncmp(e, "o:", 2);
-		snprintf(path, sizeof(path), "%s/%s", root, dir || link || result || other ? e + 2 : e);
+		snprintf(path, sizeof(path), "%s/%s", root,
+			 dir || link || priv || fifo || result || other ? e + 2 : e);
 		if (dir) {
 			mkdir(path, 0777);
+		} else if (priv) {
+			mkdir(path, 0700);
+		} else if (fifo) {
+			if (mkfifo(path, 0600) != 0)
+				perror("mkfifo");
 		} else if (link) {
 			if (symlink("/etc/hostname", path) != 0)
 				perror("symlink");
