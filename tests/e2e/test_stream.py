@@ -50,16 +50,16 @@ def test_series_adds_up_to_the_totals(hgrun, scenario, tmp_path):
         "{name: c, workload: {type: cpu}}",
         "{name: p, priority: RTHIGH, workload: {type: periodic, exec: 1ms, period: 10ms}}",
         "{name: l, priority: RTHIGH, workload: {type: latency, period: 2ms}}"],
-        extra="trace: {series: 500ms}\nloads:\n  - {name: burn, type: cpu, workers: 1}")
-    r = run_scenario(hgrun, scenario, tmp_path, text, duration="2200ms")
+        extra="trace: {series: 250ms}\nloads:\n  - {name: burn, type: cpu, workers: 1}")
+    r = run_scenario(hgrun, scenario, tmp_path, text, duration="1100ms")
     assert r.rc == 0, r.err
     r.validate()
     lines = r.lines("series.jsonl")
     assert len(lines) == r.result["trace"]["written"]["series"]
     for i, t in enumerate(r.result["threads"]):
         mine = [x for x in lines if x.get("thread") == i]
-        assert [x["t_ns"] for x in mine] == [500 * MS, 1000 * MS, 1500 * MS, 2000 * MS, 2200 * MS]
-        assert [x["span_ns"] for x in mine] == [500 * MS] * 4 + [200 * MS]
+        assert [x["t_ns"] for x in mine] == [250 * MS, 500 * MS, 750 * MS, 1000 * MS, 1100 * MS]
+        assert [x["span_ns"] for x in mine] == [250 * MS] * 4 + [100 * MS]
         st = t["stats"]
         assert st["records_dropped"] == 0 and sum(x["dropped"] for x in mine) == 0
         assert sum(x["intervals"] for x in mine) == st["intervals"]
@@ -68,7 +68,7 @@ def test_series_adds_up_to_the_totals(hgrun, scenario, tmp_path):
     p = [x for x in lines if x.get("thread") == 1]
     assert sum(x["releases"] for x in p) == r.stats("p")["releases"]
     assert sum(x["misses"] for x in p) == r.stats("p")["deadlines_missed"]
-    assert all(x["releases"] >= 30 for x in p[:4])
+    assert all(x["releases"] >= 15 for x in p[:4])          # of 25 a bin
     lat = [x for x in lines if x.get("thread") == 2]
     assert sum(x["wakeups"] for x in lat) == r.stats("l")["latency"]["count"]
     for x in lat:
