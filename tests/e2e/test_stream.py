@@ -175,10 +175,10 @@ def test_kill_9_leaves_a_readable_checkpoint(hgrun_bin, scenario, tmp_path):
 
 def test_memory_does_not_grow_with_the_run(hgrun_bin, scenario, tmp_path):
     """RSS after the first checkpoint and 4 s later agree within 10% while the writer streams
-    trace records (a yield every 50 us: more records between the two reads than a thread
+    trace records (a yield every 20 us: more records between the two reads than a thread
     yielding every 100 us writes in 6 s) and 2000 wake-ups a second."""
     path = scenario(scenario_text("mem", [
-        "{name: y, workload: {type: cpu_yield, yield_after: 50us}}",
+        "{name: y, workload: {type: cpu_yield, yield_after: 20us}}",
         "{name: l, priority: RTHIGH, workload: {type: latency, period: 500us}}"], duration="7s"))
     proc = start(hgrun_bin, path, tmp_path / "out", "--quiet")
     time.sleep(2.5)            # after the first checkpoint (2 s)
