@@ -178,10 +178,15 @@ static bool differ(json_t *a, json_t *b, char *path, size_t size, json_t **da, j
 			if (differ(v, json_object_get(b, key), path, size, da, db))
 				return true;
 		}
+		/* Keys of both sides were compared above: b's own keys are
+		 * left (recursing into the shared ones again would take 2^depth). */
 		json_object_foreach(b, key, v) {
+			if (json_object_get(a, key))
+				continue;
 			snprintf(path + len, size - len, ".%s", key);
-			if (differ(json_object_get(a, key), v, path, size, da, db))
-				return true;
+			*da = NULL;
+			*db = v;
+			return true;
 		}
 		path[len] = '\0';
 		return false;

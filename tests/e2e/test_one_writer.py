@@ -242,7 +242,7 @@ def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, 
     sweep = scenario(SWEEP + load, name="sw.yaml")
     sw = tmp_path / "sw"
     first = start(hgrun_bin, "sweep", sweep, "-o", sw, "--quiet", "--grid-order", "--duration",
-                  "3s")
+                  "1500ms")
     run = sw / "p000" / "r0"
     try:
         assert wait_for(lambda: any((run / "load-disk.tmp").glob("tmp-stress-ng-hdd-*")))
@@ -251,7 +251,7 @@ def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, 
     finally:
         if first.poll() is None:
             first.kill()
-    r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "3s", timeout=120)
+    r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "1500ms", timeout=120)
     assert r.rc == 0, (r.rc, r.err)
     assert json.loads((run / "result.json").read_text())["complete"] is True
     assert not (run / "load-disk.tmp").exists()
