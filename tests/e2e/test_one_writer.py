@@ -299,3 +299,26 @@ def test_force_reruns_after_a_kill_with_every_load_type(hgrun_bin, hgrun, scenar
     assert result["pid"] != first.pid and result["checkpoint"] is None
     assert [p.name for p in iodir.iterdir()] == []
     assert not list(out.glob("load-*.tmp")) and not list(out.glob("*.tmp.*"))
+
+
+def test_force_clears_a_killed_io_loads_directory_in_the_result_dir(hgrun_bin, hgrun, scenario,
+                                                                   tmp_path):
+    """An io load whose dir is the result directory itself: a SIGKILLed run leaves
+    hgrun-io-PID-NAME-XXXXXX/ there, hgrun's own once that pid is gone, so --force reruns."""
+    out = tmp_path / "out"
+    out.mkdir()
+    extra = f"loads:\n  - {{name: d, type: io, size: 256KiB, dir: {out}}}\n"
+    path = scenario(scenario_text("iohere", [THREAD], duration="10s", extra=extra))
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    try:
+        assert wait_for(lambda: any(p.name.startswith("hgrun-io-") and any(p.iterdir())
+                                    for p in out.iterdir() if p.is_dir()))
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "300ms", timeout=60)
+    assert r.rc == 0, (r.rc, r.err)
+    assert json.loads((out / "result.json").read_text())["complete"] is True
+    assert not [p for p in out.iterdir() if p.name.startswith("hgrun-io-")]
