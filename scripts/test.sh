@@ -2,10 +2,13 @@
 # The test suite (docs/testing.md).  Warnings are errors here, as in CI.
 #
 #   scripts/test.sh          the whole suite, what CI runs: installs what is
-#                            missing and builds (scripts/setup.sh), then ctest
-#                            (unit tests, the scenario corpus, the experiments),
-#                            pytest (tests/e2e, tests/analysis) and a short fuzz
-#                            run of the scenario loader
+#                            missing and builds (scripts/setup.sh), then, at
+#                            once: the `run` tier of pytest (real runs of
+#                            hgrun) alone in the foreground, and beside it
+#                            ctest, the other pytest tests and a short fuzz
+#                            run of the scenario loader (their output follows)
+#   scripts/test.sh --serial the same one after the other (each step on an
+#                            otherwise quiet machine; about twice as long)
 #   scripts/test.sh --fast   the fast tier, under a minute: builds build/ (no
 #                            install), ctest, and the pytest tests that run no
 #                            scenario (-m "not run and not slow": tests/conftest.py)
@@ -13,25 +16,54 @@
 # Further arguments go to pytest (-x, -k NAME, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fast=0
-if [ "${1:-}" = "--fast" ]; then
-	fast=1
-	shift
-fi
-if ((fast)); then
+mode=full
+case "${1:-}" in
+--fast | --serial) mode=${1#--}; shift ;;
+esac
+if [ "$mode" = fast ]; then
 	[ -f build/CMakeCache.txt ] ||
 		cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DHG_WERROR=ON ${HG_CMAKE_FLAGS:-} >/dev/null
 	cmake --build build -j"$(nproc)" >/dev/null
-else
-	HG_CMAKE_FLAGS="-DHG_WERROR=ON ${HG_CMAKE_FLAGS:-}" scripts/setup.sh
+	(cd build && ctest --output-on-failure -j"$(nproc)")
+	exec python3 -m pytest -q -m "not run and not slow" "$@" tests/e2e tests/analysis
 fi
-(cd build && ctest --output-on-failure -j"$(nproc)")
-if ((fast)); then
-	python3 -m pytest -q -m "not run and not slow" "$@" tests/e2e tests/analysis
-	exit
+HG_CMAKE_FLAGS="-DHG_WERROR=ON ${HG_CMAKE_FLAGS:-}" scripts/setup.sh
+
+# Everything but the run tier: ctest, the pytest tests that run no scenario, and a short
+# fuzz run of the scenario loader when clang is present (docs/fuzzing.md).
+others() {
+	local rc=0
+	(cd build && ctest --output-on-failure -j"$(nproc)") || rc=1
+	python3 -m pytest -q -m "not run" -o cache_dir=.pytest_cache/others "$@" \
+		tests/e2e tests/analysis || rc=1
+	if command -v clang >/dev/null; then
+		tests/fuzz/run.sh "${HG_FUZZ_SECONDS:-30}" > build/fuzz.log 2>&1 || rc=1
+		tail -n 8 build/fuzz.log
+	fi
+	return $rc
+}
+# The run tier pins real-time threads to CPUs 0 and 1 and asserts what they received: one
+# test at a time, never two at once (tests/conftest.py refuses it under pytest-xdist).
+run_tier() {
+	python3 -m pytest -q -m run "$@" tests/e2e tests/analysis
+}
+
+if [ "$mode" = serial ]; then
+	rc=0
+	others "$@" || rc=1
+	run_tier "$@" || rc=1
+	exit $rc
 fi
-python3 -m pytest -q "$@" tests/e2e tests/analysis
-# A short fuzz run of the scenario loader when clang is present (docs/fuzzing.md).
-if command -v clang >/dev/null; then
-	tests/fuzz/run.sh "${HG_FUZZ_SECONDS:-30}" 2>&1 | tail -n 8
-fi
+# The others beside the run tier, in a process group of their own (so an interrupt ends
+# them too), their output in build/others.log, shown when both are done.
+export -f others
+setsid bash -c 'others "$@"' others "$@" > build/others.log 2>&1 &
+side=$!
+trap 'kill -TERM -- -"$side" 2>/dev/null' INT TERM EXIT
+rc=0
+run_tier "$@" || rc=1
+wait "$side" || rc=1
+trap - INT TERM EXIT
+echo "--- ctest, the tests that run no scenario, the fuzz run (build/others.log):"
+cat build/others.log
+exit $rc

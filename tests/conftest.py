@@ -28,6 +28,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           f"{SLOW_SECONDS:g} s or more (run it over the whole suite)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--record-slow") and getattr(config.option, "numprocesses", None):
+        # xdist's controller collects nothing and its workers share the CPUs: the
+        # durations would be neither whole nor each test's own.
+        raise pytest.UsageError("--record-slow times the tests of one process: run it "
+                                "without -n (pytest-xdist)")
+
+
 def _slow_ids() -> set[str]:
     if not SLOW_LIST.exists():
         return set()
@@ -42,6 +50,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.run)
         elif item.nodeid in slow:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The run tier is one process's: its tests pin real-time threads to CPUs 0 and 1 and
+    assert what they received, so two of them at once measure each other. Under
+    pytest-xdist with more than one worker each `run` test fails before it starts
+    (scripts/test.sh runs that tier in a process of its own beside the others)."""
+    workers = int(getattr(item.config, "workerinput", {}).get("workercount", 1))
+    if workers > 1 and item.get_closest_marker("run"):
+        pytest.fail(f"{workers} pytest-xdist workers would run `run` tests at once: run "
+                    "them in one process (-m run, without -n) and the rest with -n if you "
+                    "like (-m 'not run')", pytrace=False)
 
 
 _took: dict[str, float] = {}

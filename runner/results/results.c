@@ -69,16 +69,27 @@ static int write_atomic(const struct hg_run_state *rs, const char *name, writer_
 	return hg_write_atomic_with(path, call_writer, &w);
 }
 
-static int write_result(FILE *f, const struct hg_run_state *rs)
+static int dump_result(FILE *f, const struct hg_run_state *rs, size_t flags)
 {
 	json_t *j = hg_result_json(rs);
 	if (!j)
 		return -ENOMEM;
-	int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ?
-		 -(errno ? errno : EIO) : 0;
+	int rc = json_dumpf(j, f, flags | JSON_PRESERVE_ORDER) < 0 ? -(errno ? errno : EIO) : 0;
 	fputc('\n', f);
 	json_decref(j);
 	return rc;
+}
+
+static int write_result(FILE *f, const struct hg_run_state *rs)
+{
+	return dump_result(f, rs, JSON_INDENT(2));
+}
+
+/* On one line: a latency thread's histograms indented take a line per
+ * bucket (200-300 KB, past the reserve below), compact a quarter of it. */
+static int write_result_compact(FILE *f, const struct hg_run_state *rs)
+{
+	return dump_result(f, rs, JSON_COMPACT);
 }
 
 static void sync_dir(const char *dir)
@@ -92,7 +103,8 @@ static void sync_dir(const char *dir)
 
 /* Space kept for result.json from before the run to its end: if the disk
  * fills up during the run (a load's output, the traces), freeing it lets
- * result.json, a few KB, still be written.  Creating it also proves the
+ * result.json, written compact then (tens of KB with a latency thread's
+ * histograms), still be written.  Creating it also proves the
  * directory writable (a read-only directory is refused before the run). */
 #define RESERVE_NAME ".hgrun-reserve"
 #define RESERVE_BYTES (256 * 1024)
@@ -172,12 +184,12 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 		/* The disk filled up during the run: use the space kept for this. */
 		hg_results_release_reserve(rs);
 		hg_run_warn(rs, "the result directory ran out of space (%s): result.json was "
-			    "written in the room kept for it; other files may be cut short",
-			    strerror(-rc));
+			    "written in the room kept for it, on one line; other files may be cut "
+			    "short", strerror(-rc));
 		rs->complete = false;      /* records were lost: the run is not whole */
 		if (rs->exit_status == HG_EXIT_OK || rs->exit_status == HG_EXIT_EXPECT)
 			rs->exit_status = HG_EXIT_FAILED;
-		rc = write_atomic(rs, name = "result.json", write_result);
+		rc = write_atomic(rs, name = "result.json", write_result_compact);
 	}
 	hg_results_release_reserve(rs);
 	if (rc) {

@@ -145,3 +145,51 @@ def test_a_run_before_its_first_checkpoint(golden, hgreport, tmp_path):
         p.wait()
     assert rc == 2 and err.count("\n") == 1, err
     assert "result.json: no such file yet: hgrun is writing this run (pid" in err
+
+
+def _edit(run: pathlib.Path, fn) -> None:
+    doc = json.loads((run / "result.json").read_text())
+    fn(doc)
+    (run / "result.json").write_text(json.dumps(doc))
+
+
+def test_records_never_written_are_counted_per_thread(golden, capsys):
+    """A full disk: the threads' intervals (and a latency thread's wake-ups) go on being
+    counted, the records stop reaching trace.bin (latency.bin); the reading says how many of
+    each thread's are not there and after when (tests/e2e/test_damaged_runs.py makes it
+    happen on a real full tmpfs)."""
+    from hgreport.base.units import fmt_ns
+    from hgreport.read.rundir import read_run
+    run = golden("mix")
+
+    def lost(doc):
+        doc["threads"][0]["stats"]["intervals"] += 500
+        doc["threads"][3]["stats"]["latency"]["count"] += 40
+    _edit(run, lost)
+    r = read_run(run)
+    end = fmt_ns(int(r.intervals.stop.max()))
+    last_wakeup = fmt_ns(int(r.samples.actual.max()))
+    n0 = r.threads[0]["stats"]["intervals"]
+    assert (f"trace.bin: 500 of the {n0} records the threads produced are not in it "
+            f"({r.label(0)} 500 of {n0}): the streaming writer stopped writing them after "
+            f"{end}, the time of its last record") in r.notes[0], r.notes
+    lat = r.threads[3]["stats"]["latency"]["count"]
+    assert f"latency.bin: 40 of the {lat} records" in r.notes[1] and \
+           f"after {last_wakeup}" in r.notes[1], r.notes
+    assert "hgrun's warning says" in capsys.readouterr().err
+
+
+def test_a_switched_trace_mode_is_not_a_loss(golden):
+    """Records not written because trace.mode switched (a budget, a small disk) are not
+    missing: hgrun's own warning says so."""
+    from hgreport.read.rundir import read_run
+    run = golden("mix")
+
+    def switched(doc):
+        doc["threads"][0]["stats"]["intervals"] += 500
+        doc["trace"]["switched"] = [{"from": "full", "to": "outliers", "at_ns": 1,
+                                     "why": "trace.budget"}]
+    _edit(run, switched)
+    r = read_run(run)
+    r.intervals
+    assert r.notes == []

@@ -6,8 +6,10 @@ after the measuring still has a result.json covering all of it."""
 import contextlib
 import json
 import os
+import pathlib
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -16,6 +18,7 @@ from runhelp import scenario_text
 from test_kernel_trace import needs_tracefs
 from test_status_truth import threads_of, wait_until
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounts a tmpfs: needs root")
 THREAD = "{name: be, workload: {type: cpu}}"
 YIELDER = "{name: y, workload: {type: cpu_yield, yield_after: 50us}}"
@@ -23,8 +26,13 @@ YIELDER = "{name: y, workload: {type: cpu_yield, yield_after: 50us}}"
 
 @contextlib.contextmanager
 def tmpfs(path, options):
+    """A tmpfs mounted on path for the block (unmounted after it, whatever happens); the test
+    is skipped when it cannot be mounted (a container without CAP_SYS_ADMIN)."""
     path.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], check=True)
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)],
+                       capture_output=True, text=True)
+    if m.returncode:
+        pytest.skip(f"cannot mount a tmpfs: {m.stderr.strip()}")
     try:
         yield path
     finally:
@@ -60,6 +68,48 @@ def test_a_disk_filled_mid_run_says_when_and_keeps_the_series(hgrun, scenario, t
     fill = " | ".join(w for w in result["warnings"] if w.startswith("load fill:"))
     assert "write load-fill.out: No space left on device" in fill, fill
     assert "reached output_max" not in fill, fill
+
+
+@needs_root
+def test_hgreport_reads_a_run_whose_disk_filled(hgrun, scenario, tmp_path):
+    """analysis/README.md, damaged runs: `hgreport RUN` on a run whose disk filled mid-run
+    (another writer, an exec load's output, fills an 80 MiB tmpfs at 0.6 s of 1.5 s) exits
+    0, reports the records that exist and says how many of each thread's are missing and
+    after when; hgrun's result.json says when the writer stopped and how much room was left."""
+    extra = ("trace: {series: 100ms}\n"
+             'loads:\n  - {name: fill, type: exec, start: 600ms, command: "yes filling", '
+             "output_max: 1GiB}\n")
+    lat = "{name: lat, workload: {type: latency, period: 1ms}}"
+    path = scenario(scenario_text("full", [YIELDER, lat], duration="1500ms", extra=extra))
+    report = tmp_path / "report"              # outside the full disk
+    with tmpfs(tmp_path / "small", "size=80m") as out:
+        r = hgrun("run", path, "-o", out, timeout=60)
+        assert (out / "result.json").exists(), r.err
+        result = json.loads((out / "result.json").read_text())
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
+        rep = subprocess.run([sys.executable, "-m", "hgreport", str(out), "-o", str(report)],
+                             env=env, capture_output=True, text=True, timeout=300)
+    assert r.rc == 1, r.err                    # incomplete: the disk filled
+    stopped = next((w for w in result["warnings"]
+                    if w.startswith("the streaming writer stopped writing at ")), None)
+    assert stopped and "No space left on device" in stopped and " free there" in stopped, \
+        result["warnings"]
+    assert rep.returncode == 0, rep.stderr
+    md = (report / "report.md").read_text()
+    assert stopped in md                       # hgrun's warning, among the report's
+    names = {t["name"]: t for t in result["threads"]}
+    for name, file, counted, kept in (("y", "trace.bin", "intervals", ("records",
+                                                                       "records_dropped")),
+                                      ("lat", "latency.bin", "count", ("samples",
+                                                                       "samples_dropped"))):
+        st = names[name]["stats"] if file == "trace.bin" else names[name]["stats"]["latency"]
+        lost = st[counted] - sum(st[k] for k in kept)
+        assert lost > 0, st                    # the records after the disk filled
+        assert f"{file}: " in md and f"{name} {lost} of {st[counted]}" in md, md
+    assert "the streaming writer stopped writing them after " in md
+    assert "the time of its last record" in md
+    summary = json.loads((report / "summary.json").read_text())
+    assert any("records the threads produced are not in it" in w for w in summary["warnings"])
 
 
 @needs_root

@@ -8,10 +8,47 @@
 #   FUZZ_RUNS=10000000 tests/fuzz/run.sh 0    (a number of executions instead)
 #   FUZZ_TARGET=results tests/fuzz/run.sh 30  (the sweep.json/result.json readers:
 #                                              seeds from tests/analysis/golden)
+#   FUZZ_TARGET=hgreport tests/fuzz/run.sh 600  (hgreport's readers, with atheris:
+#                                              tests/fuzz/fuzz_hgreport.py; FUZZ_DEEP=1 adds
+#                                              the report's numbers; findings are collected
+#                                              in $build/hgreport-findings and the run goes on)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-45}
 build=${FUZZ_BUILD:-build-fuzz}
+if [ "${FUZZ_TARGET:-}" = hgreport ]; then
+	if ! python3 -c "import atheris" 2>/dev/null; then
+		echo "fuzz: atheris not installed: skipped (pip install atheris)" >&2
+		exit 0
+	fi
+	corpus=$build/hgreport-corpus
+	seeds=$build/hgreport-seeds
+	findings=$build/hgreport-findings
+	scratch=$build/hgreport-scratch
+	mkdir -p "$corpus" "$findings" "$scratch"
+	rm -rf "$seeds"
+	python3 tests/fuzz/fuzz_hgreport.py --seeds "$seeds" >/dev/null
+	args=(-timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1)
+	if [ -n "${FUZZ_RUNS:-}" ]; then
+		args+=(-runs="$FUZZ_RUNS")
+	else
+		args+=(-max_total_time="$seconds")
+	fi
+	deep=()
+	[ -n "${FUZZ_DEEP:-}" ] && deep=(--deep)
+	before=$(find "$findings" -name 'finding-*.txt' | wc -l)
+	# Each process makes its own scratch copy of the golden runs under $TMPDIR.
+	rc=0
+	TMPDIR=$(cd "$scratch" && pwd) python3 tests/fuzz/fuzz_hgreport.py "${deep[@]}" --keep-going "$findings" \
+		"${args[@]}" "$corpus" "$seeds" tests/fuzz/hgreport_regressions || rc=$?
+	rm -rf "${scratch:?}"/hgreport-fuzz-*
+	after=$(find "$findings" -name 'finding-*.txt' | wc -l)
+	if [ "$after" -gt "$before" ]; then
+		echo "fuzz: $((after - before)) new finding(s) in $findings (finding-*.txt: the traceback)" >&2
+		exit 1
+	fi
+	exit "$rc"
+fi
 if ! command -v clang >/dev/null; then
 	echo "fuzz: clang not found: skipped (apt-get install clang libclang-rt-dev)" >&2
 	exit 0

@@ -5,18 +5,13 @@ codes; the culprit from kernel.jsonl's segments of that CPU during the gap). The
 section is report/sections/causes.py; the colours of the causes serve every figure."""
 from __future__ import annotations
 
-import json
-import mmap
-import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..base.markdown import pct
 from ..base.units import fmt_ns
-from ..base.errors import InputError
-from ..read.regular import LONGEST_LINE, open_file
+from ..read import kernel
 from ..read.rundir import Run
 from .switches import gaps_of_run
 
@@ -58,70 +53,7 @@ def cause_rows(run: Run) -> list[list[Any]]:
     return rows
 
 
-class KernelSegments:
-    """kernel.jsonl (sorted by CPU then start, one JSON object per line), searched by bisection
-    over byte offsets: a few lines are parsed per gap, not the whole file. A regular file only
-    (read/regular.py); a line longer than LONGEST_LINE is refused when met (every search for
-    a line end looks that far and no further: a one-line file costs no more than a line)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self._f = open_file(path)
-        size = os.fstat(self._f.fileno()).st_size
-        self._m = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-        self._size = size
-
-    def close(self) -> None:
-        if isinstance(self._m, mmap.mmap):
-            self._m.close()
-        self._f.close()
-
-    def _find_end(self, off: int) -> int:
-        """The offset of the newline ending the line at `off` (-1: the file's last line)."""
-        nl = self._m.find(b"\n", off, off + LONGEST_LINE + 1)
-        if nl < 0 and self._size - off > LONGEST_LINE:
-            raise InputError(self.path, f"a line longer than {LONGEST_LINE >> 20} MiB at byte "
-                                        f"{off}: not a kernel.jsonl line (docs/kernel-trace.md)")
-        return nl
-
-    def _line_at(self, off: int) -> tuple[int, dict[str, Any] | None]:
-        """(offset after it, the first whole line starting at or after `off`)."""
-        if off > 0:
-            nl = self._find_end(off - 1)
-            off = self._size if nl < 0 else nl + 1
-        if off >= self._size:
-            return self._size, None
-        end = self._find_end(off)
-        end = self._size if end < 0 else end
-        try:
-            return end + 1, json.loads(self._m[off:end])
-        except ValueError:
-            return end + 1, None
-
-    def overlapping(self, cpu: int, lo: int, hi: int, limit: int = 2000) -> list[dict[str, Any]]:
-        """Segments of `cpu` that overlap [lo, hi)."""
-        a, b = 0, self._size
-        while b - a > 1:                               # last line start with key < (cpu, lo)
-            mid = (a + b) // 2
-            _, seg = self._line_at(mid)
-            if seg is None or (seg["cpu"], seg["start_ns"]) >= (cpu, lo):
-                b = mid
-            else:
-                a = mid
-        # Step back a little: the segment running at `lo` starts before it.
-        off = max(0, a - 4096)
-        out = []
-        while off < self._size and len(out) < limit:
-            off, seg = self._line_at(off)
-            if seg is None:
-                if off >= self._size:
-                    break
-                continue
-            if seg["cpu"] > cpu or (seg["cpu"] == cpu and seg["start_ns"] >= hi):
-                break
-            if seg["cpu"] == cpu and seg["end_ns"] > lo:
-                out.append(seg)
-        return out
+KernelSegments = kernel.Search      # kernel.jsonl by bisection (read/kernel.py)
 
 
 def culprit(segs: list[dict[str, Any]], lo: int, hi: int, own_tid: int | None) -> str:

@@ -142,6 +142,8 @@ def _spread_loads(s: Series, bin_ns: int, n: int,
     def spread(k: int, lines: np.ndarray, x: np.ndarray | None) -> None:
         """Add load k's `lines` to its bins: spread over the times `x` (each line's start and
         end, in time order), or each into the bin of its t_ns when x is None."""
+        if not len(lines):          # (np.interp needs points: a load whose every line
+            return                  # measured no time has none to spread)
         for row, v in ((span[k], b - a), *((sums[key][k], values[key]) for key in keys)):
             if x is None:
                 row += np.bincount(at[lines], weights=v[lines], minlength=n)

@@ -18,7 +18,6 @@ them a window of records at a time, so the export holds no copy of a whole track
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterator, Union
@@ -29,6 +28,7 @@ from ..analyses import late_wakeups as lw
 from ..analyses.causes import cause_names, traced
 from ..analyses.summary import periodic_jobs
 from ..base.errors import InputError
+from ..read import kernel
 from ..read.rundir import END_KINDS, Run
 
 
@@ -305,47 +305,30 @@ def _thread_tracks(run: Run, uuid: _Uuids, pid: int, parent: int,
     return out
 
 
-_SEGMENT_KEYS = ("cpu", "start_ns", "end_ns", "kind", "id", "name")
-
-
-def _bad_segment(path, lines: list[str]) -> InputError:
-    """The first line of kernel.jsonl that is not a segment, named."""
-    for n, line in enumerate(lines, 1):
-        try:
-            seg = json.loads(line)
-            missing = [k for k in _SEGMENT_KEYS if k not in seg]
-            why = f"missing {', '.join(missing)}" if missing else None
-            if why is None and not all(isinstance(seg[k], int) for k in _SEGMENT_KEYS[:3]):
-                why = "cpu, start_ns and end_ns must be integers"
-        except (json.JSONDecodeError, TypeError) as e:
-            why = f"invalid JSON ({e})"
-        if why:
-            return InputError(path, f"line {n}: not a kernel segment (docs/kernel-trace.md): {why}")
-    return InputError(path, "not a kernel segments file (docs/kernel-trace.md)")
-
-
 def _kernel_segments(run: Run) -> dict[int, Slices]:
     """kernel.jsonl (docs/kernel-trace.md) as slices per CPU; {} when the run has none."""
     path = run.file("kernel")
     if path is None or not path.exists():
         return {}
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    cpu: list[int] = []
+    start: list[int] = []
+    end: list[int] = []
+    ids: dict[str, int] = {}                    # labels interned in order of appearance
+    index: list[int] = []
+    for s in kernel.segments(path):             # read/kernel.py: each line checked
+        cpu.append(s["cpu"])
+        start.append(s["start_ns"])
+        end.append(s["end_ns"])
+        label = ((f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
+                 + (" unconfirmed" if s.get("unconfirmed") else ""))
+        index.append(ids.setdefault(label, len(ids)))
     try:
-        segs = json.loads("[" + ",".join(lines) + "]")
-        cpu = np.array([s["cpu"] for s in segs], np.int64)
-        start = np.array([s["start_ns"] for s in segs], np.int64)
-        end = np.array([s["end_ns"] for s in segs], np.int64)
-        label = [(f"{s['name']} ({s['id']})" if s["kind"] == "task" and s["id"] else s["name"])
-                 + (" unconfirmed" if s.get("unconfirmed") else "") for s in segs]
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-        raise _bad_segment(path, lines) from e
-    ids: dict[str, int] = {}                    # interned in order of appearance
-    index = np.array([ids.setdefault(x, len(ids)) for x in label], np.int64)
+        c, a, b = (np.array(x, np.int64) for x in (cpu, start, end))
+    except OverflowError as e:
+        raise InputError(path, "a cpu, start_ns or end_ns does not fit 64 bits") from e
     names = list(ids)
-    out = {}
-    for c, m in groups(cpu).items():
-        out[c] = Slices(start[m], end[m], index[m], names)
-    return out
+    idx = np.array(index, np.int64)
+    return {k: Slices(a[m], b[m], idx[m], names) for k, m in groups(c).items()}
 
 
 def _cpu_tracks(run: Run, uuid: _Uuids, cpu_list: list[int],

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..base.errors import InputError
+from ..base.units import fmt_ns
 from . import binfile, writer
 from .regular import lines, resolve
 from .resultfile import FORMAT, check_result, read_json  # noqa: F401  (FORMAT re-exported)
@@ -218,6 +219,7 @@ class Run:
                                 sparse=("cause", "window"), threads=len(self.threads),
                                 warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "intervals")
+            self._unwritten(path, "trace", c["end_ns"])
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
             order = np.argsort(start, kind="stable")
@@ -243,20 +245,57 @@ class Run:
         else:
             c = binfile.columns(path, "wakeups", self.written("latency"), want, warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "wakeups")
+            self._unwritten(path, "latency", c["actual_ns"])
         return Samples(c["thread"], c["intended_ns"], c["actual_ns"],
                        c["actual_ns"] - c["intended_ns"])
+
+    def _unwritten(self, path: Path, key: str, times: np.ndarray) -> None:
+        """Warns of records the threads produced that never reached `path`: with trace.mode
+        full asked and never switched, every interval is written or dropped (docs/results.md:
+        intervals = records_written + records_dropped; a latency thread's wake-ups likewise),
+        so more counted than that were lost when the streaming writer stopped (the disk
+        filled: hgrun's warning says when)."""
+        trace = self.result.get("trace")
+        if not isinstance(trace, dict) or trace.get("mode_asked") != "full" or \
+                trace.get("switched"):
+            return
+        lost, produced, who = 0, 0, []
+        for i, t in enumerate(self.threads):
+            st = t["stats"]
+            if key == "trace":
+                n, kept = st.get("intervals"), (st.get("records"), st.get("records_dropped"))
+            else:
+                lat = st.get("latency") if isinstance(st.get("latency"), dict) else {}
+                n, kept = lat.get("count"), (lat.get("samples"), lat.get("samples_dropped"))
+            if not all(isinstance(x, int) for x in (n, *kept)) or n - sum(kept) <= 0:
+                continue
+            lost += n - sum(kept)
+            produced += n
+            who.append(f"{self.label(i)} {n - sum(kept)} of {n}")
+        if not lost:
+            return
+        when = f" after {fmt_ns(int(times.max()))}, the time of its last record" \
+            if len(times) else ""
+        listed = ", ".join(who[:4]) + (f" and {len(who) - 4} more threads" if len(who) > 4 else "")
+        self.warn(f"{path}: {lost} of the {produced} records the threads produced are not in it "
+                  f"({listed}): the streaming writer stopped writing them{when} (a full disk? "
+                  "hgrun's warning says); what the report draws from the records ends there, "
+                  "the totals of result.json cover the whole run")
 
     def _intervals_jsonl(self, path: Path) -> Intervals:
         cols: tuple[list[int], ...] = ([], [], [], [], [], [], [])
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
-                cols[1].append(int(rec["cpu"]))
-                cols[2].append(int(rec["start_ns"]))
-                cols[3].append(int(rec["end_ns"]))
+                cols[1].append(_int(rec, "cpu"))
+                cols[2].append(_int(rec, "start_ns"))
+                cols[3].append(_int(rec, "end_ns"))
+                if rec["end"] not in END_KINDS:
+                    raise ValueError(f"end is {json.dumps(rec['end'])[:40]}, not one of "
+                                     f"{', '.join(END_KINDS)}")
                 cols[4].append(END_KINDS.index(rec["end"]))
-                cols[5].append(int(rec.get("cause", 0)))       # hgreport export writes them
-                cols[6].append(int(rec.get("window", 0)))
+                cols[5].append(_int(rec, "cause", 0))       # hgreport export writes them
+                cols[6].append(_int(rec, "window", 0))
             except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not an interval record ({_why(e)})") from e
         try:
@@ -271,9 +310,9 @@ class Run:
         for line_no, rec in _jsonl(path):
             try:
                 cols[0].append(self._thread_of(rec))
-                cols[1].append(int(rec["intended_ns"]))
-                cols[2].append(int(rec["actual_ns"]))
-                cols[3].append(int(rec["late_ns"]))
+                cols[1].append(_int(rec, "intended_ns"))
+                cols[2].append(_int(rec, "actual_ns"))
+                cols[3].append(_int(rec, "late_ns"))
             except (KeyError, ValueError, TypeError, OverflowError, AttributeError) as e:
                 raise InputError(path, f"line {line_no}: not a latency sample ({_why(e)})") from e
         try:
@@ -282,10 +321,20 @@ class Run:
             raise InputError(path, "a number does not fit 64 bits") from e
 
     def _thread_of(self, rec: Any) -> int:
-        key = (rec["thread"], int(rec["instance"]))
+        if not isinstance(rec["thread"], str):
+            raise ValueError(f"thread is {json.dumps(rec['thread'])[:40]}, not a name")
+        key = (rec["thread"], _int(rec, "instance"))
         if key not in self._index:
             raise ValueError(f"thread {key[0]}.{key[1]} is not in result.json")
         return self._index[key]
+
+
+def _int(rec: dict[str, Any], key: str, default: int | None = None) -> int:
+    """rec[key], which must be a JSON integer (not a string, a float or a boolean)."""
+    v = rec[key] if default is None else rec.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{key} is {json.dumps(v)[:40]}, not an integer")
+    return v
 
 
 def _why(e: Exception) -> str:
@@ -320,11 +369,16 @@ def _jsonl(path: Path):
         if not line.strip():
             continue
         try:
-            yield n, json.loads(line)
+            obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(path, f"line {n}: invalid JSON ({e.msg})") from e
         except RecursionError as e:
             raise InputError(path, f"line {n}: nested too deeply") from e
+        if not isinstance(obj, dict):
+            kind = {list: "an array", str: "a string", bool: "a boolean", int: "a number",
+                    float: "a number", type(None): "null"}.get(type(obj), type(obj).__name__)
+            raise InputError(path, f"line {n}: {kind}, not a JSON object")
+        yield n, obj
 
 
 def read_result(path: Path) -> dict[str, Any]:

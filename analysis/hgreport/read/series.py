@@ -175,10 +175,15 @@ def _spread(o: dict[str, Any], series_ns: int) -> list[dict[str, Any]]:
     """A whole-window line as lines of the series intervals it covers: each read at the end of
     its part of the window, with the counters' share of that part (whole numbers that add up
     to the line's)."""
-    lo, hi = int(o["from_ns"]), int(o["to_ns"])
+    lo, hi = o.get("from_ns"), o.get("to_ns")
+    if type(lo) is not int or type(hi) is not int:
+        raise ValueError("a whole_window line without integer from_ns and to_ns")
     counters = {k: v for k, v in o.items()
                 if k not in LOAD_KEYS and k not in WINDOW_KEYS and k != "load"}
-    counters["ops"] = o["ops"]
+    counters["ops"] = o.get("ops")
+    bad = next((k for k, v in counters.items() if type(v) is not int), None)
+    if bad is not None:
+        raise ValueError(f"a whole_window line's {bad!r} is not an integer")
     if hi <= lo or series_ns <= 0:
         return [{k: v for k, v in o.items() if k not in WINDOW_KEYS}]
     out, given = [], dict.fromkeys(counters, 0)
@@ -246,39 +251,74 @@ def _no_float(text: str) -> int:
 
 
 def _parse_chunk(path: Path, lines: list[bytes], first_no: int, trusted_until: int,
-                 last_chunk: bool) -> tuple[list[dict[str, Any]], int]:
+                 last_chunk: bool, checkpoint: bool = True) -> tuple[list[dict[str, Any]], int]:
     """(objects, lines torn). Lines numbered from `first_no`; lines up to `trusted_until` must
-    parse; past it (or the last line of the file) the first bad line ends the file."""
+    parse; past it (or the last line of the file) the first bad line ends the file.
+    `checkpoint`: whether `trusted_until` is a checkpoint's count (said in the message)."""
     try:
-        return json.loads(b"[" + b",".join(lines) + b"]", parse_float=_no_float), 0
-    except ValueError:               # JSONDecodeError, UnicodeDecodeError, _no_float
+        objs = json.loads(b"[" + b",".join(lines) + b"]", parse_float=_no_float)
+        if all(type(o) is dict and _KINDS.intersection(o) for o in objs):
+            return objs, 0
+    except (ValueError, RecursionError):   # JSONDecodeError, UnicodeDecodeError, _no_float
         pass
     objs = []
     for k, line in enumerate(lines):
         no = first_no + k
         try:
             if line.startswith(_OVERLONG):
-                raise ValueError(f"{int(line[len(_OVERLONG):])} bytes without a newline, longer "
-                                 f"than any series line ({LONGEST_LINE >> 20} MiB)")
-            obj = json.loads(line, parse_float=_no_float)
+                raise ValueError(f"invalid JSON ({int(line[len(_OVERLONG):])} bytes without a "
+                                 f"newline, longer than any series line "
+                                 f"({LONGEST_LINE >> 20} MiB))")
+            try:
+                obj = json.loads(line, parse_float=_no_float)
+            except ValueError as e:
+                raise ValueError(f"invalid JSON ({e})") from e
+            except RecursionError as e:
+                raise ValueError("invalid JSON (nested too deeply)") from e
             if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
+                raise ValueError(f"a JSON {_kind(obj)}, not an object")
+            if not _KINDS.intersection(obj):
+                raise ValueError("an object with none of thread, load and cpu: not a series line")
             objs.append(obj)
         except ValueError as e:
             tail = no > trusted_until or (last_chunk and k == len(lines) - 1)
             if not tail:
-                raise InputError(path, f"line {no}: invalid JSON ({e}); the run's checkpoint "
-                                       f"says the first {trusted_until} lines were complete") from e
+                vouched = (f"; the run's checkpoint says the first {trusted_until} lines were "
+                           "complete" if checkpoint else "")
+                raise InputError(path, f"line {no}: {e}{vouched}") from e
             return objs, len(lines) - k
     return objs, 0
 
 
+_KINDS = frozenset(("thread", "load", "cpu"))     # a thread's, a load's, a CPU's line
+
+
+def _kind(v: Any) -> str:
+    return {list: "array", str: "string", bool: "boolean", int: "number", float: "number",
+            type(None): "null"}.get(type(v), type(v).__name__)
+
+
+# The keys every line of each kind has (docs/results.md, series.jsonl); the others are
+# the workload's (releases, wakeups...) or a load's own counters.
+_REQUIRED = (("thread", ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps",
+                         "gap_max_ns")),
+             ("load", ("t_ns", "span_ns", "ops")),
+             ("CPU", ("t_ns", "span_ns", "read_ns", "cpu", "interrupts")))
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _check(path: Path, s: Series, n_threads: int) -> None:
     t = s.threads
-    for key in ("t_ns", "span_ns", "thread"):
-        bad = np.nonzero(t[key] == MISSING)[0]
-        if len(bad):
-            raise InputError(path, f"a thread line (the {int(bad[0]) + 1}th) lacks {key!r}")
+    for kind, keys in _REQUIRED:
+        cols = {"thread": s.threads, "load": s.loads, "CPU": s.cpus}[kind]
+        for key in keys:
+            bad = np.nonzero(cols[key] == MISSING)[0]
+            if len(bad):
+                raise InputError(path, f"the {_nth(int(bad[0]) + 1)} {kind} line lacks {key!r} "
+                                       "(docs/results.md, series.jsonl)")
     bad = np.nonzero((t["thread"] < 0) | (t["thread"] >= n_threads))[0]
     if len(bad):
         raise InputError(path, f"thread {int(t['thread'][bad[0]])} is not in result.json "
@@ -390,7 +430,7 @@ def _read_series(run: Run) -> Series | None:
             torn += len(chunk)
             continue
         limit = trusted if trusted is not None else read + len(chunk) - (1 if last else 0)
-        objs, torn = _parse_chunk(path, chunk, read + 1, limit, last)
+        objs, torn = _parse_chunk(path, chunk, read + 1, limit, last, trusted is not None)
         try:
             cols.add(objs)
         except ValueError as e:

@@ -2,11 +2,13 @@
 index, every run below the directory whose result.json has a sweep_point, grouped by its id."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..base.errors import InputError
+from .regular import resolve
 from .resultfile import read_json
 from .rundir import Run, read_run
 
@@ -37,17 +39,46 @@ class Sweep:
         raise InputError(self.path, f"no point {ident!r} (points: {', '.join(p.id for p in self.points)})")
 
 
+def _kind(v: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _get(index: Path, holder: dict[str, Any], at: str, key: str, want: type, what: str) -> Any:
+    """holder[key], of JSON type `want`; an InputError naming the key path otherwise."""
+    where = f"{at}.{key}" if at else key
+    if key not in holder:
+        raise InputError(index, f"{where}: missing (docs/results.md, sweep.json)")
+    v = holder[key]
+    if not isinstance(v, want) or isinstance(v, bool) and want is not bool:
+        raise InputError(index, f"{where}: expected {what}, got {_kind(v)} "
+                                f"{json.dumps(v)[:40]}")
+    return v
+
+
 def _from_index(path: Path, doc: Any) -> Sweep:
     index = path / "sweep.json"
-    if not isinstance(doc, dict) or doc.get("format") != SWEEP_FORMAT:
-        raise InputError(index, f"format is {doc.get('format') if isinstance(doc, dict) else None!r}, "
+    if not isinstance(doc, dict):
+        raise InputError(index, f"not a JSON object ({_kind(doc)}): not a sweep index")
+    if doc.get("format") != SWEEP_FORMAT:
+        raise InputError(index, f"format is {repr(doc.get('format'))[:40]}, "
                                 f"expected {SWEEP_FORMAT!r}")
-    try:
-        axes = [(a["path"], list(a["values"])) for a in doc["axes"]]
-        points = [Point(int(p["index"]), str(p["id"]), dict(p["overrides"])) for p in doc["points"]]
-        runs = [list(p["runs"]) for p in doc["points"]]
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise InputError(index, f"not a sweep index (missing or bad key {e})") from e
+    axes, points, runs = [], [], []
+    for i, a in enumerate(_get(index, doc, "", "axes", list, "an array")):
+        if not isinstance(a, dict):
+            raise InputError(index, f"axes[{i}]: expected an object, got {_kind(a)}")
+        axes.append((_get(index, a, f"axes[{i}]", "path", str, "a string"),
+                     list(_get(index, a, f"axes[{i}]", "values", list, "an array"))))
+    for i, p in enumerate(_get(index, doc, "", "points", list, "an array")):
+        at = f"points[{i}]"
+        if not isinstance(p, dict):
+            raise InputError(index, f"{at}: expected an object, got {_kind(p)}")
+        points.append(Point(_get(index, p, at, "index", int, "an integer"),
+                            _get(index, p, at, "id", str, "a string"),
+                            dict(_get(index, p, at, "overrides", dict, "an object"))))
+        runs.append(list(_get(index, p, at, "runs", list, "an array")))
+    if doc.get("repeat") is not None:
+        _get(index, doc, "", "repeat", int, "an integer")
     sweep = Sweep(path, axes, points, doc.get("repeat"))
     for p, rel in zip(points, runs):
         for r in rel:
@@ -63,10 +94,11 @@ def _from_index(path: Path, doc: Any) -> Sweep:
 
 def _inside(index: Path, path: Path, run: Any) -> None:
     """A run of sweep.json is a relative path that stays inside the sweep directory."""
-    rel = Path(run) if isinstance(run, str) and run else None
+    rel = Path(run) if isinstance(run, str) and run and "\0" not in run else None
     if rel is None or rel.is_absolute() or ".." in rel.parts:
-        raise InputError(index, f"run {run!r} is not a path inside the sweep directory")
-    if not (path / rel).resolve().is_relative_to(path.resolve()):
+        raise InputError(index, f"run {json.dumps(run)[:60]} is not a path inside the sweep "
+                                "directory")
+    if not resolve(path / rel).is_relative_to(resolve(path)):
         raise InputError(index, f"run {run!r} leads outside the sweep directory (a symlink)")
 
 
