@@ -11,6 +11,7 @@
 #include "cli/hourglass.h"
 #include "cli/schema_cmd.h"
 #include "cli/cli.h"
+#include "cli/stdout_end.h"
 #include "cli/list.h"
 #include "cli/overrides.h"
 #include "plan/plan_json.h"
@@ -152,6 +153,35 @@ static int sweep_scenario(const struct hg_cli *cli)
 	return rc;
 }
 
+static int command(const struct hg_cli *cli)
+{
+	switch (cli->command) {
+	case HG_CMD_HELP:
+		hg_cli_usage(stdout, cli->help_for);
+		return HG_EXIT_OK;
+	case HG_CMD_VERSION:
+		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
+		return HG_EXIT_OK;
+	case HG_CMD_VALIDATE:
+		return validate_files(cli);
+	case HG_CMD_LIST:
+		return hg_list_command(stdout, stderr, cli->list_what, cli->json);
+	case HG_CMD_CALIBRATE:
+		return hg_calibrate_command(stdout, cli->json);
+	case HG_CMD_SCHEMA:
+		return hg_schema_command(stdout, stderr, cli->list_what, cli->path_only);
+	case HG_CMD_HOURGLASS:
+		return hg_hourglass_command(cli->n_files, cli->files, stdout, stderr);
+	case HG_CMD_RUN:
+		return run_scenario(cli);
+	case HG_CMD_SWEEP:
+		return sweep_scenario(cli);
+	case HG_CMD_MERGE:
+		return hg_sweep_merge(cli->files[0], cli->files + 1, cli->n_files - 1);
+	}
+	return HG_EXIT_FAILED;
+}
+
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
@@ -162,29 +192,9 @@ int main(int argc, char **argv)
 	int rc = hg_cli_parse(argc, argv, &cli, stderr);
 	if (rc)
 		return rc;
-	switch (cli.command) {
-	case HG_CMD_HELP:
-		hg_cli_usage(stdout, cli.help_for);
-		return HG_EXIT_OK;
-	case HG_CMD_VERSION:
-		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
-		return HG_EXIT_OK;
-	case HG_CMD_VALIDATE:
-		return validate_files(&cli);
-	case HG_CMD_LIST:
-		return hg_list_command(stdout, stderr, cli.list_what, cli.json);
-	case HG_CMD_CALIBRATE:
-		return hg_calibrate_command(stdout, cli.json);
-	case HG_CMD_SCHEMA:
-		return hg_schema_command(stdout, stderr, cli.list_what, cli.path_only);
-	case HG_CMD_HOURGLASS:
-		return hg_hourglass_command(cli.n_files, cli.files, stdout, stderr);
-	case HG_CMD_RUN:
-		return run_scenario(&cli);
-	case HG_CMD_SWEEP:
-		return sweep_scenario(&cli);
-	case HG_CMD_MERGE:
-		return hg_sweep_merge(cli.files[0], cli.files + 1, cli.n_files - 1);
-	}
-	return HG_EXIT_FAILED;
+	rc = command(&cli);
+	/* What a run, sweep or merge printed is a summary of results on disk:
+	 * its status stays the results' own. */
+	return hg_stdout_end(rc, cli.command == HG_CMD_RUN || cli.command == HG_CMD_SWEEP ||
+				 cli.command == HG_CMD_MERGE);
 }

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +60,20 @@ static bool is_load_tmp(const char *name)
 {
 	size_t len = strlen(name);
 	return strncmp(name, "load-", 5) == 0 && len > 5 + 4 && strcmp(name + len - 4, ".tmp") == 0;
+}
+
+/* "hgrun-io-" PID "-" NAME "-XXXXXX" of an hgrun no longer running: an io
+ * load's directory (loads/io.c) that a SIGKILLed run left, here when the
+ * load's `dir` was the result directory. */
+static bool is_stale_io_dir(const char *name)
+{
+	static const char prefix[] = "hgrun-io-";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	char *end;
+	long pid = strtol(name + sizeof(prefix) - 1, &end, 10);
+	return pid > 0 && pid <= INT_MAX && *end == '-' && end[1] && (pid_t)pid != getpid() &&
+	       kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 static bool is_run_file(const char *name)
@@ -253,6 +269,17 @@ static bool stress_tmp_entry(struct walk *w, int dir, const char *name, const st
 	return our_dir(w, dir, name, shown, stress_tree_entry, false);
 }
 
+/* In an io load's directory: its workers' files w0, w1, ... */
+static bool io_file_entry(struct walk *w, int dir, const char *name, const struct stat *st,
+			  const char *shown)
+{
+	(void)shown;
+	if (!is_id(name, 'w') || !S_ISREG(st->st_mode))
+		return false;
+	remove_at(w, dir, name, false);
+	return true;
+}
+
 static bool lock_entry(struct walk *w, int dir, const char *name, const struct stat *st,
 		       const char *shown)
 {
@@ -279,6 +306,8 @@ static bool run_entry(struct walk *w, int dir, const char *name, const struct st
 		return our_dir(w, dir, name, shown, report_entry, false);
 	if (is_load_tmp(name) && S_ISDIR(st->st_mode) && !(st->st_mode & 077))
 		return our_dir(w, dir, name, shown, stress_tmp_entry, false);
+	if (S_ISDIR(st->st_mode) && !(st->st_mode & 077) && is_stale_io_dir(name))
+		return our_dir(w, dir, name, shown, io_file_entry, false);
 	return false;
 }
 

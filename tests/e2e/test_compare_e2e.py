@@ -11,6 +11,7 @@ from runhelp import ROOT
 
 sys.path.insert(0, str(ROOT / "analysis"))
 from hgreport.cli import main  # noqa: E402
+from hgreport.compare import plots as compare_plots  # noqa: E402
 
 QUIET = """\
 hgrun: 1
@@ -50,9 +51,15 @@ def runs(hgrun_bin, tmp_path_factory):
 
 
 @pytest.fixture
-def hgreport(capsys):
-    def run(*args):
-        rc = main([str(a) for a in args])
+def hgreport(capsys, monkeypatch):
+    """hgreport(*args, figures=True) -> (exit code, stdout, stderr), in-process. figures=False
+    draws no figure (compare/plots.py's write_all writes none and names none), for a test
+    that reads only the tables and compare.json: the figures are most of a compare's time."""
+    def run(*args, figures=True):
+        with monkeypatch.context() as m:
+            if not figures:
+                m.setattr(compare_plots, "write_all", lambda table, out: [])
+            rc = main([str(a) for a in args])
         got = capsys.readouterr()
         return rc, got.out, got.err
     return run
@@ -88,13 +95,15 @@ def test_compare_with_and_without_load(runs, hgreport, tmp_path):
     verdicts = {(v["condition"], v["subject"]): v["true"] for v in doc["fail_if"]}
     assert verdicts == {("cpu_ns[hog]<-20%", "hog"): hog_down, ("cpu_ns[rt]<-50%", "rt"): rt_down}
     # the same seed gives the same interval
-    rc, _, _ = hgreport("compare", runs["quiet"], runs["busy"], "-o", tmp_path / "again")
+    rc, _, _ = hgreport("compare", runs["quiet"], runs["busy"], "-o", tmp_path / "again",
+                        figures=False)
     again = json.loads((tmp_path / "again" / "compare.json").read_text())
     assert again["subjects"]["lat"]["metrics"]["latency_p99_ns"]["diff"] == lat["diff"]
 
 
 def test_compare_two_runs_of_one_scenario(runs, hgreport, tmp_path):
-    rc, text, err = hgreport("compare", runs["quiet"], runs["quiet2"], "-o", tmp_path)
+    rc, text, err = hgreport("compare", runs["quiet"], runs["quiet2"], "-o", tmp_path,
+                             figures=False)
     assert rc == 0, err
     doc = json.loads((tmp_path / "compare.json").read_text())
     assert doc["differing"] == [] and doc["labels"] == ["quiet", "quiet2"]
@@ -103,7 +112,7 @@ def test_compare_two_runs_of_one_scenario(runs, hgreport, tmp_path):
 def test_repeats_grouped_by_name_get_a_rank_test(runs, hgreport, tmp_path):
     rc, _, err = hgreport("compare", "--name", f"quiet={runs['quiet']}", "--name", f"quiet={runs['quiet2']}",
                           "--name", f"busy={runs['busy']}", "--name", f"busy={runs['busy2']}",
-                          "-o", tmp_path)
+                          "-o", tmp_path, figures=False)
     assert rc == 0, err
     doc = json.loads((tmp_path / "compare.json").read_text())
     assert doc["labels"] == ["quiet", "busy"] and [len(g["runs"]) for g in doc["groups"]] == [2, 2]

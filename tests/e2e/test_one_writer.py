@@ -89,7 +89,8 @@ def test_two_runs_on_one_dir_the_second_is_refused(hgrun_bin, hgrun, scenario, t
     out = tmp_path / "out"
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
     try:
-        assert wait_for(lambda: (out / ".hgrun-lock").exists() and (out / "trace.bin").exists())
+        # trace.bin exists once the run writes (its lock is taken before anything is).
+        assert wait_for(lambda: (out / "trace.bin").exists())
         second = hgrun("run", path, "-o", out, "--quiet", timeout=60)
         forced = hgrun("run", path, "-o", out, "--force", "--quiet", timeout=60)
         _, err = first.communicate(timeout=60)
@@ -241,7 +242,7 @@ def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, 
     sweep = scenario(SWEEP + load, name="sw.yaml")
     sw = tmp_path / "sw"
     first = start(hgrun_bin, "sweep", sweep, "-o", sw, "--quiet", "--grid-order", "--duration",
-                  "3s")
+                  "1500ms")
     run = sw / "p000" / "r0"
     try:
         assert wait_for(lambda: any((run / "load-disk.tmp").glob("tmp-stress-ng-hdd-*")))
@@ -250,7 +251,74 @@ def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, 
     finally:
         if first.poll() is None:
             first.kill()
-    r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "3s", timeout=120)
+    r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "1500ms", timeout=120)
     assert r.rc == 0, (r.rc, r.err)
     assert json.loads((run / "result.json").read_text())["complete"] is True
     assert not (run / "load-disk.tmp").exists()
+
+
+def test_force_reruns_after_a_kill_with_every_load_type(hgrun_bin, hgrun, scenario, tmp_path):
+    """Whatever loads a SIGKILLed run had, what it left is hgrun's own: --force on the same -o
+    reruns (nothing there counted as foreign), and the io load's directory outside it is gone
+    after the next run that uses the same dir."""
+    iodir = tmp_path / "io"
+    iodir.mkdir()
+    loads = [
+        "{name: c, type: cpu, workers: 1}",
+        "{name: m, type: memory, size: 4MiB}",
+        f"{{name: d, type: io, size: 256KiB, dir: {iodir}}}",
+        "{name: f, type: fork}",
+        "{name: p, type: procfs}",
+        "{name: t, type: tcp_stream}",
+        '{name: x, type: exec, command: "echo out; echo err >&2; sleep 30"}',
+    ]
+    if shutil.which("stress-ng"):
+        loads.append("{name: s, type: stress_ng, stressor: hdd, options: {hdd-bytes: 1M}}")
+    if os.geteuid() == 0 and shutil.which("ping") and shutil.which("ip"):
+        loads.append("{name: fl, type: flood_ping}")
+    extra = "loads:\n" + "".join(f"  - {load}\n" for load in loads)
+    path = scenario(scenario_text("every", [THREAD], duration="10s", extra=extra))
+    out = tmp_path / "out"
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    try:
+        assert wait_for(lambda: (out / "load-x.err").exists() and
+                        (out / "load-x.err").stat().st_size > 0 and
+                        any(p.name.startswith("hgrun-io-") for p in iodir.iterdir()) and
+                        (not shutil.which("stress-ng") or
+                         any((out / "load-s.tmp").glob("tmp-stress-ng-*"))))
+        time.sleep(0.3)
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "500ms", timeout=60)
+    assert r.rc == 0, (r.rc, r.err)
+    assert "holds more than a run's results" not in r.err, r.err
+    result = json.loads((out / "result.json").read_text())
+    assert result["pid"] != first.pid and result["checkpoint"] is None
+    assert [p.name for p in iodir.iterdir()] == []
+    assert not list(out.glob("load-*.tmp")) and not list(out.glob("*.tmp.*"))
+
+
+def test_force_clears_a_killed_io_loads_directory_in_the_result_dir(hgrun_bin, hgrun, scenario,
+                                                                   tmp_path):
+    """An io load whose dir is the result directory itself: a SIGKILLed run leaves
+    hgrun-io-PID-NAME-XXXXXX/ there, hgrun's own once that pid is gone, so --force reruns."""
+    out = tmp_path / "out"
+    out.mkdir()
+    extra = f"loads:\n  - {{name: d, type: io, size: 256KiB, dir: {out}}}\n"
+    path = scenario(scenario_text("iohere", [THREAD], duration="10s", extra=extra))
+    first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
+    try:
+        assert wait_for(lambda: any(p.name.startswith("hgrun-io-") and any(p.iterdir())
+                                    for p in out.iterdir() if p.is_dir()))
+        first.kill()
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "300ms", timeout=60)
+    assert r.rc == 0, (r.rc, r.err)
+    assert json.loads((out / "result.json").read_text())["complete"] is True
+    assert not [p for p in out.iterdir() if p.name.startswith("hgrun-io-")]

@@ -1,13 +1,15 @@
-"""scripts/slurm/ under a real Slurm (docs/slurm.md): the test starts a one-node
-cluster of its own (a munge key, munged, slurm.conf, slurmctld and slurmd,
-all in a temporary directory on free ports), submits a 4-task job array of
-a small sweep with scripts/slurm/submit.sh, waits, and checks that every task
-and the merge job completed, that each task ran its own shard, that no two
-runs overlapped (--exclusive: one run per node at a time) and that every run
-of the sweep is complete; and that when a task fails, the merge job makes its
-runs.  Teardown cancels the test's jobs and stops only
-the daemons it started, also when the test fails.  Needs root and the
-Debian packages slurm-wlm and munge; skipped otherwise, saying which."""
+"""scripts/slurm/ under a real Slurm (docs/slurm.md): the module starts a
+one-node cluster of its own (a munge key, munged, slurm.conf, slurmctld and
+slurmd, all in a temporary directory on free ports; batch_sched_delay=0, so a
+task starts when the one before it ends, not up to 3 s later); each test
+submits a 4-task job array of a small sweep with scripts/slurm/submit.sh,
+waits, and checks that every task and the merge job completed, that each task
+ran its own shard, that no two runs overlapped (--exclusive: one run per node
+at a time) and that every run of the sweep is complete; and that when a task
+fails, the merge job makes its runs.  After each test its jobs are cancelled;
+after the module only the daemons it started are stopped, also when a test
+fails.  Needs root and the Debian packages slurm-wlm and munge; skipped
+otherwise, saying which."""
 import json
 import os
 import re
@@ -76,6 +78,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0
 MpiDefault=none
 SwitchType=switch/none
 JobAcctGatherType=jobacct_gather/none
@@ -125,21 +128,26 @@ class Cluster:
                 if p.poll() is not None:
                     raise AssertionError(f"{p.args[0]} ended (exit {p.returncode}) while waiting for "
                                          f"{what}\n{self.logs()}")
-            time.sleep(0.5)
+            time.sleep(0.2)
         raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{self.logs()}")
+
+    def cancel_jobs(self):
+        """Cancels this cluster's jobs (if any are queued or running) and waits for them to go."""
+        if not self.procs or self.procs[-1].poll() is not None:
+            return
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            q = subprocess.run(["squeue", "-h"], env=self.env, capture_output=True, text=True,
+                               timeout=30)
+            if q.returncode != 0 or not q.stdout.strip():
+                break
+            subprocess.run(["scancel", "--full", "--user", "root"], env=self.env,
+                           capture_output=True, timeout=30)
+            time.sleep(0.5)
 
     def stop(self):
         """Cancels this cluster's jobs, then stops the daemons it started (by PID)."""
-        if self.procs and self.procs[-1].poll() is None:
-            subprocess.run(["scancel", "--full", "--user", "root"], env=self.env,
-                           capture_output=True, timeout=30)
-            end = time.monotonic() + 15
-            while time.monotonic() < end:
-                q = subprocess.run(["squeue", "-h"], env=self.env, capture_output=True, text=True,
-                                   timeout=30)
-                if q.returncode != 0 or not q.stdout.strip():
-                    break
-                time.sleep(0.5)
+        self.cancel_jobs()
         for p in reversed(self.procs):   # slurmd, slurmctld, then munged
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
@@ -150,13 +158,15 @@ class Cluster:
                     p.wait(timeout=15)
 
 
-@pytest.fixture
-def cluster():
+@pytest.fixture(scope="module")
+def slurm():
+    """One cluster for the module's tests (starting it is most of a test's time); each test
+    works in a directory of its own under it and its jobs have ids of their own."""
     # a short path: the munge socket's must fit in sun_path (108 bytes)
     d = tempfile.mkdtemp(prefix="hg-slurm-")
     c = Cluster(d)
     try:
-        for sub in ("state", "spool", "munge", "work"):
+        for sub in ("state", "spool", "munge"):
             os.makedirs(f"{d}/{sub}")
         os.chmod(f"{d}/munge", 0o700)
         with open(f"{d}/munge/munge.key", "wb") as f:
@@ -180,6 +190,16 @@ def cluster():
         shutil.rmtree(d, ignore_errors=True)
 
 
+@pytest.fixture
+def cluster(slurm, request):
+    """The module's cluster with a work directory for this test; afterwards no job of the
+    test is left queued or running (a failed test's are cancelled)."""
+    slurm.work = f"{slurm.d}/{request.node.name[:40]}"
+    os.makedirs(slurm.work)
+    yield slurm
+    slurm.cancel_jobs()
+
+
 def job_states(cluster, ids):
     """{"JOBID" or "JOBID_TASK": (JobState, ExitCode)} from scontrol."""
     out = "".join(cluster.run("scontrol", "-o", "show", "job", i) for i in ids)
@@ -194,7 +214,7 @@ def job_states(cluster, ids):
 def submit(cluster, hgrun):
     """submit.sh 4 for SWEEP with --duration 200ms; waits for both jobs.
     Returns (work dir, scenario, sweep dir, array job id, merge job id)."""
-    work = f"{cluster.d}/work"
+    work = cluster.work
     scenario = f"{work}/sweep.yaml"
     with open(scenario, "w") as f:
         f.write(SWEEP)

@@ -114,3 +114,43 @@ def test_ctrl_z_is_refused_and_recorded(hgrun_bin, scenario, tmp_path):
     load = result["loads"][0]
     # The load stopped at the run's end, not when hgrun was continued.
     assert load["stopped_ns"] - load["stop_requested_ns"] < 600_000_000
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["validate", "--resolved", "{s}"], ["list"], ["schema"],
+                                  ["--help"], ["hourglass", "-d", "1s", "-n", "1"]])
+def test_output_lost_to_a_full_disk_is_an_error(hgrun_built, scenario, args):
+    """Output that could not be written (a full disk: /dev/full) is not an exit 0: the command
+    says so on stderr and exits 1, as coreutils do (`seq 3 > /dev/full`)."""
+    path = scenario(scenario_text("full", [THREAD]))
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([str(hgrun_built), *[a.format(s=path) for a in args]], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    # The errno when the last write failed; a buffer that failed earlier only says it did.
+    last = p.stderr.splitlines()[-1]
+    assert last in ("hgrun: the output is lost: writing to stdout: No space left on device",
+                    "hgrun: the output is lost: a write to stdout failed"), p.stderr
+
+
+def test_output_to_a_closed_pipe_is_quiet(hgrun_built):
+    """`hgrun list | head`: the reader wanted no more; no message, the command's status."""
+    r, w = os.pipe()
+    os.close(r)
+    p = subprocess.run([str(hgrun_built), "list"], stdout=w, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    os.close(w)
+    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_runs_summary_lost_to_a_full_disk_keeps_its_status(hgrun_bin, scenario, tmp_path):
+    path = scenario(scenario_text("fullrun", [THREAD], duration="200ms"))
+    out = tmp_path / "out"
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([str(hgrun_bin), "run", path, "-o", out], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    result = json.loads((out / "result.json").read_text())
+    agree(p.returncode, result)
+    assert p.returncode == 0, p.stderr
+    assert "hgrun: the summary is lost: " in p.stderr, p.stderr

@@ -134,11 +134,19 @@ def test_kill_9_leaves_a_readable_checkpoint(hgrun_bin, scenario, tmp_path):
         "{name: l, priority: RTHIGH, workload: {type: latency, period: 1ms}}"],
         duration="20s", extra="loads:\n  - {name: burn, type: cpu, workers: 2}"))
     out = tmp_path / "out"
+    began = time.monotonic()
     proc = start(hgrun_bin, path, out, "--quiet")
-    time.sleep(5.2)
+    while time.monotonic() - began < 15:     # the checkpoint of 4 s (one every 2 s)
+        time.sleep(0.1)
+        try:
+            if json.loads((out / "result.json").read_text())["checkpoint"]["covers_ns"] >= 3 * S:
+                break
+        except (FileNotFoundError, json.JSONDecodeError, KeyError, TypeError):
+            pass
     loads = children(proc.pid)
     assert len(loads) >= 2, "the cpu load's processes run"
     proc.send_signal(signal.SIGKILL)
+    ran_ns = int((time.monotonic() - began) * S)
     proc.communicate(timeout=10)
     deadline = time.time() + 3
     while any(alive(p) for p in loads) and time.time() < deadline:
@@ -149,7 +157,7 @@ def test_kill_9_leaves_a_readable_checkpoint(hgrun_bin, scenario, tmp_path):
     r.validate()
     assert res["complete"] is False and res["exit_status"] is None
     cp = res["checkpoint"]
-    assert 3 * S <= cp["covers_ns"] <= 5_200 * MS, cp
+    assert 3 * S <= cp["covers_ns"] <= ran_ns, (cp, ran_ns)
     trace = hgbin.read(out / "trace.bin")
     wake = hgbin.read(out / "latency.bin")
     assert len(trace) >= cp["written"]["trace"] > 0
@@ -166,13 +174,16 @@ def test_kill_9_leaves_a_readable_checkpoint(hgrun_bin, scenario, tmp_path):
 
 
 def test_memory_does_not_grow_with_the_run(hgrun_bin, scenario, tmp_path):
+    """RSS after the first checkpoint and 4 s later agree within 10% while the writer streams
+    trace records (a yield every 50 us: more records between the two reads than a thread
+    yielding every 100 us writes in 6 s) and 2000 wake-ups a second."""
     path = scenario(scenario_text("mem", [
-        "{name: y, workload: {type: cpu_yield, yield_after: 100us}}",
-        "{name: l, priority: RTHIGH, workload: {type: latency, period: 500us}}"], duration="12s"))
+        "{name: y, workload: {type: cpu_yield, yield_after: 50us}}",
+        "{name: l, priority: RTHIGH, workload: {type: latency, period: 500us}}"], duration="7s"))
     proc = start(hgrun_bin, path, tmp_path / "out", "--quiet")
-    time.sleep(3)
+    time.sleep(2.5)            # after the first checkpoint (2 s)
     early = rss_kib(proc.pid)
-    time.sleep(6)
+    time.sleep(4)
     late = rss_kib(proc.pid)
     proc.communicate(timeout=20)
     assert proc.returncode == 0

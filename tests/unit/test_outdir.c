@@ -93,6 +93,18 @@ static const struct ocase cases[] = {
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	{ "a load-NAME.tmp that is a link", HG_OUTDIR_RUN, { "result.json", "l:load-disk.tmp", NULL },
 	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	/* an io load's directory, when its dir was the result directory: its
+	 * hgrun gone (no pid 999999999), its workers' files w0, w1 */
+	{ "an io load's directory of a killed run", HG_OUTDIR_RUN, { "trace.bin",
+	  "p:hgrun-io-999999999-d-AbC123", "hgrun-io-999999999-d-AbC123/w0",
+	  "hgrun-io-999999999-d-AbC123/w1", NULL }, HG_EXIT_USAGE, 0, true },
+	{ "an io load's directory of a running hgrun", HG_OUTDIR_RUN, { "trace.bin",
+	  "p:hgrun-io-1-d-AbC123", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "a user's file in an io load's directory", HG_OUTDIR_RUN, {
+	  "p:hgrun-io-999999999-d-AbC123", "hgrun-io-999999999-d-AbC123/notes", NULL },
+	  HG_EXIT_USAGE, HG_EXIT_USAGE, false },
+	{ "an io load's directory others may write in", HG_OUTDIR_RUN, {
+	  "d:hgrun-io-999999999-d-AbC123", NULL }, HG_EXIT_USAGE, HG_EXIT_USAGE, false },
 	/* hgreport's export/ beside its report/ */
 	{ "a run and its export", HG_OUTDIR_RUN, { "result.json", "d:export",
 	  "export/trace.jsonl", "export/.hourglass.txt.tmp.0123", "d:report", "report/report.md",
