@@ -40,6 +40,9 @@ struct hg_stream {
 	pthread_t thread;
 	bool started;
 	_Atomic int stop;
+	pthread_mutex_t wake_lock;         /* the writer's pause, cut short by stop */
+	pthread_cond_t wake;
+	bool wake_ready;
 	hg_checkpoint_fn checkpoint;
 	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
 	json_t *switches;                  /* [{at_ns, from, to, why}] */
@@ -268,11 +271,30 @@ static bool recording_outliers(void *ctx)
 	return ((const struct hg_stream *)ctx)->mode == HG_TRACE_OUTLIERS;
 }
 
-static void pause_ns(int64_t ns)
+/* Waits ns, or less when hg_stream_stop asks: the last drain need not wait
+ * out a whole poll (up to 50 ms added to every run's end). */
+static void pause_unless_stopped(struct hg_stream *s, int64_t ns)
 {
-	struct timespec ts = hg_ns_to_ts(ns);
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+	struct timespec until = hg_ns_to_ts(hg_now_ns() + ns);
+	pthread_mutex_lock(&s->wake_lock);
+	while (!atomic_load(&s->stop) &&
+	       pthread_cond_timedwait(&s->wake, &s->wake_lock, &until) != ETIMEDOUT)
 		;
+	pthread_mutex_unlock(&s->wake_lock);
+}
+
+static int init_wake(struct hg_stream *s)
+{
+	pthread_condattr_t attr;
+	int rc = pthread_condattr_init(&attr);
+	if (!rc)
+		rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!rc)
+		rc = pthread_cond_init(&s->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (!rc && (rc = pthread_mutex_init(&s->wake_lock, NULL)))
+		pthread_cond_destroy(&s->wake);
+	return -rc;
 }
 
 /* Off the measured CPUs when some CPU is left over, at a low priority. */
@@ -323,7 +345,7 @@ static void *writer_main(void *arg)
 			s->checkpoint(s, rs);
 		}
 		hg_progress_tick(&s->progress, rs, s->tot, now, false);
-		pause_ns(s->poll_ns);
+		pause_unless_stopped(s, s->poll_ns);
 	}
 	int64_t end = rs->sync->end_ns < hg_now_ns() ? rs->sync->end_ns : hg_now_ns();
 	s->covers_ns = end - rs->sync->t0_ns;
@@ -492,6 +514,11 @@ int hg_stream_start(struct hg_run_state *rs, hg_checkpoint_fn checkpoint, char *
 	warn_estimate(s);
 	json_decref(s->warnings_at_start);
 	s->warnings_at_start = json_deep_copy(rs->warnings);
+	if ((rc = init_wake(s))) {
+		snprintf(err, errlen, "streaming writer: %s", strerror(-rc));
+		return rc;
+	}
+	s->wake_ready = true;
 	rc = pthread_create(&s->thread, NULL, writer_main, s);
 	if (rc) {
 		snprintf(err, errlen, "cannot start the streaming writer: %s", strerror(rc));
@@ -506,7 +533,10 @@ void hg_stream_stop(struct hg_run_state *rs)
 	struct hg_stream *s = rs->stream;
 	if (!s || !s->started)
 		return;
+	pthread_mutex_lock(&s->wake_lock);
 	atomic_store(&s->stop, 1);
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->wake_lock);
 	pthread_join(s->thread, NULL);
 	s->started = false;
 	if (s->error) {
@@ -543,6 +573,10 @@ void hg_stream_free(struct hg_stream *s)
 	hg_nr_free(s->nr);
 	json_decref(s->warnings_at_start);
 	json_decref(s->switches);
+	if (s->wake_ready) {
+		pthread_cond_destroy(&s->wake);
+		pthread_mutex_destroy(&s->wake_lock);
+	}
 	free(s->tot);
 	free(s->prev);
 	free(s);

@@ -5,11 +5,11 @@ captured on this project's 2-CPU VM (rt-tests 2.5).  The export must have the sa
 structure line by line: the same header, one line per bucket with a column per thread,
 the same summary rows with the same field widths, the overflow cycle lines."""
 import json
-import os
 import pathlib
 import re
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -55,10 +55,20 @@ def kinds(text, threads):
     return out
 
 
-def hgreport(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
-    return subprocess.run([sys.executable, "-m", "hgreport", *map(str, args)], env=env,
-                          capture_output=True, text=True, timeout=120)
+@pytest.fixture
+def hgreport(capsys):
+    """hgreport(*args) -> its exit code, stdout and stderr (.returncode, .stdout, .stderr): the
+    command line's main(), in this process (a new interpreter for each would import
+    hgreport and numpy again, most of these tests' time)."""
+    sys.path.insert(0, str(ROOT / "analysis"))
+    from hgreport.cli import main
+
+    def run(*args):
+        capsys.readouterr()
+        rc = main([str(a) for a in args])
+        got = capsys.readouterr()
+        return types.SimpleNamespace(returncode=rc, stdout=got.out, stderr=got.err)
+    return run
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +92,7 @@ def test_fixture_is_what_the_checker_expects(fixture, threads, buckets):
     assert ("bucket", buckets) in k and k[-1] == ("end", 1)
 
 
-def test_same_structure_as_cyclictest(run):
+def test_same_structure_as_cyclictest(run, hgreport):
     p = hgreport("export", run, "--format", "cyclictest", "--buckets", "20", "-o", "-")
     assert p.returncode == 0, p.stderr
     real = kinds((DATA / "cyclictest_t2_h20.txt").read_text(), 2)
@@ -91,7 +101,7 @@ def test_same_structure_as_cyclictest(run):
     assert without_dma(mine) == without_dma(real)
 
 
-def test_values_agree_with_result_json(run):
+def test_values_agree_with_result_json(run, hgreport):
     p = hgreport("export", run, "--format", "cyclictest", "--buckets", "20", "-o", "-")
     lines = p.stdout.split("\n")
     res = json.loads((run / "result.json").read_text())
@@ -117,7 +127,7 @@ def test_values_agree_with_result_json(run):
         assert named + (int(others.group(1)) if others else 0) == rows["Histogram Overflows"][i]
 
 
-def test_default_file_and_errors(run, tmp_path):
+def test_default_file_and_errors(run, hgreport):
     p = hgreport("export", run, "--format", "cyclictest")
     assert p.returncode == 0, p.stderr
     text = (run / "export" / "cyclictest.txt").read_text()
@@ -128,7 +138,7 @@ def test_default_file_and_errors(run, tmp_path):
     assert p.returncode == 3 and "--buckets belongs to --format cyclictest" in p.stderr
 
 
-def test_a_run_without_latency_threads_is_refused(hgrun, scenario, tmp_path):
+def test_a_run_without_latency_threads_is_refused(hgrun, hgreport, scenario, tmp_path):
     r = hgrun("run", scenario("hgrun: 1\nname: c\nduration: 200ms\nthreads:\n  - {name: a}\n"),
               "-o", tmp_path / "run", "--quiet")
     assert r.rc == 0, r.err

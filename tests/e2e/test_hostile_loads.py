@@ -20,7 +20,8 @@ THREAD = "{name: be, workload: {type: cpu}}"
 MARK = "4343.4343"
 
 
-def run(hgrun, scenario, tmp_path, loads, *args, duration="1s", threads=(THREAD,), extra=""):
+def run(hgrun, scenario, tmp_path, loads, *args, duration="400ms", threads=(THREAD,), extra=""):
+    """A short run with `loads`: (Result, result.json); what is asserted is the warnings."""
     path = scenario(scenario_text("loadfail", list(threads), duration=duration,
                                   extra=extra + "loads:\n" + "".join(f"  - {l}\n" for l in loads)))
     out = tmp_path / "out"

@@ -8,7 +8,7 @@ from runhelp import run_scenario, scenario_text
 MS = 1_000_000
 
 
-def run1(hgrun, scenario, tmp_path, thread, duration="1s", extra=""):
+def run1(hgrun, scenario, tmp_path, thread, duration="500ms", extra=""):
     r = run_scenario(hgrun, scenario, tmp_path, scenario_text("t", [thread], extra=extra),
                      duration=duration)
     assert r.rc == 0, r.err
@@ -68,7 +68,7 @@ def test_periodic_accounting(hgrun, scenario, tmp_path):
              "workload: {type: periodic, exec: 2ms, period: 10ms}}")
     s = r.stats("p")
     assert s["deadlines_hit"] + s["deadlines_missed"] == s["releases"]
-    assert 50 <= s["releases"] <= 100
+    assert 25 <= s["releases"] <= 50
     # every completed job received its exec, measured by the gap trace
     assert s["jobs"] >= s["deadlines_hit"]
     assert s["cpu_ns"] >= s["jobs"] * 2 * MS * 0.999
@@ -109,7 +109,7 @@ def test_cpu_periodic_windows(hgrun, scenario, tmp_path):
              "{name: g, workload: {type: cpu_periodic, exec: 2ms, period: 50ms}}")
     s = r.stats("g")
     assert s["deadlines_hit"] + s["deadlines_missed"] == s["releases"]
-    assert 18 <= s["releases"] <= 20          # whole 50 ms windows in 1 s
+    assert 8 <= s["releases"] <= 10           # whole 50 ms windows in 500 ms
     assert s["jobs"] > s["releases"]          # never blocks: many frames per window
     assert not any(x["end"] == "blocked" for x in r.trace())
 
@@ -118,7 +118,7 @@ def test_latency_samples(hgrun, scenario, tmp_path):
     r = run1(hgrun, scenario, tmp_path,
              "{name: l, priority: RTHIGH, timer: absolute, workload: {type: latency, period: 2ms}}")
     lat = r.stats("l")["latency"]
-    assert 250 <= lat["count"] <= 505
+    assert 125 <= lat["count"] <= 255
     assert lat["min_ns"] <= lat["p50_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= lat["max_ns"]
     h = lat["histogram"]
     assert sum(h["counts"]) + h["overflow"] == lat["count"]
@@ -135,7 +135,7 @@ def test_latency_align_absolute(hgrun, scenario, tmp_path):
              "{name: l, priority: RTHIGH, timer: absolute, "
              "workload: {type: latency, period: 2ms, align: absolute}}")
     samples = r.wakeups()
-    assert len(samples) >= 250
+    assert len(samples) >= 125
     assert all(x["intended_ns"] % (2 * MS) == 0 for x in samples)
 
 

@@ -1,7 +1,7 @@
-"""runhelp's result validator (schemas/result.schema.json with its "$defs" inlined, for
-speed) judges a result.json as the schema does: the golden runs pass it, and damaged
-copies of one (its latency histogram cut to a few bins, so the schema's own validator is
-quick on it) fail it with the same errors as under the schema."""
+"""runhelp's result validator (schemas/result.schema.json with its "$defs" inlined and arrays
+of counts checked in one pass, for speed) judges a result.json as the schema does: the golden
+runs pass it, and damaged copies of one (its latency histograms cut to a few bins, so that the
+schema's own validator is quick on it) fail it with the same errors as under the schema."""
 import copy
 import json
 
@@ -34,6 +34,8 @@ def hist(doc):
 
 DAMAGE = {     # each where the schema uses a "$defs" entry (count, ns) or a "$ref" beside a description
     "negative histogram count": lambda d: hist(d)["counts"].__setitem__(0, -1),
+    "histogram count a boolean": lambda d: hist(d)["counts"].__setitem__(2, True),
+    "histogram count a string": lambda d: hist(d)["counts"].__setitem__(3, "7"),
     "histogram overflow a string": lambda d: hist(d).__setitem__("overflow", "none"),
     "negative cpu_ns": lambda d: d["threads"][0]["stats"].__setitem__("cpu_ns", -5),
     "fractional intervals": lambda d: d["threads"][0]["stats"].__setitem__("intervals", 1.5),

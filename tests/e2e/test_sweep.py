@@ -24,7 +24,7 @@ def results(root):
 
 def test_sweep_runs_every_point_and_repeat(hgrun, scenario, tmp_path):
     out = tmp_path / "sw"
-    r = hgrun("sweep", scenario(SWEEP), "-o", out, "--duration", "200ms", "--quiet", timeout=60)
+    r = hgrun("sweep", scenario(SWEEP), "-o", out, "--duration", "100ms", "--quiet", timeout=60)
     assert r.rc == 0, r.err
     assert "sweep: 8 succeeded, 0 failed, 0 skipped" in r.out
     index = json.loads((out / "sweep.json").read_text())
@@ -41,7 +41,7 @@ def test_sweep_runs_every_point_and_repeat(hgrun, scenario, tmp_path):
             exec_ns = {"1ms": 1_000_000, "2ms": 2_000_000}[point["overrides"]["threads[rt].workload.exec"]]
             assert t["workload"]["exec"]["values_ns"] == [exec_ns]
             assert t["timer"] == point["overrides"]["threads[rt].timer"]
-            assert res["scenario"]["duration_ns"] == 200_000_000
+            assert res["scenario"]["duration_ns"] == 100_000_000
             assert res["complete"] and res["threads"][0]["stats"]["releases"] > 0
 
 

@@ -166,8 +166,8 @@ def test_a_stream_lost_near_the_end_is_a_warning(hgrun, scenario, tmp_path):
 
 def test_no_sink_at_all_is_a_warning_with_the_attempts(hgrun, scenario, tmp_path):
     port = free_port()
-    result, l = run_load(hgrun, scenario, tmp_path,
-                         f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}')
+    result, l = run_load(hgrun, scenario, tmp_path,      # attempts at 0, 10, 30, 70 ms...
+                         f'{{name: tx, type: tcp_stream, connect: "127.0.0.1:{port}"}}', "1s")
     assert l["stats"]["connections"] == 0 and l["stats"]["bytes"] == 0
     (w,) = load_warnings(result, "tx")
     attempts = int(w.split("Connection refused (")[1].split(" attempts")[0])
