@@ -6,8 +6,11 @@ in SIZE bytes without a newline, NUL bytes (a power cut: a sparse file, no disk 
 The goal: a 2 GB line read or refused in under 10 s and 1 GB.
 
     python3 bench/hgreport_longline.py [--size 2G] [--fill nul|x|both] [--tree DIR]
+                                       [--command series|report]
 
---tree runs another checkout's analysis/ (the code before, for comparison), with --timeout."""
+--tree runs another checkout's analysis/ (the code before, for comparison), with --timeout.
+--command report: the whole report (`hgreport RUN`) of a copy of the complete golden miss
+run instead (its last line may be torn too: the same skipping, then figures and tables)."""
 from __future__ import annotations
 
 import argparse
@@ -27,8 +30,8 @@ def size_arg(text: str) -> int:
     return int(float(text[:-1]) * mult[text[-1].upper()]) if text[-1].upper() in mult else int(text)
 
 
-def make(dst: pathlib.Path, size: int, fill: str) -> pathlib.Path:
-    shutil.copytree(ROOT / "tests" / "analysis" / "golden" / "killed", dst)
+def make(dst: pathlib.Path, size: int, fill: str, base: str = "killed") -> pathlib.Path:
+    shutil.copytree(ROOT / "tests" / "analysis" / "golden" / base, dst)
     series = dst / "series.jsonl"
     if fill == "nul":
         os.truncate(series, series.stat().st_size + size)       # sparse: NUL bytes
@@ -42,11 +45,12 @@ def make(dst: pathlib.Path, size: int, fill: str) -> pathlib.Path:
     return dst
 
 
-def measure(run: pathlib.Path, tree: pathlib.Path, timeout: float) -> tuple[float, int, int | None]:
+def measure(run: pathlib.Path, tree: pathlib.Path, timeout: float,
+            command: str = "series") -> tuple[float, int, int | None]:
     """(wall s, peak RSS bytes, exit status or None when it was killed at the timeout)."""
     env = dict(os.environ, PYTHONPATH=str(tree / "analysis"))
     t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "hgreport", "series", str(run), "-o",
+    p = subprocess.Popen([sys.executable, "-m", "hgreport", command, str(run), "-o",
                           str(run / "out")], env=env, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
     rc = None
@@ -73,13 +77,16 @@ def main() -> int:
     ap.add_argument("--fill", choices=("nul", "x", "both"), default="both")
     ap.add_argument("--tree", type=pathlib.Path, default=ROOT)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--command", choices=("series", "report"), default="series")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR", "/var/tmp")) as tmp:
         for fill in (("nul", "x") if args.fill == "both" else (args.fill,)):
-            run = make(pathlib.Path(tmp) / fill, args.size, fill)
-            wall, rss, rc = measure(run, args.tree, args.timeout)
+            run = make(pathlib.Path(tmp) / fill, args.size, fill,
+                       "killed" if args.command == "series" else "miss")
+            wall, rss, rc = measure(run, args.tree, args.timeout, args.command)
             state = f"exit {rc}" if rc is not None else f"killed after {args.timeout:.0f} s"
-            print(f"{args.size / (1 << 30):.2f} GiB line of {fill}: {wall:.1f} s, "
+            print(f"hgreport {args.command}: {args.size / (1 << 30):.2f} GiB line of {fill}: "
+                  f"{wall:.1f} s, "
                   f"peak RSS {rss / (1 << 20):.0f} MiB, {state}")
             shutil.rmtree(run)
     return 0

@@ -86,8 +86,26 @@ static int64_t free_bytes(const char *dir)
 	return statvfs(dir, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
 }
 
+static void lost_interval(void *ctx, uint32_t thread)
+{
+	struct hg_stream *s = ctx;
+	if (thread < s->n && s->tot[thread].trace_written)
+		s->tot[thread].trace_written--;
+}
+
+static void lost_wakeup(void *ctx, uint32_t thread)
+{
+	struct hg_stream *s = ctx;
+	if (thread < s->n && s->tot[thread].latency_written)
+		s->tot[thread].latency_written--;
+}
+
 static void fail(struct hg_stream *s, int rc, const char *what)
 {
+	/* Records counted as written that the failed write lost (binfile.c):
+	 * each thread's records_written counts only those in the file. */
+	hg_binfile_take_lost(&s->trace, lost_interval, s);
+	hg_binfile_take_lost(&s->latency, lost_wakeup, s);
 	if (s->error)
 		return;
 	s->error = rc;
@@ -339,8 +357,10 @@ static void *writer_main(void *arg)
 	hg_progress_tick(&s->progress, rs, s->tot, s->covers_ns, true);
 	if ((rc = hg_series_flush(s->series, false)))
 		fail(s, rc, "series.jsonl");
-	hg_binfile_sync(&s->trace);
-	hg_binfile_sync(&s->latency);
+	if ((rc = hg_binfile_sync(&s->trace)))
+		fail(s, rc, "trace.bin");
+	if ((rc = hg_binfile_sync(&s->latency)))
+		fail(s, rc, "latency.bin");
 	/* The measuring is over: a checkpoint covering all of it before the
 	 * attribution and the summary, so a run killed during those still reads
 	 * as whole up to its end (docs/results.md, Checkpoints). */

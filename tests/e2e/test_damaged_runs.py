@@ -86,6 +86,7 @@ def test_hgreport_reads_a_run_whose_disk_filled(hgrun, scenario, tmp_path):
         r = hgrun("run", path, "-o", out, timeout=60)
         assert (out / "result.json").exists(), r.err
         result = json.loads((out / "result.json").read_text())
+        sizes = {n: (out / n).stat().st_size for n in ("trace.bin", "latency.bin")}
         env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
         rep = subprocess.run([sys.executable, "-m", "hgreport", str(out), "-o", str(report)],
                              env=env, capture_output=True, text=True, timeout=300)
@@ -94,7 +95,16 @@ def test_hgreport_reads_a_run_whose_disk_filled(hgrun, scenario, tmp_path):
                     if w.startswith("the streaming writer stopped writing at ")), None)
     assert stopped and "No space left on device" in stopped and " free there" in stopped, \
         result["warnings"]
+    # trace.written counts only what reached the file (docs/results.md): the records
+    # stdio still held when the disk filled are not counted, the torn one is cut off.
+    for name, key in (("trace.bin", "trace"), ("latency.bin", "latency")):
+        assert (sizes[name] - 64) % 32 == 0, sizes
+        assert result["trace"]["written"][key] == (sizes[name] - 64) // 32, (result["trace"],
+                                                                           sizes)
+    assert sum(t["stats"]["records"] for t in result["threads"]) == \
+        result["trace"]["written"]["trace"]
     assert rep.returncode == 0, rep.stderr
+    assert "whole records but result.json says" not in rep.stderr, rep.stderr
     md = (report / "report.md").read_text()
     assert stopped in md                       # hgrun's warning, among the report's
     names = {t["name"]: t for t in result["threads"]}

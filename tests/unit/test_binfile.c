@@ -1,8 +1,14 @@
 /* The record files (runner/results/binfile.c): the 64-byte header of
- * docs/results.md, 32-byte records appended in order, sync counts. */
+ * docs/results.md, 32-byte records appended in order, sync counts, and a
+ * write that fails half-way (a full disk, made here with RLIMIT_FSIZE):
+ * only the whole records on disk count, the rest are handed back by thread. */
+#include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -55,10 +61,69 @@ static void test_kind(const char *kind)
 	unlink(path);
 }
 
+static uint64_t lost_by_thread[3];
+
+static void count_lost(void *ctx, uint32_t thread)
+{
+	(void)ctx;
+	if (thread < 3)
+		lost_by_thread[thread]++;
+}
+
+static void test_full_disk(void)
+{
+	char path[] = "/tmp/hg_test_binfile_XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	struct hg_binfile *b = calloc(1, sizeof(*b));
+	CHECK(hg_binfile_open(b, path, "intervals") == 0, "full: open");
+	/* Room for 100 records and 10 bytes of the next: the first flush of
+	 * the stdio buffer writes that much and fails (EFBIG, as ENOSPC). */
+	struct rlimit old, lim;
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 64 + 100 * 32 + 10;
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "full: setrlimit");
+	struct hg_bin_interval r = { .cpu = 0 };
+	uint64_t put = 0, per[3] = { 0 };
+	int rc = 0;
+	for (int i = 0; i < 20000 && !rc; i++) {
+		r.thread = (uint32_t)(i % 3);
+		r.start_ns = i;
+		if (!(rc = hg_binfile_put(b, &r))) {
+			put++;
+			per[r.thread]++;
+		}
+	}
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK(rc == -EFBIG, "full: the write's own error (%d)", rc);
+	CHECK(b->records == 100, "full: %llu records counted, 100 on disk",
+	      (unsigned long long)b->records);
+	CHECK(b->lost == put - 100, "full: %llu lost of %llu put", (unsigned long long)b->lost,
+	      (unsigned long long)put);
+	hg_binfile_take_lost(b, count_lost, NULL);
+	CHECK(b->lost == 0, "full: the lost are handed back once");
+	for (int t = 0; t < 3; t++) {
+		uint64_t kept = 100 / 3 + (t < 100 % 3);       /* records 0..99 by i % 3 */
+		CHECK(per[t] - lost_by_thread[t] == kept, "full: thread %d keeps %llu, not %llu", t,
+		      (unsigned long long)kept, (unsigned long long)(per[t] - lost_by_thread[t]));
+	}
+	CHECK(hg_binfile_put(b, &r) == -EIO, "full: nothing more is written");
+	CHECK(hg_binfile_sync(b) == 0 && b->synced == 100, "full: 100 synced");
+	hg_binfile_close(b);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && st.st_size == 64 + 100 * 32,
+	      "full: the torn record is cut (%lld bytes)", (long long)st.st_size);
+	free(b);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_kind("intervals");
 	test_kind("wakeups");
+	test_full_disk();
 	struct hg_binfile b;
 	CHECK(hg_binfile_open(&b, "/nonexistent-dir/x.bin", "intervals") < 0, "missing dir");
 	return unit_report("test_binfile");
