@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, NullFormatter  # noqa: E402
 
@@ -105,8 +106,13 @@ def tight_bbox(fig: Any) -> Any:
     the extents alone place titles, axis labels and legends as a draw does
     (Axes.get_tightbbox updates them), so the file is the same at about half the cost.
     A figure with a layout engine (constrained layout) is laid out at draw time: None, for
-    savefig's own "tight"."""
-    if fig.get_layout_engine() is not None:
+    savefig's own "tight". (fig.tight_layout() lays a figure out once and leaves a
+    placeholder engine that does nothing at draw time but would make savefig draw the figure
+    first: it is dropped.)"""
+    engine = fig.get_layout_engine()
+    if isinstance(engine, PlaceHolderLayoutEngine):
+        fig.set_layout_engine(None)
+    elif engine is not None:
         return None
     dpi = fig.dpi
     fig.dpi = DPI
