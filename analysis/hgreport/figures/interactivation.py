@@ -28,7 +28,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
     if not shown:
         return None
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown) + 0.8, 3.6),
-                             squeeze=False, layout="constrained")
+                             squeeze=False)
     for ax, r in zip(axes[0], shown):
         g = gaps(run, r["thread"])
         d = (g - r["period_ns"]) / 1e3
@@ -46,4 +46,5 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
                  "the rest in the outer bins)", fontsize=10)
     if not run.complete:
         fig.text(0.01, 0.01, "run incomplete", color="tab:red")
+    fig.tight_layout()
     return save(fig, path)
