@@ -13,7 +13,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FixedLocator, FuncFormatter, Locator, NullFormatter  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter, Locator, LogLocator,  # noqa: E402
+                               NullFormatter)
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from ..base import safeout  # noqa: E402
@@ -233,6 +234,20 @@ class _LogTicks(Locator):
         return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 
+class _MinorLogTicks(LogLocator):
+    """LogLocator's ticks, only those in the view: LogLocator gives a decade more at each end,
+    and the axis makes a Tick (lines and texts) for every location it is given, drawn or not
+    (half the minor ticks of a short log axis were never drawn). The view's ends are kept
+    with a margin, a superset of what the axis draws."""
+
+    def __call__(self) -> Sequence[float]:
+        locs = np.asarray(super().__call__())
+        lo, hi = sorted(self.axis.get_view_interval())
+        if not (lo > 0 and len(locs)):
+            return locs
+        return locs[(locs >= lo * (1 - 1e-6)) & (locs <= hi * (1 + 1e-6))]
+
+
 def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
              sci: bool = False) -> None:
     """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
@@ -246,8 +261,7 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:
         axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_duration(v * ns_per_unit)))
-    from matplotlib.ticker import LogLocator
-    axis.set_minor_locator(LogLocator(base=10, subs=np.arange(2, 10) * 1.0, numticks=100))
+    axis.set_minor_locator(_MinorLogTicks(base=10, subs=np.arange(2, 10) * 1.0, numticks=100))
     axis.set_minor_formatter(NullFormatter())
 
 
