@@ -41,6 +41,20 @@ sys.path.insert(0, str(ROOT / "analysis"))
 from hgreport.cli import main  # noqa: E402
 
 
+# Fixtures that draw a whole report shared by several tests (a report costs seconds): a test
+# that uses one is `slow` (docs/testing.md) whether or not it happens to be the one that draws,
+# so that the fast tier never pays for the drawing in whichever test comes first.
+SHARED_REPORTS = frozenset({"rendered", "planted", "cut_report"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = pathlib.Path(__file__).resolve().parent
+    for item in items:
+        if SHARED_REPORTS & set(getattr(item, "fixturenames", ())) and \
+                here in pathlib.Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.slow)
+
+
 def golden_path(name: str) -> pathlib.Path:
     """The checked-in directory of a case (read it, never write into it)."""
     if name not in CASES:
