@@ -3,6 +3,9 @@
 never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.
 
   golden(name, as_name=None) -> Path    a private copy of golden/<name> (write into it freely)
+  rendered(name) -> Rendered    `hgreport RUN` of a case as a user runs it, drawn once per
+                          session (per xdist worker): its directory, exit status, output and
+                          the facts of every figure (figcheck.facts); read it, never write
   mix_run, miss_run, rx_run, sweep_dir    session copies of the main cases
   copy_run(src, edit)     a copy whose result.json edit(doc) may change
   hgreport(*args)         hgreport's CLI in-process -> (exit status, stdout, stderr)
@@ -18,6 +21,9 @@ sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mod
 separate windows and the kernel trace)."""
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import io
 import json
 import os
 import pathlib
@@ -67,6 +73,51 @@ def golden_session(tmp_path_factory):
             made[name] = _copy(name, tmp_path_factory.mktemp(name) / name)
         return made[name]
     return copy
+
+
+@dataclasses.dataclass(frozen=True)
+class Rendered:
+    run: pathlib.Path            # the private copy of the case the report was drawn from
+    out: pathlib.Path            # its report directory (run/report)
+    rc: int
+    stdout: str
+    stderr: str
+    forked: bool                 # whether the Perfetto export ran in a child (base/forked.py)
+    figures: dict                # {file name: figcheck.facts of the figure as saved}
+
+
+@pytest.fixture(scope="session")
+def rendered(tmp_path_factory):
+    """rendered(name) -> Rendered: `hgreport RUN` (default options, HGREPORT_SERIAL unset) of a
+    private copy of golden/<name>, drawn once per session: for the tests that only read a
+    whole report of an unchanged case (a report costs seconds: docs/testing.md). Each saved
+    figure's facts are taken as it is saved (figcheck.facts), as the tests' own hooks do."""
+    from figcheck import facts
+    from hgreport.base import forked
+    from hgreport.figures import plotting
+    made: dict[str, Rendered] = {}
+
+    def render(name: str) -> Rendered:
+        if name in made:
+            return made[name]
+        run = _copy(name, tmp_path_factory.mktemp(f"rendered-{name}") / name)
+        figures: dict = {}
+        hooks, serial = plotting.SAVE_HOOKS, os.environ.pop(forked.SERIAL_ENV, None)
+        plotting.SAVE_HOOKS = [lambda fig, path: figures.__setitem__(
+            path.name, facts(fig, plotting.DPI))]
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            can = forked.can_fork()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                rc = main([str(run)])
+        finally:
+            plotting.SAVE_HOOKS = hooks
+            if serial is not None:
+                os.environ[forked.SERIAL_ENV] = serial
+        made[name] = Rendered(run, run / "report", rc, out.getvalue(), err.getvalue(), can,
+                              figures)
+        return made[name]
+    return render
 
 
 @pytest.fixture(scope="session")

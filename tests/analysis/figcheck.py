@@ -113,3 +113,25 @@ def text_collisions(fig: Any) -> list[str]:
             if _meets(a, b):
                 out.append(f"{ra} {ta.get_text()!r} overlaps {rb} {tb.get_text()!r}")
     return out
+
+
+def facts(fig: Any, dpi: float) -> dict[str, Any]:
+    """What the tests read of a saved figure, drawn once more at its saved `dpi` (every
+    artist laid out as in the file): "labels" (overlapping_labels + text_collisions),
+    "legends" (legend_over_data), "axes" [(title + left title, x scale, y scale)], "meaning"
+    [(left title + title, y label, hatched patches)], "suptitle", "legend" (every legend's
+    texts) and "lines" {label: x data of the figure's lines, NaN left out}."""
+    fig.set_dpi(dpi)
+    fig.canvas.draw()
+    return {
+        "labels": overlapping_labels(fig) + text_collisions(fig),
+        "legends": legend_over_data(fig),
+        "axes": [(ax.get_title() + ax.get_title(loc="left"), ax.get_xscale(), ax.get_yscale())
+                 for ax in fig.get_axes()],
+        "meaning": [(ax.get_title(loc="left") + ax.get_title(), ax.get_ylabel(),
+                     sum(1 for p in ax.patches if p.get_hatch())) for ax in fig.get_axes()],
+        "suptitle": fig._suptitle.get_text() if fig._suptitle else "",
+        "legend": [t.get_text() for ax in fig.get_axes() if ax.get_legend()
+                   for t in ax.get_legend().get_texts()],
+        "lines": {ln.get_label(): [float(v) for v in ln.get_xdata() if v == v]
+                  for ax in fig.get_axes() for ln in ax.get_lines()}}

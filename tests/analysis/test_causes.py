@@ -127,18 +127,11 @@ def test_windows_gaps_keep_their_window_and_cause(golden):
         assert r["window"] in {w["id"] for w in run.result["trace"]["outliers"]}
 
 
-def test_report_has_the_section_and_the_timeline_legend_names_causes(golden, hgreport,
-                                                                   monkeypatch):
-    from hgreport.figures import plotting
-    legends = {}
-    monkeypatch.setattr(plotting, "SAVE_HOOKS", [lambda fig, path: legends.setdefault(
-        path.name, [t.get_text() for ax in fig.get_axes() if ax.get_legend()
-                    for t in ax.get_legend().get_texts()])])
-    run = golden("mix")
-    rc, out, err = hgreport(run, "-o", run / "report")
-    assert rc == 0, err
-    assert "## Why the gaps (kernel trace)" in (run / "report" / "report.md").read_text()
-    causes = [x for x in legends["timeline.png"] if x.startswith("gap: ")]
+def test_report_has_the_section_and_the_timeline_legend_names_causes(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    assert "## Why the gaps (kernel trace)" in (r.out / "report.md").read_text()
+    causes = [x for x in r.figures["timeline.png"]["legend"] if x.startswith("gap: ")]
     assert causes and all(x[5:] in CAUSES for x in causes)
 
 

@@ -19,6 +19,32 @@ def cut(run: pathlib.Path, name: str, keep: int, extra: int = 0) -> None:
     os.truncate(run / name, HEADER + keep * RECORD + extra)
 
 
+@pytest.fixture(scope="module")
+def cut_report(tmp_path_factory):
+    """cut_report(base, name, keep, extra) -> (report directory, exit status, stderr) of a copy
+    of golden/<base> whose `name` was cut to `keep` records and `extra` bytes; one report per
+    cut for the module (a report costs seconds)."""
+    import contextlib
+    import io
+    import shutil
+    from conftest import golden_path
+    from hgreport.cli import main
+    made = {}
+
+    def report(base, name, keep, extra=0):
+        key = (base, name, keep, extra)
+        if key not in made:
+            run = shutil.copytree(golden_path(base), tmp_path_factory.mktemp("cut") / base,
+                                  ignore=shutil.ignore_patterns("report"))
+            cut(run, name, keep, extra)
+            err = io.StringIO()
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                rc = main([str(run), "-o", str(run / "out")])
+            made[key] = (run / "out", rc, err.getvalue())
+        return made[key]
+    return report
+
+
 @pytest.mark.parametrize("base,name,keep,extra,claimed", [
     ("mix", "trace.bin", 100, 0, 1288),
     ("mix", "trace.bin", 1287, 25, 1288),      # a torn last record
@@ -26,29 +52,26 @@ def cut(run: pathlib.Path, name: str, keep: int, extra: int = 0) -> None:
     ("killed", "trace.bin", 1000, 0, 1142),    # fewer than the checkpoint vouches for
     ("mix", "trace.bin", 0, 0, 1288),
 ])
-def test_binary_file_cut_short_is_read_with_a_warning(base, name, keep, extra, claimed, golden,
-                                                      hgreport, tmp_path):
-    run = golden(base)
-    cut(run, name, keep, extra)
-    rc, out, err = hgreport(run, "-o", tmp_path / "out")
+def test_binary_file_cut_short_is_read_with_a_warning(base, name, keep, extra, claimed,
+                                                      cut_report):
+    out, rc, err = cut_report(base, name, keep, extra)
     assert rc == 0, err
     assert f"holds {keep} whole records but result.json says {claimed} were written: " \
            f"{claimed - keep} missing" in err
     if keep:
         assert "(the time of the last whole record)" in err
     assert f"reporting the {keep} that exist" in err
-    assert "cut short" in (tmp_path / "out" / "report.md").read_text()
-    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert "cut short" in (out / "report.md").read_text()
+    summary = json.loads((out / "summary.json").read_text())
     assert any(f"{claimed - keep} missing" in w for w in summary["warnings"])
 
 
-def test_time_of_the_last_whole_record(golden, hgreport, tmp_path):
-    run = golden("mix")
-    with (run / "trace.bin").open("rb") as f:
+def test_time_of_the_last_whole_record(cut_report):
+    from conftest import golden_path
+    with (golden_path("mix") / "trace.bin").open("rb") as f:
         f.seek(HEADER + 99 * RECORD + 8)
         end_ns = int.from_bytes(f.read(8), "little", signed=True)
-    cut(run, "trace.bin", 100)
-    rc, _, err = hgreport(run, "-o", tmp_path / "out")
+    _, rc, err = cut_report("mix", "trace.bin", 100)
     assert rc == 0
     from hgreport.base.units import fmt_ns
     assert f"1188 missing after {fmt_ns(end_ns)} (the time of the last whole record)" in err

@@ -192,3 +192,25 @@ def test_abeni_nonpreemptible_run_quotes_the_stored_table():
     names = ["no load", "memory", "io", "procfs", "fork"]
     assert [float(x) for x in m.groups()] == [round(win[n]["latency"]["p99_ns"] / 1e3, 1) for n in names]
     assert max(names, key=lambda n: win[n]["latency"]["p99_ns"]) == "io"
+
+
+def test_dougan_runs_quote_the_stored_table():
+    rows = {(r["run"][-1], r["label"]): r for r in load("dougan_jitter.json")["rows"]}
+    assert load("dougan_jitter.json")["thresholds_ns"] == [1_000_000, 2_219_000, 10_000_000]
+    text = (DOCS / "reproductions-abeni-dougan.md").read_text()
+    section = text.split("## 10. Dougan")[1]
+    quoted = [[c.strip() for c in x.strip().strip("|").split("|")]
+              for x in section.splitlines() if re.match(r"\| [12] \| jitter\.[01] ", x)]
+    assert len(quoted) == len(rows) == 4, quoted
+    for cells in quoted:
+        row = rows[(cells[0], cells[1].split()[0])]
+        assert _us(cells[2]) == row["samples"]
+        assert [_us(c) for c in cells[3:6]] == [row["later_than"][k] for k in
+                                                ("1000000", "2219000", "10000000")]
+        assert cells[6] == f"{row['p99_ns'] / 1e6:.2f} ms"
+        assert cells[7].strip("*") == f"{row['max_ns'] / 1e6:.2f} ms"
+        # the Wilson interval quoted for the 2.219 ms bound is this row's
+        from hgreport.base import stats
+        k, n = row["later_than"]["2219000"], row["samples"]
+        lo, hi = stats.wilson(k, n)
+        assert f"{100 * k / n:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]" in " ".join(section.split())

@@ -7,7 +7,7 @@ import pytest
 
 
 @pytest.mark.parametrize("case", ["mix", "outliers", "killed"])
-def test_export_round_trip(case, golden, hgreport, tmp_path):
+def test_export_round_trip(case, golden, rendered, hgreport, tmp_path):
     run = golden(case)
     rc, out, err = hgreport("export", run, "-o", tmp_path / "exp")
     assert rc == 0, err
@@ -18,8 +18,8 @@ def test_export_round_trip(case, golden, hgreport, tmp_path):
     first = json.loads(lines[0])
     assert set(first) == {"thread", "instance", "cpu", "start_ns", "end_ns", "end", "flags",
                           "window", "cause"}
-    rc, _, err = hgreport(run, "-o", tmp_path / "bin")
-    assert rc == 0, err
+    binary = rendered(case)                  # the report of the binary files
+    assert binary.rc == 0, binary.stderr
     text = golden(case, "as_text")
     for name in ("trace", "latency"):
         (text / f"{name}.bin").unlink(missing_ok=True)
@@ -29,7 +29,7 @@ def test_export_round_trip(case, golden, hgreport, tmp_path):
     (text / "result.json").write_text(json.dumps(res))
     rc, _, err = hgreport(text, "-o", tmp_path / "txt")
     assert rc == 0, err
-    a, b = (json.loads((tmp_path / d / "summary.json").read_text()) for d in ("bin", "txt"))
+    a, b = (json.loads((d / "summary.json").read_text()) for d in (binary.out, tmp_path / "txt"))
     for key in ("threads", "context_switches", "dispatch_latency"):
         assert a[key] == b[key], key
 

@@ -26,15 +26,17 @@ def figures(monkeypatch):
     return seen
 
 
-def test_loads_of_one_kind_share_one_axis(golden, hgreport, figures, tmp_path):
-    assert hgreport(golden("rx"), "-o", tmp_path)[0] == 0
-    axes = figures["series.png"]["axes"]
+def test_loads_of_one_kind_share_one_axis(rendered):
+    r = rendered("rx")
+    assert r.rc == 0, r.stderr
+    axes = r.figures["series.png"]["meaning"]
     loads = [a for a in axes if a[0].startswith("load throughput")]
     assert len(loads) == 1 and loads[0][1] == "Mbit/s"
     assert not [a for a in axes if a[1] == "ops/s"], "no empty ops/s axis beside Mbit/s lines"
 
 
-def test_whole_run_loads_do_not_hatch_the_panels(golden, copy_run, hgreport, figures, tmp_path):
+def test_whole_run_loads_do_not_hatch_the_panels(golden, copy_run, hgreport, figures, rendered,
+                                                 tmp_path):
     def whole_run(doc):
         for ld in doc["loads"]:
             ld["started_ns"], ld["stopped_ns"] = 317_535, doc["scenario"]["duration_ns"]
@@ -45,14 +47,16 @@ def test_whole_run_loads_do_not_hatch_the_panels(golden, copy_run, hgreport, fig
     assert all(hatched == 0 for _, _, hatched in s["axes"]), s["axes"]
     assert "load burn (cpu): throughout" in s["legend"]
     # a load inside the run still hatches its window
-    assert hgreport(mix, "-o", tmp_path / "as_is")[0] == 0
-    assert any(h for _, _, h in figures["series.png"]["axes"])
+    as_is = rendered("mix")
+    assert as_is.rc == 0, as_is.stderr
+    assert any(h for _, _, h in as_is.figures["series.png"]["meaning"])
 
 
-def test_gaps_figure_draws_no_empty_panel(golden, hgreport, figures, tmp_path, monkeypatch):
+def test_gaps_figure_draws_no_empty_panel(golden, rendered, figures, tmp_path, monkeypatch):
     mix = golden("mix")
-    assert hgreport(mix, "-o", tmp_path / "both")[0] == 0
-    assert len(figures["gaps.png"]["axes"]) == 2
+    both = rendered("mix")
+    assert both.rc == 0, both.stderr
+    assert len(both.figures["gaps.png"]["meaning"]) == 2
     # as a run of one thread draws it: gaps, no switches between traced threads
     from types import SimpleNamespace
     from hgreport.figures import gaps_latency
@@ -63,7 +67,7 @@ def test_gaps_figure_draws_no_empty_panel(golden, hgreport, figures, tmp_path, m
     assert len(titles) == 1 and titles[0].startswith("gaps of each thread")
 
 
-def test_timeline_marks_releases_and_names_its_lines(golden, hgreport, figures, tmp_path):
+def test_timeline_marks_releases_and_names_its_lines(golden, rendered):
     mix = golden("mix")
     run = read_run(mix)
     ws = choose_windows(run)
@@ -76,19 +80,21 @@ def test_timeline_marks_releases_and_names_its_lines(golden, hgreport, figures, 
     assert len(rel) and (rel % period == 0).all() and rel[0] == 0
     assert len(releases(run, next(i for i, t in enumerate(run.threads) if t["name"] == "lat"),
                         0, 50_000_000)) == 0, "a latency thread has no releases"
-    assert hgreport(mix, "-o", tmp_path / "rep")[0] == 0
-    legend = figures["timeline.png"]["legend"]
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    legend = r.figures["timeline.png"]["legend"]
     for name in ("release of a periodic job", "phase change", "gap starts", "gap ends",
                  "missed deadline", "late completion"):
         assert name in legend, legend
     assert "the event" not in legend
 
 
-def test_outlier_panels_in_time_order_with_the_outlier_marked(golden, hgreport, figures, tmp_path):
-    assert hgreport(golden("outliers"), "-o", tmp_path)[0] == 0
-    o = figures["outliers.png"]
+def test_outlier_panels_in_time_order_with_the_outlier_marked(rendered):
+    r = rendered("outliers")
+    assert r.rc == 0, r.stderr
+    o = r.figures["outliers.png"]
     assert "the outlier (gap or late wake-up)" in o["legend"]
-    titles = [a[0] for a in o["axes"] if a[0].startswith("#")]
+    titles = [a[0] for a in o["meaning"] if a[0].startswith("#")]
     assert titles and all(" at " in t for t in titles)
     times = [t.split(" at ", 1)[1].split(":", 1)[0] for t in titles]
     assert len(times) == len(titles)
@@ -120,18 +126,18 @@ def test_a_load_line_stays_inside_its_window(golden, copy_run, hgreport, monkeyp
         assert min(xs) >= ld["started_ns"] / 1e6 - 1e-6 and max(xs) <= ld["stopped_ns"] / 1e6 + 1e-6
 
 
-def test_jitter_per_cpu_in_dougans_form(golden, hgreport, figures, tmp_path):
+def test_jitter_per_cpu_in_dougans_form(rendered):
     """The worst jitter per CPU, equal to the worst lateness of the latency threads on it,
     and its histogram."""
     import numpy as np
-    mix = golden("mix")
-    run = read_run(mix)
-    assert hgreport(mix, "-o", tmp_path)[0] == 0
-    md = (tmp_path / "report.md").read_text()
+    r = rendered("mix")
+    run = read_run(r.run)
+    assert r.rc == 0, r.stderr
+    md = (r.out / "report.md").read_text()
     part = md.split("## Jitter per CPU (Dougan)\n\n", 1)[1].split("\n## ", 1)[0]
     lat = [i for i, t in enumerate(run.threads) if (t["stats"].get("latency") or {}).get("count")]
     worst = int(np.max(run.samples.late[np.isin(run.samples.thread, lat)]))
     from hgreport.base.units import fmt_ns
     assert f"| CPU 0 | {int(np.isin(run.samples.thread, lat).sum())} | {fmt_ns(worst)} | lat |" in part
-    assert "![jitter.png](jitter.png)" in part and (tmp_path / "jitter.png").exists()
-    assert f"worst {fmt_ns(worst)}" in figures["jitter.png"]["legend"]
+    assert "![jitter.png](jitter.png)" in part and (r.out / "jitter.png").exists()
+    assert f"worst {fmt_ns(worst)}" in r.figures["jitter.png"]["legend"]

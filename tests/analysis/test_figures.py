@@ -82,14 +82,18 @@ def test_log_axis_labels_never_overlap(width, lo, hi, axis):
     plt.close(fig)
 
 
-def test_every_figure_of_the_reports_reads_well(drawn, golden, hgreport):
-    for case in ("mix", "windows", "killed", "none", "outliers", "rx", "miss"):
-        run = golden(case)
-        rc, out, err = hgreport(run, "-o", run / "report")
-        assert rc == 0, (case, err)
+@pytest.mark.parametrize("case", ["mix", "windows", "killed", "none", "outliers", "rx", "miss"])
+def test_every_figure_of_the_reports_reads_well(case, rendered):
+    r = rendered(case)
+    assert r.rc == 0, (case, r.stderr)
+    assert_clean(r.figures)
+
+
+def test_the_reports_draw_every_kind_of_figure(rendered):
+    drawn = {name for case in ("mix", "windows", "killed", "none", "outliers", "rx", "miss")
+             for name in rendered(case).figures}
     assert {"timeline.png", "gaps.png", "latency.png", "series.png", "outliers.png",
-            "interactivation.png"} <= set(drawn)
-    assert_clean(drawn)
+            "interactivation.png"} <= drawn
 
 
 def test_sweep_figure_is_titled_by_scenario(drawn, golden, hgreport):
@@ -147,10 +151,10 @@ def test_each_load_has_its_own_colour_and_hatch_and_the_legend_matches():
     plt.close(fig)
 
 
-def test_latency_tail_is_log_log(drawn, golden, hgreport):
-    run = golden("mix")
-    assert hgreport(run, "-o", run / "report")[0] == 0
-    tail = [a for a in drawn["latency.png"]["axes"] if "1 - CDF" in a[0]]
+def test_latency_tail_is_log_log(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    tail = [a for a in r.figures["latency.png"]["axes"] if "1 - CDF" in a[0]]
     assert tail and tail[0][1:] == ("log", "log")
 
 

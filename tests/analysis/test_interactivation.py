@@ -10,17 +10,15 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "e2e"))
 import hgbin  # noqa: E402
 
 
-def _report(golden, hgreport, case, tmp_path):
-    run = golden(case)
-    rc, _, err = hgreport(run, "-o", tmp_path / "rep")
-    assert rc == 0, err
-    return run, json.loads((tmp_path / "rep" / "summary.json").read_text()), \
-        (tmp_path / "rep" / "report.md").read_text()
+def _report(rendered, case):
+    r = rendered(case)
+    assert r.rc == 0, r.stderr
+    return r.run, json.loads((r.out / "summary.json").read_text()), \
+        (r.out / "report.md").read_text()
 
 
-def test_latency_and_periodic_threads_get_their_inter_activation_times(golden, hgreport,
-                                                                       tmp_path):
-    run, s, page = _report(golden, hgreport, "mix", tmp_path)
+def test_latency_and_periodic_threads_get_their_inter_activation_times(rendered):
+    run, s, page = _report(rendered, "mix")
     res = json.loads((run / "result.json").read_text())
     scen = {(t["name"], t["instance"]): t for t in res["scenario"]["threads"]}
     rows = {r["thread"]: r for r in s["inter_activation"]}
@@ -48,12 +46,11 @@ def test_latency_and_periodic_threads_get_their_inter_activation_times(golden, h
     # the density figure follows the latency section's table, as the experiment's header says
     assert page.index("## Dispatch latency") < page.index("## Inter-activation times") \
         < page.index("![interactivation.png](interactivation.png)")
-    assert (tmp_path / "rep" / "interactivation.png").stat().st_size > 1000
+    assert (run / "report" / "interactivation.png").stat().st_size > 1000
 
 
-def test_a_partial_trace_pairs_no_activations_that_had_others_between(golden, hgreport,
-                                                                      tmp_path):
-    run, s, _ = _report(golden, hgreport, "outliers", tmp_path)
+def test_a_partial_trace_pairs_no_activations_that_had_others_between(rendered):
+    run, s, _ = _report(rendered, "outliers")
     res = json.loads((run / "result.json").read_text())
     wk = hgbin.read(run / "latency.bin")
     assert [r["label"] for r in s["inter_activation"]] == ["lat"]

@@ -74,11 +74,10 @@ def test_the_report_explains_the_late_wake_ups(late_run, hgreport):
     assert "![late_wakeups.png](late_wakeups.png)" in part
 
 
-def test_no_section_without_the_trace(golden, hgreport):
-    run = golden("mix")
-    rc, _, err = hgreport(str(run))
-    assert rc == 0, err
-    assert "Why the wake-ups were late" not in (run / "report" / "report.md").read_text()
+def test_no_section_without_the_trace(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    assert "Why the wake-ups were late" not in (r.out / "report.md").read_text()
 
 
 def test_perfetto_slices_of_late_wake_ups(late_run, tmp_path):

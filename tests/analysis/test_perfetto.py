@@ -194,12 +194,12 @@ def test_overlapping_intervals_are_clipped_to_nest(mix_run, copy_run, tmp_path, 
     assert max(ends) - track.slices[0][0] == int(rec["end_ns"][on0].max() - rec["start_ns"][on0].min())
 
 
-def test_report_writes_the_protobuf_trace(mix_run, hgreport, tmp_path):
-    rc, out, err = hgreport(mix_run, "-o", tmp_path / "rep")
-    assert rc == 0, err
-    assert (tmp_path / "rep" / perfetto.FILE_NAME).stat().st_size > 0
-    assert not (tmp_path / "rep" / "trace.perfetto.json").exists()
-    assert f"`{perfetto.FILE_NAME}`" in (tmp_path / "rep" / "report.md").read_text()
+def test_report_writes_the_protobuf_trace(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    assert (r.out / perfetto.FILE_NAME).stat().st_size > 0
+    assert not (r.out / "trace.perfetto.json").exists()
+    assert f"`{perfetto.FILE_NAME}`" in (r.out / "report.md").read_text()
 
 
 def test_no_trace_no_slices(mix_run, copy_run, tmp_path):

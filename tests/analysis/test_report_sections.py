@@ -27,10 +27,10 @@ def test_every_section_module_is_registered_once():
     assert sorted(listed) == names and len(set(listed)) == len(listed)
 
 
-def test_the_page_follows_the_registry(mix_run, hgreport, tmp_path):
-    rc, _, err = hgreport(mix_run, "-o", tmp_path)
-    assert rc == 0, err
-    md = (tmp_path / "report.md").read_text()
+def test_the_page_follows_the_registry(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    md = (r.out / "report.md").read_text()
     headings = re.findall(r"^## (.+)$", md, re.M)
     titles = [s.title for s in registry.SECTIONS if s.title]
     assert headings == [t for t in titles if t in headings]

@@ -5,12 +5,16 @@ planted link or another user's directory where the output directory goes is refu
 line (exit 2) with nothing written there."""
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import pathlib
+import shutil
 
 import pytest
 
 VICTIM_TEXT = "precious\n"
+GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
 
 
 @pytest.fixture
@@ -33,34 +37,61 @@ def assert_replaced(path: pathlib.Path) -> None:
     assert not [p.name for p in path.parent.iterdir() if ".tmp." in p.name]
 
 
-@pytest.mark.parametrize("name", ["report.md", "summary.json", "timeline.png", "gaps.png",
-                                  "trace.perfetto-trace", "series.json", "series.png"])
-def test_report_replaces_a_planted_link(name, golden, hgreport, victim):
-    run = golden("mix")
-    plant(run / "report", name, victim)
-    rc, _, err = hgreport(run)
+REPORT_FILES = ["report.md", "summary.json", "timeline.png", "gaps.png", "trace.perfetto-trace",
+                "series.json", "series.png"]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """planted(kind) -> (report directory, victim, exit status, stderr): `hgreport RUN` of a
+    copy of the mix run whose report/ held, at every name of REPORT_FILES, a symbolic link to
+    the victim ("symlink"), a hard link to it ("hard") or a link to a path that does not exist
+    ("dangling": report/NAME -> dangling/NAME). One report per kind for the module: a report
+    costs seconds, and every name is planted at once."""
+    from hgreport.cli import main
+    made = {}
+
+    def report(kind):
+        if kind in made:
+            return made[kind]
+        base = tmp_path_factory.mktemp(f"planted-{kind}")
+        run = shutil.copytree(GOLDEN / "mix", base / "mix", ignore=shutil.ignore_patterns("report"))
+        victim = base / "victim"
+        victim.write_text(VICTIM_TEXT)
+        for name in REPORT_FILES:
+            target = base / "dangling" / name if kind == "dangling" else victim
+            plant(run / "report", name, target, hard=kind == "hard")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            rc = main([str(run)])
+        made[kind] = (run / "report", victim, rc, err.getvalue())
+        return made[kind]
+    return report
+
+
+@pytest.mark.parametrize("name", REPORT_FILES)
+def test_report_replaces_a_planted_link(name, planted):
+    out, victim, rc, err = planted("symlink")
     assert rc == 0, err
     assert victim.read_text() == VICTIM_TEXT
-    assert_replaced(run / "report" / name)
+    assert_replaced(out / name)
 
 
-def test_report_replaces_a_hard_link(golden, hgreport, victim):
-    run = golden("mix")
-    plant(run / "report", "report.md", victim, hard=True)
-    rc, _, err = hgreport(run)
+def test_report_replaces_a_hard_link(planted):
+    out, victim, rc, err = planted("hard")
     assert rc == 0, err
     assert victim.read_text() == VICTIM_TEXT
-    assert_replaced(run / "report" / "report.md")
+    assert os.stat(victim).st_nlink == 1
+    for name in REPORT_FILES:
+        assert_replaced(out / name)
 
 
-def test_a_dangling_link_gets_no_target(golden, hgreport, tmp_path):
-    run = golden("mix")
-    target = tmp_path / "created-by-hgreport"
-    plant(run / "report", "report.md", target)
-    rc, _, err = hgreport(run)
+def test_a_dangling_link_gets_no_target(planted):
+    out, _, rc, err = planted("dangling")
     assert rc == 0, err
-    assert not target.exists()
-    assert_replaced(run / "report" / "report.md")
+    assert not (out.parent.parent / "dangling").exists()
+    for name in REPORT_FILES:
+        assert_replaced(out / name)
 
 
 def test_series_command_replaces_a_planted_link(golden, hgreport, victim):

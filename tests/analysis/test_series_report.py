@@ -22,12 +22,12 @@ def killed_run(golden_session):
 
 
 
-def test_report_of_a_complete_run_has_the_section(mix_run, hgreport, tmp_path):
-    rc, out, err = hgreport(mix_run, "-o", tmp_path)
-    assert rc == 0, err
-    md = (tmp_path / "report.md").read_text()
+def test_report_of_a_complete_run_has_the_section(rendered):
+    r = rendered("mix")
+    assert r.rc == 0, r.stderr
+    md = (r.out / "report.md").read_text()
     assert "## Over time" in md and "![series.png](series.png)" in md
-    assert (tmp_path / "series.png").read_bytes()[:4] == b"\x89PNG"
+    assert (r.out / "series.png").read_bytes()[:4] == b"\x89PNG"
     assert "incomplete" not in md.split("## Over time")[1].split("##")[0]
 
 
@@ -64,12 +64,12 @@ def test_outlier_windows_are_tabled_and_drawn(outliers_run, tmp_path):
     assert summary[-1] == f"outlier windows: {len(ws)}"
 
 
-def test_killed_run_reads_up_to_its_checkpoint(killed_run, hgreport, tmp_path):
+def test_killed_run_reads_up_to_its_checkpoint(killed_run, rendered, tmp_path):
     doc = json.loads((killed_run / "result.json").read_text())
     assert doc["complete"] is False and doc["checkpoint"]["covers_ns"] >= 1_000_000_000
-    rc, out, err = hgreport(killed_run, "-o", tmp_path)
-    assert rc == 0, err
-    md = (tmp_path / "report.md").read_text()
+    r = rendered("killed")
+    assert r.rc == 0, r.stderr
+    md = (r.out / "report.md").read_text()
     over = md.split("## Over time")[1]
     assert "**The run is incomplete** (its last checkpoint covers" in over
     assert "of the 6 s asked" in over

@@ -25,7 +25,15 @@ class Late:
 
 def collect(run: Run, keep: int = TAIL) -> Late:
     """The `keep` latest wake-ups of each thread among the attributed ones (those with
-    components); `count` counts them all."""
+    components); `count` counts them all. Kept in run.cache (the report reads the file before
+    it draws anything, so that a bad line is refused first: report/assemble.py)."""
+    key = ("late_wakeups", keep)
+    if key not in run.cache:
+        run.cache[key] = _collect(run, keep)
+    return run.cache[key]
+
+
+def _collect(run: Run, keep: int) -> Late:
     heaps: dict[int, list[tuple[int, int, dict[str, Any]]]] = {}
     out = Late()
     for x in lines(run):

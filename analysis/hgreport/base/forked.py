@@ -12,6 +12,7 @@ import builtins
 import gc
 import json
 import os
+import select
 import signal
 import threading
 import traceback
@@ -126,6 +127,17 @@ class Job:
             raise same from RuntimeError(f"in the child process:\n{out.get('traceback', '')}")
         raise RuntimeError(f"{self.path}: {self.what}: its child process failed (exit status "
                            f"{os.WEXITSTATUS(status)}): {out.get('traceback') or 'no report'}")
+
+    def check(self) -> None:
+        """Raise now what `fn` raised if it has already failed (the caller stops work whose
+        result would be thrown away); nothing while the child runs, or when it succeeded
+        (then `wait()` returns at once)."""
+        if self.pid is None:
+            if self.error is not None:
+                raise self.error
+            return
+        if select.select([self.fd], [], [], 0)[0]:     # its outcome written, or it died
+            self.wait()
 
     def cancel(self) -> None:
         """Stop and reap the child (the parent failed first)."""

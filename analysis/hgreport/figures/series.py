@@ -12,7 +12,8 @@ from matplotlib.ticker import MaxNLocator
 from ..analyses.series_bins import Bins, fmt_span, interrupt_rates
 from ..read.rundir import Run
 from ..read.series import Series
-from .plotting import clock_unit, legend_outside, load_style, log_axis, plt, save, shade_loads
+from .plotting import (align_ylabels, clock_unit, legend_outside, load_style, log_axis, plt, save,
+                       shade_loads)
 
 MAX_LINES = 10       # threads drawn per panel; the others are named in the legend's title
 THREAD_COLORS = plt.get_cmap("tab10").colors
@@ -147,7 +148,7 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
         axes[0].annotate("run incomplete: recorded until here", (covered_ns / scale, 1),
                          xycoords=("data", "axes fraction"), ha="right", va="bottom",
                          fontsize=8, color="tab:red")
-    fig.align_ylabels(axes)
+    align_ylabels(fig, axes)
     return save(fig, path)
 
 

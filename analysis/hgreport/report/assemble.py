@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..analyses import causes, late_wakeups
 from ..analyses.summary import DEFAULT_THRESHOLDS_NS, summarize
 from ..base import forked
 from ..base import safeout
@@ -32,6 +33,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     (start, length), None for where things happen (analyses/timeline_windows.py). `timings`,
     when given, receives the seconds each stage took (bench/hgreport_scale.py)."""
     clock = time.perf_counter()
+    job: forked.Job | None = None
 
     def lap(stage: str) -> None:
         nonlocal clock
@@ -39,10 +41,18 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
             now = time.perf_counter()
             timings[stage] = timings.get(stage, 0.0) + now - clock
             clock = now
+        if job is not None:
+            job.check()       # the export failed: no more figures for a report that fails
 
     safeout.make_dir(out)
     run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
     read_series(run)                  # its damage is among the warnings, above its section
+    # What only the sections read, read (and checked) now too, kept in run.cache: a bad line
+    # of kernel.jsonl or late_wakeups.jsonl is refused before any figure is drawn.
+    if (run.result.get("kernel_trace") or {}).get("enabled"):
+        causes.top_gaps(run)          # sections/causes.py
+    if late_wakeups.threads(run):
+        late_wakeups.collect(run)     # sections/late_wakeups.py
     lap("read")
     # The Perfetto export needs none of the rest: a child process writes it while this one
     # draws the figures (the machine's second CPU; base/forked.py, in-process if it cannot fork).
