@@ -5,7 +5,7 @@ it needs, here, from the fixtures it uses; no test carries a tier marker of its 
          `hgrun` or `hgrun_bin` (tests/e2e/conftest.py) or `make_run`
          (tests/analysis/conftest.py). `hgcli` (hgrun's commands that run nothing: validate,
          list, schema, --help) does not make a test `run`.
-  slow   it needs no run but takes a second or more (a whole report drawn, a fork, a pip
+  slow   it needs no run but takes half a second or more (a whole report drawn, a fork, a pip
          install): listed in tests/slow.txt, which `pytest --record-slow` writes from the
          durations of the tests it ran (the others keep their entries).
 
@@ -19,7 +19,7 @@ import pytest
 
 RUN_FIXTURES = frozenset({"hgrun", "hgrun_bin", "make_run"})
 SLOW_LIST = pathlib.Path(__file__).resolve().parent / "slow.txt"
-SLOW_SECONDS = 1.0
+SLOW_SECONDS = 0.5
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,6 +45,7 @@ def _slow_ids() -> set[str]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     slow = _slow_ids()
+    _collected.update(i.nodeid for i in items)
     for item in items:
         if RUN_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.run)
@@ -65,6 +66,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 _took: dict[str, float] = {}
+_collected: set[str] = set()      # every test of this session, before -m/-k deselect
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -78,9 +80,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     ran = {i.nodeid for i in items if i.nodeid in _took}
     ids = {i.nodeid for i in items if i.get_closest_marker("run") is None
            and _took.get(i.nodeid, 0.0) >= SLOW_SECONDS}
-    ids = sorted(ids | (_slow_ids() - ran))      # the tests not run this time keep their entry
+    # the tests not run this time keep their entry; those that no longer exist lose it
+    ids = sorted(ids | ((_slow_ids() & _collected) - ran))
     SLOW_LIST.write_text(
-        "# Tests that need no run of hgrun but took 1 s or more (setup and teardown\n"
+        "# Tests that need no run of hgrun but took 0.5 s or more (setup and teardown\n"
         "# included): the `slow` tier (tests/conftest.py). Written by\n"
         "# `python3 -m pytest --record-slow tests/e2e tests/analysis`.\n"
         + "".join(f"{x}\n" for x in ids))

@@ -44,7 +44,7 @@ from hgreport.cli import main  # noqa: E402
 # Fixtures that draw a whole report shared by several tests (a report costs seconds): a test
 # that uses one is `slow` (docs/testing.md) whether or not it happens to be the one that draws,
 # so that the fast tier never pays for the drawing in whichever test comes first.
-SHARED_REPORTS = frozenset({"rendered", "planted", "cut_report"})
+SHARED_REPORTS = frozenset({"rendered", "planted", "cut_report", "report"})  # report: test_report.py
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
