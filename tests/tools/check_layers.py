@@ -20,7 +20,6 @@ import argparse
 import collections
 import pathlib
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -114,14 +113,7 @@ def self_test(cc: str) -> int:
 
     def check(tree: dict, want: int) -> bool:
         with tempfile.TemporaryDirectory() as tmp:
-            root, build = pathlib.Path(tmp, "runner"), pathlib.Path(tmp, "build")
-            for rel, text in tree.items():
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (root / rel).write_text(text)
-            for src in root.rglob("*.c"):
-                obj = build / "obj" / "runner" / (src.relative_to(root).as_posix() + ".o")
-                obj.parent.mkdir(parents=True, exist_ok=True)
-                subprocess.run([cc, "-c", str(src), "-o", str(obj)], check=True)
+            root, build = check_loops.build_tree(pathlib.Path(tmp), tree, cc)
             bad = check_symbols(root, build)
             found = [b for b in bad if not b.startswith("  ")]
             ok = len(found) == want and all("base/ uses 1 symbol(s) of plan/" in b
