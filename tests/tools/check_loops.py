@@ -201,7 +201,7 @@ def include(path: str) -> str:
 
 
 def build_tree(tmp: pathlib.Path, tree: dict, cc: str):
-    """Writes tree ({"base/a.c": text}) as tmp/runner and compiles each .c
+    """Writes tree ({path under runner/: text}) as tmp/runner and compiles each .c
     into tmp/build as CMake lays its objects out; (root, build)."""
     root, build = tmp / "runner", tmp / "build"
     for rel, text in tree.items():
