@@ -25,7 +25,7 @@ void hg_competition_free(struct hg_competition *c);
 /* A process that took CPU time during the run. */
 struct hg_outsider {
 	pid_t pid;
-	char comm[16];
+	char comm[40];           /* a comm, or a threaded handler's whole name (HG_KNAME_LEN) */
 	bool kthread;
 	uint64_t cpu_ns;
 };
