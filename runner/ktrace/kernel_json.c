@@ -24,7 +24,8 @@ static json_t *causes_json(void)
 
 static bool has_cause_field(uint8_t cause)
 {
-	return cause >= HG_CAUSE_THREAD && cause <= HG_CAUSE_KTHREAD;
+	return (cause >= HG_CAUSE_THREAD && cause <= HG_CAUSE_KTHREAD) ||
+	       cause == HG_CAUSE_IRQ_THREAD || cause == HG_CAUSE_BLOCKED;
 }
 
 static json_t *not_available(const struct hg_run_state *rs)
