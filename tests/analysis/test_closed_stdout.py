@@ -79,6 +79,6 @@ def test_a_broken_pipe_that_is_not_stdout_is_still_an_error(golden, hgreport, mo
     def broken(*_a, **_k):
         raise BrokenPipeError(32, "Broken pipe")
     monkeypatch.setattr(cli, "COMMANDS", tuple(
-        dataclasses.replace(c, run=broken) if c.name == "table1" else c for c in cli.COMMANDS))
+        dataclasses.replace(c, run=broken) if c.name == "abeni-table1" else c for c in cli.COMMANDS))
     rc, _, err = hgreport("table1", golden("mix"))
     assert rc == 2 and "Broken pipe" in err, (rc, err)

@@ -240,7 +240,8 @@ def test_malformed_input_exits_2_naming_the_file(case, golden, hgreport, tmp_pat
     assert file in first and says in first, first
 
 
-@pytest.mark.parametrize("command", ["table2", "rta", "table1", "dispatch", "compare"])
+@pytest.mark.parametrize("command", ["hourglass-table2", "rta", "abeni-table1", "hourglass-table1",
+                                     "compare"])
 @pytest.mark.parametrize("case", [c for c in CASES if c[0] in (
     "garbage", "nan", "cpu_ns-string", "files-absolute", "trace-magic", "trace-cut", "result-fifo")],
     ids=lambda c: c[0])

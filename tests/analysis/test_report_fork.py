@@ -74,7 +74,8 @@ def test_the_child_is_reaped_when_the_parent_fails(mix_run, tmp_path, monkeypatc
         raise InputError("x", "figure failed (test)")
 
     monkeypatch.setattr(forked, "Job", job)
-    monkeypatch.setattr(report.figures, "plot_gaps", boom)
+    from hgreport.figures import gaps
+    monkeypatch.setattr(gaps, "plot_gaps", boom)
     with pytest.raises(InputError, match="figure failed"):
         report.write_report(read_run(mix_run), tmp_path / "out")
     assert started and started[0].pid is None    # killed and waited for: no zombie left

@@ -133,10 +133,11 @@ def test_report_spreads_the_window_and_names_stress_ng(hgrun, scenario, tmp_path
     from hgreport.analyses.summary import summarize
     from hgreport.read.rundir import read_run
     from hgreport.report.section import Context
+    from hgreport.figures import series as series_figure
     from hgreport.report.sections import loads, over_time
     r = run_scenario(hgrun, scenario, tmp_path, load_scenario(CPU_1S), duration="2s")
     assert r.rc == 0, r.err
-    monkeypatch.setattr(over_time, "plot_series", lambda *args, **kwargs: None)
+    monkeypatch.setattr(series_figure, "plot_series", lambda *args, **kwargs: None)
     run = read_run(r.dir)
     ctx = Context(run, summarize(run), r.dir / "report")
     md = loads.SECTION.markdown(ctx) + over_time.SECTION.markdown(ctx)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
+from ..read.memo import per_run
 from ..read.rundir import END_KINDS, Intervals
 
 if TYPE_CHECKING:
@@ -213,16 +214,13 @@ def switches(iv: Intervals) -> Switches:
     return Switches(iv, np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs]))
 
 
+@per_run
 def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
     """gaps(run.intervals, same_cpu), computed once per run."""
-    key = "gaps" if same_cpu else "gaps.any_cpu"
-    if key not in run.cache:
-        run.cache[key] = gaps(run.intervals, same_cpu)
-    return run.cache[key]
+    return gaps(run.intervals, same_cpu)
 
 
+@per_run
 def of_run(run: "Run") -> Switches:
     """switches(run.intervals), computed once per run (the summary and the figures share it)."""
-    if "switches" not in run.cache:
-        run.cache["switches"] = switches(run.intervals)
-    return run.cache["switches"]
+    return switches(run.intervals)

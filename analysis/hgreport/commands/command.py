@@ -16,3 +16,4 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     usage: str = ""          # one-line synopsis for the overview, e.g. "RUN_DIR [-o OUT]"
+    aliases: tuple[str, ...] = ()    # former names, still accepted (`table1`)
