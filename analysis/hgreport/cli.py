@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `hgreport` command line. The commands are listed once, in COMMANDS; each lives in its
 own module of commands/ (name, help, arguments, what it does: commands/command.py)."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """docs/architecture.md stays true to the tree: every path it names in backticks exists (a
 NAME placeholder: its folder does), every symbol it names exists, and on a table row or a
 recipe step each symbol is found in a file that row or step names; its links resolve, anchors

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A closed stdout (`hgreport ... | head`): hgreport ends as coreutils do, killed by SIGPIPE
 (the shell's $? 141), without a message or a traceback, and keeps what it wrote
 (docs/cli.md, "hgreport and a closed pipe"). The pipes are real: their reader is closed

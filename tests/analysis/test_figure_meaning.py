@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Figures that say what they mean: the load panel of series.png has no empty axis, whole-run
 loads do not hatch every panel, gaps.png draws no empty panel, the timeline marks releases
 and names every line it draws, outlier panels run in time order with the outlier marked."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Figures that read well (analysis/README.md: "drawn to be read at their real size"), checked
 on every figure hgreport writes, drawn at its real size: tick labels never overlap, legends sit
 off the data and off the labels, one colour and hatch per load, log tails, the default timeline

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Malformed inputs: every one ends with exit status 2 and a message naming the file and the
 problem, never a traceback; only files inside the run directory are read; a missing trace
 is an error unless the run recorded none. Each case damages a copy of a golden run."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """table2 and the dispatch-latency table of several runs: a row per run; one run unchanged."""
 import json
 import pytest

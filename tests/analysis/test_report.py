@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The report of one real run: summary.json against result.json, the trace and the figures."""
 import json
 from collections import defaultdict

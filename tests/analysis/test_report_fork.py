@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The report's Perfetto export in a forked child (hgreport/base/forked.py, report/assemble.py): failures come
 back as the same errors, and the report is the same as written in one process; the default
 timeline's windows (timeline._rows) select what a per-thread scan selects."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The "Over time" section and `hgreport series` on real runs: a complete one, an `outliers`-mode
 one with windows, and one killed with SIGKILL part-way (the report reads what was measured up to
 the last checkpoint: docs/results.md)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The vectorised trace computations against plain per-record references: switches and gaps
 (switches.py, any block size, outlier windows), jobs rebuilt from the trace (jobs.py), the
 order statistics (stats.describe) and the pixel merge of the timeline."""

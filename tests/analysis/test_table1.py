@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """table1: per-window latency, deadline misses and switch counts on a synthetic run whose every
 number is worked out by hand; the command on a real run."""
 import json

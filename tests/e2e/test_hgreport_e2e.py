@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport on fresh runs of the real runner (the analysis tests in tests/analysis read
 checked-in golden directories instead): run -> hgreport -> the report agrees with the run."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """One vocabulary of metric names (runner/plan/metrics.h): `hgrun list metrics --json` is
 the source; expect:, docs/scenario.md and hgreport compare (--fail-if, its tables) must
 use the same strings, with the unit in the name where the value has one."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The stress_ng load (docs/loads.md): stress-ng's bogo-ops in result.json and
 the series, its files listed and bounded, nothing left behind, and a clear
 error when stress-ng is missing or given what hgrun owns."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Comments that name a project file must name one that exists: a comment
 citing a design note or a source file that is not in the tree misleads the
 next reader.  Scans comments of runner/ (C) and the Python sources of

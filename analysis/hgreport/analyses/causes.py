@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the gaps happened, when the run was recorded with the kernel's events
 (docs/kernel-trace.md): per thread the time, count and share of each cause (result.json
 `threads[].gap_causes`), and the largest gaps with their cause and culprit (trace.bin's cause

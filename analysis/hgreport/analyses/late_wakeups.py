@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the wake-ups were late (docs/kernel-trace.md, "Late wake-ups"): per latency thread the
 components summed (result.json `threads[].wakeup_causes`), and from late_wakeups.jsonl the worst
 wake-ups with their breakdown and the components of the tail, the worst TAIL of each thread, for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The series aggregated into bins of time: a day at 1 s becomes 288 bins of 5 minutes, as the
 OSADL long-term latency plots show a day. Every reduction is a numpy bincount / ufunc.at over the
 columns of series.py."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The numbers of one run's report (summary.json): every table of report.md comes from here."""
 from __future__ import annotations
 

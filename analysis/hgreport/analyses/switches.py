@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the gap trace says about the scheduler (paper section 4, `process_ctx` of section 5.1):
 gaps of a thread on one CPU, and context switches inferred between traced threads.
 
@@ -73,10 +74,6 @@ class Switches:
     @property
     def from_thread(self) -> np.ndarray:
         return self.iv.thread[self.a]
-
-    @property
-    def to_thread(self) -> np.ndarray:
-        return self.iv.thread[self.b]
 
     @property
     def at(self) -> np.ndarray:

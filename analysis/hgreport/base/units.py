@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Units: the scenario's duration and size words, and human formatting of ns."""
 import re
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport abeni-table1 RUN...` (also `table1`): per-window statistics (Abeni et al. table 1)
 and switch rates."""
 from __future__ import annotations

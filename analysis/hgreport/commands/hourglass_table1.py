@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport hourglass-table1 RUN_DIR...` (also `dispatch`): the dispatch-latency table
 (Hourglass section 5.3, table 1): wake-ups later than each threshold, a row per latency thread
 of each run."""

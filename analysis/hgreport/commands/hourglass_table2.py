@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport hourglass-table2 RUN_DIR...` (also `table2`): Hourglass's table 2 (section 5.4),
 missed deadlines and throughput; with several runs, a row per run."""
 from __future__ import annotations

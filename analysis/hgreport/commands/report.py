@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport report RUN_DIR` (the default command): the report of one run."""
 from __future__ import annotations
 

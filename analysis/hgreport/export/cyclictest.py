@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Latency threads' histograms in cyclictest's `-h` text layout, the form OSADL's
 latency plots and many lab scripts read (rt-tests' cyclictest, its print_hist):
 

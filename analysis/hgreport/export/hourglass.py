@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A run in Hourglass's own output form (Regehr, USENIX 2002, section 5.1 and 5.3), for
 Hourglass's scripts (process_ctx, render_trace) and for reading next to the paper:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """trace.bin / latency.bin as JSON lines (docs/results.md): one object per record, in the
 file's order, with the thread named as in result.json, for tools that want text. hgreport
 reads these files back (rundir.py's JSON-lines path) when result.json's files name them."""

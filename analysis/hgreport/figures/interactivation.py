@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The probability density of inter-activation times around the period (Abeni et al.,
 figure 2): one panel per thread, a histogram normalised to a density, a red line at exactly
 one period."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """jitter.png: Dougan's form of the latency threads' results: per CPU, a histogram of the
 wake-ups' scheduling jitter (lateness) with the worst case marked, as the article's figures
 show a run's jitter distribution and report its worst case per CPU."""

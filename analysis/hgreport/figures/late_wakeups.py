@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """late_wakeups.png: the components of the tail (docs/kernel-trace.md, "Late wake-ups"): per
 latency thread, its worst wake-ups (analyses/late_wakeups.py's TAIL), worst first, as bars of
 their components' shares of the lateness (one colour per component, the residual on top), and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """outliers.png: one small timeline per outlier window of an `outliers`-mode run, around its
 largest outlier (docs/results.md#trace-modes): intervals of CPU, gaps (by cause when the kernel
 was traced), wake-ups as ticks from the intended to the actual time."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """matplotlib with the Agg backend, and what every figure shares: load windows (one colour and
 hatch per load, overlaps visible as crossed hatching), log axes whose labels never collide, time
 axes in readable units, legends outside the data."""
@@ -108,6 +109,24 @@ def tight_bbox(fig: Any) -> Any:
     return box.padded(pad, pad)
 
 
+def ticklabels_in_view(axis: Any) -> list[Any]:
+    """The axis' tick labels (major and minor) that are drawn: visible, laid out and at a tick
+    inside the view (within 1e-10 of its span, in the scale's coordinates, as the axis itself
+    picks the ticks it draws)."""
+    scale = axis.get_transform()
+    lo, hi = sorted(scale.transform(np.asarray(axis.get_view_interval(), float)))
+    tol = (hi - lo) * 1e-10
+    k = 1 if axis.axis_name == "y" else 0
+    out = []
+    for label in axis.get_ticklabels(which="both"):
+        if not label.get_in_layout():
+            continue
+        at = scale.transform(np.asarray([label.get_position()[k]], float))[0]
+        if lo - tol <= at <= hi + tol:
+            out.append(label)
+    return out
+
+
 def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
     """What fig.align_ylabels(axes) draws for axes stacked in one column, computed once at the
     saved DPI: each y label at the leftmost edge of the column's tick labels (or left spines),
@@ -120,7 +139,7 @@ def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
         renderer = fig.canvas.get_renderer()
         edges = []
         for ax in axes:
-            boxes, _ = ax.yaxis._get_ticklabel_bboxes(ax.yaxis._update_ticks(), renderer)
+            boxes = [t.get_window_extent(renderer) for t in ticklabels_in_view(ax.yaxis)]
             edges.append(Bbox.union([*boxes, ax.spines["left"].get_window_extent()]).x0)
         left = min(edges)
         for ax in axes:
@@ -156,9 +175,9 @@ class _LogTicks(Locator):
         """(axis length in px, font size in px)."""
         ax = self.axis.axes
         box = ax.get_window_extent()
-        try:
-            size = float(self.axis._get_tick_label_size(self.axis.axis_name))
-        except (AttributeError, TypeError, ValueError):
+        try:                          # a tick's label has the axis' tick label size
+            size = float(self.axis.get_major_ticks(1)[0].label1.get_fontsize())
+        except (AttributeError, IndexError, TypeError, ValueError):
             size = 10.0
         length = box.width if self.axis.axis_name == "x" else box.height
         return length, size * ax.figure.dpi / 72.0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """series.png: a run over its whole length from series.jsonl, bin by bin (OSADL's long-term plots):
 wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput,
 each scenario CPU's interrupts per second."""

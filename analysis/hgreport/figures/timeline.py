@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The execution trace (the paper's figures 3 and 6): one row per thread, a gray rectangle for
 each interval of continuous CPU (merged to pixels), gaps coloured by their cause when the
 kernel was traced (docs/kernel-trace.md), load windows shaded; one panel per window, stacked.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The run as a Perfetto trace in its native protobuf format (trace.perfetto-trace): open it
 in https://ui.perfetto.dev or query it with trace_processor. The tracks are listed in
 perfetto/tracks.py; the bytes come from perfetto/proto.py.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The raw records of trace.bin / latency.bin with every field (window ids, flags, cause codes),
 and the gaps they bound, for the outlier windows and the cause reports. rundir.py reads the
 same files into the columns the other reports use."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Opening an input file the way every reader of read/ does: never blocking on a FIFO or a
 device (O_NONBLOCK, then a regular file is required), never following a link at the last
 component (rundir.inside has already resolved the links the run may hold), a symlink loop or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """result.json read and checked before anything uses it: strict JSON (UTF-8, no NaN or
 Infinity, integers that fit 64 bits), the JSON Schema shipped with the package
 (hgreport/schemas/result.schema.json: schemas/result.schema.json, linked), and the fields

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reading one run directory: result.json (checked: resultfile.py), and the trace and the
 latency samples as columns. trace.bin / latency.bin are not parsed: they are read a chunk at a
 time into the contiguous numpy columns the analysis uses (binfile.py; 25 bytes per interval

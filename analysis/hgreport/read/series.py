@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread, per load and per
 scenario CPU (its interrupts) every `trace.series`, written while the run lasts.
 

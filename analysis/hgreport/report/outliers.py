@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The "Outlier windows" part of the Over time section of an `outliers`-mode run (result.json
 trace.outliers, records flagged with their window id in trace.bin / latency.bin:
 docs/results.md#trace-modes): a table, and outliers.png (figures/outliers.py), one small

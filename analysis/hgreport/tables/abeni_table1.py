@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Markdown of `hgreport abeni-table1`: one run in detail (a table per latency thread, misses and
 switch rates per window, switch rates and costs per thread), several runs as Abeni's table 1
 (a row per run, a column per window)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Table 2 of the paper (section 5.4): missed deadlines of periodic threads and throughput of
 tcp_stream loads, each row a thread, a load, or a thread with the loads that overlapped it."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the gaps happened, when the run was recorded with the kernel's events
 (docs/kernel-trace.md): per thread the gaps, their time, the share explained and the time
 taken by outsiders; per thread and cause the time, gaps and share; the largest gaps with their

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Gap lengths per thread and the inferred context-switch costs (involuntary, voluntary, all),
 with what the inference means (the paper's section 4), and their histograms (gaps.png)."""
 from __future__ import annotations

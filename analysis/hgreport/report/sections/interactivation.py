@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Inter-activation times of periodic and latency threads (Abeni et al., figure 2): the
 deviation of each activation from the previous one plus the period, as a table and as its
 probability density (interactivation.png), next to the dispatch latency's 1 - CDF."""

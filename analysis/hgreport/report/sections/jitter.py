@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Dougan's form: the worst scheduling jitter per CPU with the histogram of every wake-up's
 jitter on that CPU (jitter.png)."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the wake-ups were late, when the run was recorded with the kernel's events
 (docs/kernel-trace.md, "Late wake-ups"): per latency thread how many late wake-ups the
 components add up for and how the time splits, the worst wake-ups with their breakdown

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Dispatch latency of the latency threads: min, p50, p99, p99.9, max, their tail and course
 (latency.png), and the samples later than each threshold (the Hourglass paper's table 1)."""
 from __future__ import annotations

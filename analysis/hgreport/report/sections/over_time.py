@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The "Over time" section of a run's report, from series.jsonl (docs/results.md#seriesjsonl):
 what a run of hours or days is read by. Its figures are series.png and, in `outliers` mode,
 outliers.png; it writes series.json (the bins) beside them. `hgreport series` writes it alone

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The verdict, first on the page: the scenario's expectations, PASS or FAIL, in the units
 they were written in (a bound `min: 1s` reads 1 s, a ratio a percentage), then the few
 findings a reader needs before the details: the CPU each thread received against what it
