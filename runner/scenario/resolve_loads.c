@@ -4,17 +4,19 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
-static const struct hg_params *load_member(size_t i, const char **name)
+static const struct hg_params *load_member(const struct hg_plugins *p, size_t i,
+					   const char **name)
 {
-	if (i >= hg_n_loads)
+	if (i >= p->n_loads)
 		return NULL;
-	*name = hg_loads[i]->name;
-	return &hg_loads[i]->params;
+	*name = p->loads[i]->name;
+	return &p->loads[i]->params;
 }
 
 static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *lp)
@@ -25,14 +27,11 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	hg_r_name(r, raw->name, path, 15);
 	lp->name = strdup(raw->name);
 
-	const char *names[16];
-	for (size_t i = 0; i < hg_n_loads; i++)
-		names[i] = hg_loads[i]->name;
 	snprintf(path, sizeof(path), "loads[%zu].type", li);
-	int t = hg_r_choice(r, raw->type, path, "load type", names, hg_n_loads);
+	int t = hg_r_plugin(r, raw->type, path, "load type", load_member);
 	if (t < 0)
 		return;
-	lp->ops = hg_loads[t];
+	lp->ops = r->plugins->loads[t];
 
 	lp->stop_ns = r->plan->duration_ns;
 	snprintf(path, sizeof(path), "loads[%zu].start", li);
@@ -65,7 +64,7 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 static void check_stagger(struct hg_resolver *r, size_t li, const struct hg_load_plan *lp,
 			  uint64_t workers)
 {
-	uint64_t stagger = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "stagger", 0) : 0;
+	uint64_t stagger = hg_load_stagger(lp);
 	if (!stagger || workers < 2 || lp->stop_ns <= lp->start_ns)
 		return;
 	uint64_t last = lp->start_ns + (workers - 1) * stagger;
@@ -97,7 +96,7 @@ void hg_resolve_loads(struct hg_resolver *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct hg_load_plan *lp = &r->plan->loads[i];
 		resolve_load(r, i, &r->plan->loads[i]);
-		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
+		uint64_t workers = hg_load_workers(lp);
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
 		check_stagger(r, i, lp, workers ? workers : (uint64_t)CPU_COUNT(lp->cpus_all ?
 										&r->online : &lp->cpus));
