@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Rules every source file of the runner's side keeps (docs/architecture.md,
 section 1), each a ctest:
 
