@@ -19,6 +19,7 @@
 #include "base/dirlock.h"
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
+#include "plan/load.h"
 #include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
@@ -37,7 +38,8 @@ struct sweep_job {
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
-	char note[1024];              /* the last point's: what --duration cut (result.json) */
+	char note[1024];              /* the last point's warnings (result.json): what
+					 --duration cut, optional loads left out */
 	char dir[PATH_MAX];
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
@@ -100,6 +102,15 @@ static struct hg_plan *point_plan(struct sweep_job *j, size_t point)
 	len.note = j->note;
 	len.note_size = sizeof(j->note);
 	if (hg_plan_apply_length(plan, &len, what, stderr)) {
+		hg_plan_free(plan);
+		return NULL;
+	}
+	/* Optional loads without their program (docs/loads.md) are left out, a
+	 * warning each; the others stopped the sweep before it began, unless
+	 * the grid gave a point a load type the base did not have. */
+	if (hg_load_leave_out_missing(plan, j->note, sizeof(j->note))) {
+		fprintf(stderr, "%sa load runs a program that is not on PATH here (hgrun validate "
+			"names it)\n", what);
 		hg_plan_free(plan);
 		return NULL;
 	}
