@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/fsutil.h"
@@ -215,3 +216,8 @@ bool hg_find_program(const char *name, char *path, size_t size)
 	return false;
 }
 
+int64_t hg_free_bytes(const char *path)
+{
+	struct statvfs v;
+	return statvfs(path, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
+}
