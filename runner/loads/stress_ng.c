@@ -31,6 +31,7 @@
 #include "loads/rows.h"
 #include "loads/stress_ng_host.h"
 #include "loads/stress_ng_yaml.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -45,7 +46,7 @@ static const struct hg_param params[] = {
 	{ .name = "stressor", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, stressor),
 	  .min = 1, .required = true,
 	  .help = "the stress-ng stressor to run (stress-ng --stressors): cpu, vm, hdd, fork, ..." },
-	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
+	{ .name = HG_KEY_WORKERS, .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
 	  .max = HG_LOAD_WORKERS_MAX, .def = "1",
 	  .help = "instances of the stressor (--STRESSOR N); 0: one per CPU the load may use" },
 	{ .name = "options", .kind = HG_PARAM_ARGS, .offset = offsetof(struct params, options),
