@@ -40,6 +40,9 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	snprintf(path, sizeof(path), "loads[%zu].stop", li);
 	if (raw->stop)
 		hg_r_duration(r, raw->stop, path, &lp->stop_ns);
+	snprintf(path, sizeof(path), "loads[%zu].optional", li);
+	if (raw->optional)
+		hg_r_bool(r, raw->optional, path, &lp->optional);
 
 	lp->cpus_all = true;
 	snprintf(path, sizeof(path), "loads[%zu].cpus", li);
