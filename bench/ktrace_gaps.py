@@ -23,7 +23,7 @@ UNEXPLAINED = ("invisible", "unattributed")
 
 
 def gaps_of_run(run: pathlib.Path, min_ns: float = 0):
-    """Every gap of every thread (as runner/results/kernel_findings.c forms
+    """Every gap of every thread (as runner/ktrace/kernel_findings.c forms
     them): {thread, cpu, start, end, cause}, times on the run's timeline."""
     run = pathlib.Path(run)
     res = json.loads((run / "result.json").read_text())

@@ -59,7 +59,7 @@ def event_ids(inst: pathlib.Path):
 def decode_pages(data: bytes, page: int, cpu: int):
     """(ts, type id, common_pid, payload offset, payload length) of every record in the
     binary pages of one CPU's trace_pipe_raw (layout: events/header_page and
-    header_event; the same rules as runner/run/ktrace_parse.c)."""
+    header_event; the same rules as runner/ktrace/ktrace_parse.c)."""
     out = []
     for p in range(0, len(data) - 16 + 1, page):
         ts, commit = struct.unpack_from("<QQ", data, p)

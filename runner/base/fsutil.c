@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/fsutil.h"
@@ -195,4 +196,10 @@ int hg_open_dir_at(int dir, const char *name, bool create)
 		return -errno;
 	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+int64_t hg_free_bytes(const char *path)
+{
+	struct statvfs v;
+	return statvfs(path, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
 }

@@ -4,9 +4,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* mkdir -p.  Returns 0 or -errno. */
 int hg_mkdirs(const char *path);
+/* The bytes an unprivileged writer may still put on the file system of
+ * path, or -1 when it cannot be told. */
+int64_t hg_free_bytes(const char *path);
 /* Reads the first line of a (sysfs, procfs) file into buf without its
  * newline and trailing blanks.  Returns its length, or -errno (buf is then ""). */
 int hg_read_first_line(const char *path, char *buf, size_t size);

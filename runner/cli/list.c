@@ -5,12 +5,10 @@
 
 #include "cli/cli.h"
 #include "cli/list.h"
-#include "plan/load.h"
+#include "cli/plugins.h"
 #include "plan/metrics.h"
 #include "plan/param_json.h"
 #include "plan/priority.h"
-#include "plan/timer.h"
-#include "plan/workload.h"
 
 /* What `hgrun list` shows of any plugin. */
 struct plugin {
@@ -48,18 +46,18 @@ static json_t *list_json(void)
 {
 	json_t *w = json_array(), *t = json_array(), *p = json_array(), *l = json_array(),
 	       *m = json_array();
-	for (size_t i = 0; i < hg_n_workloads; i++)
-		json_array_append_new(w, workload_json(hg_workloads[i]));
-	for (size_t i = 0; i < hg_n_timers; i++)
-		json_array_append_new(t, plugin_json(PLUGIN(hg_timers[i])));
+	for (size_t i = 0; i < hg_builtin_plugins.n_workloads; i++)
+		json_array_append_new(w, workload_json(hg_builtin_plugins.workloads[i]));
+	for (size_t i = 0; i < hg_builtin_plugins.n_timers; i++)
+		json_array_append_new(t, plugin_json(PLUGIN(hg_builtin_plugins.timers[i])));
 	for (size_t i = 0; i < hg_n_priority_levels; i++)
 		json_array_append_new(p, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 			"name", hg_priority_levels[i].name,
 			"policy", hg_policy_name(hg_priority_levels[i].policy),
 			"priority", hg_priority_levels[i].rt_priority,
 			"nice", hg_priority_levels[i].nice, "summary", hg_priority_levels[i].summary));
-	for (size_t i = 0; i < hg_n_loads; i++)
-		json_array_append_new(l, plugin_json(PLUGIN(hg_loads[i])));
+	for (size_t i = 0; i < hg_builtin_plugins.n_loads; i++)
+		json_array_append_new(l, plugin_json(PLUGIN(hg_builtin_plugins.loads[i])));
 	for (size_t i = 0; i < hg_n_metrics + hg_n_report_metrics; i++) {
 		bool expect = i < hg_n_metrics;
 		const struct hg_metric *x = expect ? &hg_metrics[i] : &hg_report_metrics[i - hg_n_metrics];
@@ -99,13 +97,13 @@ static void print_text(FILE *out, const char *what)
 	bool all = !what;
 	if (all || !strcmp(what, "workloads")) {
 		fprintf(out, "workloads (workload.type; default cpu; its keys below it):\n");
-		for (size_t i = 0; i < hg_n_workloads; i++)
-			print_plugin(out, PLUGIN(hg_workloads[i]));
+		for (size_t i = 0; i < hg_builtin_plugins.n_workloads; i++)
+			print_plugin(out, PLUGIN(hg_builtin_plugins.workloads[i]));
 	}
 	if (all || !strcmp(what, "timers")) {
 		fprintf(out, "%stimers (timer; default absolute):\n", all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_timers; i++)
-			print_plugin(out, PLUGIN(hg_timers[i]));
+		for (size_t i = 0; i < hg_builtin_plugins.n_timers; i++)
+			print_plugin(out, PLUGIN(hg_builtin_plugins.timers[i]));
 	}
 	if (all || !strcmp(what, "priorities")) {
 		fprintf(out, "%spriorities (priority; any case; or {policy: fifo|rr|other|batch|idle, priority: 1..98 | nice: -20..19}):\n",
@@ -116,8 +114,8 @@ static void print_text(FILE *out, const char *what)
 	}
 	if (all || !strcmp(what, "loads")) {
 		fprintf(out, "%sloads (loads[].type; its keys below it):\n", all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_loads; i++)
-			print_plugin(out, PLUGIN(hg_loads[i]));
+		for (size_t i = 0; i < hg_builtin_plugins.n_loads; i++)
+			print_plugin(out, PLUGIN(hg_builtin_plugins.loads[i]));
 	}
 	if (all || !strcmp(what, "metrics")) {
 		fprintf(out, "%smetrics (expect[].metric and hgreport compare --fail-if):\n",

@@ -14,12 +14,15 @@
 #include "cli/stdout_end.h"
 #include "cli/list.h"
 #include "cli/overrides.h"
+#include "cli/plugins.h"
+#include "ktrace/observe.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
 #include "results/sink.h"
 #include "results/summary.h"
 #include "run/run.h"
+#include "run/wake.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
 
@@ -100,15 +103,12 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 	 * comes after result.json is final is not allowed to kill hgrun with an
 	 * exit code the result does not state. */
 	sigset_t stops;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigaddset(&stops, SIGQUIT);
+	hg_stop_signals(&stops);
 	pthread_sigmask(SIG_BLOCK, &stops, NULL);
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
-		.sink = &hg_results_sink, .out_dir = cli->out_dir, .strict = cli->strict, .quiet = cli->quiet,
+		.sink = &hg_results_sink, .observer = &hg_kernel_observer, .out_dir = cli->out_dir,
+		.strict = cli->strict, .quiet = cli->quiet,
 		.argc = cli->argc, .argv = cli->argv, .overrides = sets, .note = note,
 		/* --json: stdout holds the summary object only (docs/cli.md) */
 		.out = cli->json ? stderr : stdout, .summary = summary,
@@ -139,7 +139,7 @@ static int sweep_scenario(const struct hg_cli *cli)
 		return rc;
 	json_t *sets = hg_sets_json(cli);
 	struct hg_sweep_options opt = {
-		.file = cli->files[0], .text = text, .n_sets = cli->n_sets, .overrides = sets,
+		.file = cli->files[0], .plugins = &hg_builtin_plugins, .text = text, .n_sets = cli->n_sets, .overrides = sets,
 		.out_dir = cli->out_dir, .force = cli->force, .resume = cli->resume,
 		.quiet = cli->quiet, .strict = cli->strict, .kernel_trace = cli->kernel_trace,
 		.dry_run = cli->dry_run, .length = hg_cli_length(cli), .shard = cli->shard,

@@ -7,6 +7,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "cli/overrides.h"
+#include "cli/plugins.h"
 #include "plan/timeline.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
@@ -240,7 +241,7 @@ static struct hg_plan *load_edited(const struct hg_cli *cli, const char *path, c
 		return NULL;
 	}
 	struct hg_diags d;
-	struct hg_plan *plan = hg_scenario_load_string(path, edited, &d);
+	struct hg_plan *plan = hg_scenario_load_string(path, edited, &hg_builtin_plugins, &d);
 	if (!plan) {
 		print_errors(cli, file_plan, file_d, &d, err);
 		free(edited);
@@ -271,8 +272,9 @@ struct hg_plan *hg_load_with_sets(const struct hg_cli *cli, const char *path, bo
 	if (text_out)
 		*text_out = NULL;
 	if (!cli->n_sets) {
-		struct hg_plan *plan = for_run ? hg_scenario_load_for_run(path, &d)
-					       : hg_scenario_load(path, &d);
+		struct hg_plan *plan = for_run
+			? hg_scenario_load_for_run(path, &hg_builtin_plugins, &d)
+			: hg_scenario_load(path, &hg_builtin_plugins, &d);
 		if (!plan)
 			hg_diags_print(&d, err);
 		else if (text_out && !(*text_out = hg_read_text(path, NULL, msg))) {
@@ -286,7 +288,7 @@ struct hg_plan *hg_load_with_sets(const struct hg_cli *cli, const char *path, bo
 	}
 	/* The file as written: its names and grid for the checks below, its
 	 * errors for the ones the edit does not mend. */
-	struct hg_plan *file_plan = hg_scenario_load(path, &d);
+	struct hg_plan *file_plan = hg_scenario_load(path, &hg_builtin_plugins, &d);
 	char *text = hg_read_text(path, NULL, msg);
 	if (!text) {
 		fprintf(err, "%s: error: %s\n", path, msg);

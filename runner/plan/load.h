@@ -1,5 +1,5 @@
 /* Background load generators: one file per load under loads/, each ending
- * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST.
+ * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST (loads/registry.h).
  *
  * A load is one or more processes that hgrun forks at the load's start
  * time and kills (by process group) at its stop time; loads/supervisor.c does the
@@ -118,17 +118,5 @@ static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_
  * returns 1, the exit status to return from run. */
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-#define HG_LOAD_LIST(X) X(cpu) X(memory) X(io) X(fork) X(procfs) X(tcp_stream) X(exec) X(stress_ng) \
-	X(flood_ping)
-
-#define HG_LOAD_DECLARE(n) extern const struct hg_load_ops hg_load_##n;
-HG_LOAD_LIST(HG_LOAD_DECLARE)
-#undef HG_LOAD_DECLARE
-
-extern const struct hg_load_ops *const hg_loads[];
-extern const size_t hg_n_loads;
-
-const struct hg_load_ops *hg_load_find(const char *name);
 
 #endif

@@ -109,3 +109,21 @@ const char *hg_trace_mode_name(enum hg_trace_mode mode)
 	}
 	return "unknown";
 }
+
+void hg_plan_cpus(const struct hg_plan *plan, cpu_set_t *cpus)
+{
+	CPU_ZERO(cpus);
+	for (size_t i = 0; i < plan->n_threads; i++) {
+		const struct hg_thread_plan *tp = &plan->threads[i];
+		if (tp->pinned_cpu >= 0) {
+			CPU_SET(tp->pinned_cpu, cpus);
+		} else if (tp->cpus_all) {
+			hg_cpuset_online(cpus);
+			return;
+		} else {
+			CPU_OR(cpus, cpus, &tp->cpus);
+		}
+	}
+	if (CPU_COUNT(cpus) == 0)
+		hg_cpuset_online(cpus);
+}

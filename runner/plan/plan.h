@@ -152,6 +152,10 @@ struct hg_missing_cpu {
 };
 bool hg_plan_missing_cpu(const struct hg_plan *plan, struct hg_missing_cpu *m);
 
+/* The CPUs the scenario's threads may run on (pinned CPUs, affinities;
+ * every online CPU when a thread has none). */
+void hg_plan_cpus(const struct hg_plan *plan, cpu_set_t *cpus);
+
 const char *hg_policy_name(enum hg_policy policy);
 
 #endif

@@ -1,5 +1,5 @@
 /* Timers a blocking workload sleeps on: one file per timer under timers/,
- * each ending in one `const struct hg_timer_ops`, listed in HG_TIMER_LIST.
+ * each ending in one `const struct hg_timer_ops`, listed in HG_TIMER_LIST (timers/registry.h).
  * A timer that keeps no state has no open/close; the spin timer has no
  * sleep_until at all: the thread waits in its own gap loop (run/thread.c). */
 #ifndef HG_TIMER_H
@@ -35,16 +35,5 @@ struct hg_timer_ops {
 	int (*sleep_until)(struct hg_timer *t, int64_t deadline_ns);
 	void (*close)(struct hg_timer *t);      /* may be NULL with open */
 };
-
-#define HG_TIMER_LIST(X) X(sleep) X(absolute) X(timerfd) X(signal) X(spin)
-
-#define HG_TIMER_DECLARE(n) extern const struct hg_timer_ops hg_timer_##n;
-HG_TIMER_LIST(HG_TIMER_DECLARE)
-#undef HG_TIMER_DECLARE
-
-extern const struct hg_timer_ops *const hg_timers[];
-extern const size_t hg_n_timers;
-
-const struct hg_timer_ops *hg_timer_find(const char *name);
 
 #endif

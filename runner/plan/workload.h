@@ -1,6 +1,6 @@
 /* Thread execution models (Hourglass section 3.2): one file per workload
  * under workloads/, each ending in one `const struct hg_workload_ops`, all
- * listed once in HG_WORKLOAD_LIST below. */
+ * listed once in HG_WORKLOAD_LIST (workloads/registry.h). */
 #ifndef HG_WORKLOAD_H
 #define HG_WORKLOAD_H
 
@@ -27,6 +27,10 @@ struct hg_workload_ops {
 	bool (*supported)(char *why, size_t size);
 	bool periodic;          /* counts releases, deadlines hit and missed */
 	bool blocks;            /* sleeps on the thread's timer */
+	bool wakeups;           /* records each wake-up and its lateness (latency.bin, the
+				   latency metrics, late wake-ups explained) */
+	bool counts_jobs;       /* counts the jobs it finishes apart from its releases (the
+				   summary says how many) */
 	/* Before the start barrier, after pinning: allocate and pre-touch the
 	 * workload's own state into w->priv.  Returns 0 or a negative errno.
 	 * May be NULL. */
@@ -39,21 +43,5 @@ struct hg_workload_ops {
 	 * run can refuse to start rather than exhaust memory. May be NULL. */
 	uint64_t (*footprint)(const struct hg_thread_plan *tp, uint64_t active_ns);
 };
-
-#define HG_WORKLOAD_LIST(X) \
-	X(cpu) X(cpu_scan) X(cpu_yield) X(cpu_scan_yield) \
-	X(periodic) X(cpu_periodic) X(latency)
-
-#define HG_WORKLOAD_DECLARE(n) extern const struct hg_workload_ops hg_workload_##n;
-HG_WORKLOAD_LIST(HG_WORKLOAD_DECLARE)
-#undef HG_WORKLOAD_DECLARE
-
-extern const struct hg_workload_ops *const hg_workloads[];
-extern const size_t hg_n_workloads;
-
-/* Case-insensitive lookup; NULL when unknown. */
-const struct hg_workload_ops *hg_workload_find(const char *name);
-/* The first workload that takes parameter `key`, or NULL. */
-const struct hg_workload_ops *hg_workload_param_owner(const char *key);
 
 #endif

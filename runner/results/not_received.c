@@ -20,7 +20,6 @@
 #include "base/units.h"
 #include "plan/load.h"
 #include "results/not_received.h"
-#include "run/observe.h"
 #include "run/runstate.h"
 
 #define WINDOW_BINS 40000              /* 2 s of bins per CPU */
@@ -114,7 +113,7 @@ struct hg_not_received *hg_nr_new(const struct hg_run_state *rs)
 	if (!nr)
 		return NULL;
 	cpu_set_t cpus;
-	hg_observe_cpus(rs, &cpus);
+	hg_plan_cpus(rs->plan, &cpus);
 	for (int c = 0; c < CPU_SETSIZE; c++) {
 		nr->cpu_of[c] = CPU_ISSET(c, &cpus) ? nr->n_cpus : -1;
 		if (CPU_ISSET(c, &cpus))

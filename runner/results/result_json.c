@@ -5,17 +5,17 @@
 #include <unistd.h>
 
 #include "base/sha256.h"
+#include "ktrace/kernel_findings.h"
+#include "ktrace/kernel_json.h"
+#include "ktrace/kernel_wakeups.h"
 #include "loads/supervisor.h"
 #include "plan/plan_json.h"
 #include "plan/workload.h"
-#include "results/kernel_findings.h"
-#include "results/kernel_wakeups.h"
-#include "results/kernel_json.h"
 #include "results/not_received.h"
 #include "results/numbers.h"
 #include "results/result_json.h"
-#include "results/verdict.h"
 #include "results/stream.h"
+#include "results/verdict.h"
 #include "run/counter.h"
 
 #define HG_RESULT_FORMAT "hgrun-result/1"
@@ -52,7 +52,7 @@ static json_t *latency_json(const struct hg_run_state *rs, size_t i,
 			    const struct hg_thread_numbers *n)
 {
 	const struct hg_worker *w = &rs->workers[i];
-	if (w->plan->workload.ops != &hg_workload_latency)
+	if (!w->plan->workload.ops->wakeups)
 		return json_null();
 	const struct hg_thread_totals *t = hg_stream_totals(rs->stream, i);
 	bool cp = hg_stream_checkpointing(rs->stream);
@@ -165,7 +165,7 @@ static json_t *thread_json(const struct hg_run_state *rs, size_t i)
 							       __ATOMIC_RELAXED)));
 	json_object_set_new(o, "stats", stats_json(rs, i));
 	json_object_set_new(o, "gap_causes", hg_kernel_thread_json(rs, i));
-	if (tp->workload.ops == &hg_workload_latency)
+	if (tp->workload.ops->wakeups)
 		json_object_set_new(o, "wakeup_causes", hg_kernel_wakeups_json(rs, i));
 	return o;
 }

@@ -12,11 +12,12 @@
 
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
-#include "results/kernel_findings.h"
-#include "results/kernel_json.h"
+#include "ktrace/kernel_findings.h"
+#include "ktrace/kernel_json.h"
 #include "results/result_json.h"
 #include "results/results.h"
 #include "results/stream.h"
+#include "run/signals.h"
 
 /* -o DIR, else results/<name>/<UTC start>[-N]/ (never reusing one). */
 static int choose_dir(struct hg_run_state *rs)

@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "base/timeutil.h"
+#include "ktrace/competition.h"
 #include "results/series_cpus.h"
-#include "run/competition.h"
-#include "run/observe.h"
 
 struct hg_series_cpus {
 	cpu_set_t cpus;              /* the scenario's CPUs */
@@ -36,7 +35,7 @@ struct hg_series_cpus *hg_series_cpus_open(const struct hg_run_state *rs)
 	struct hg_series_cpus *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	hg_observe_cpus(rs, &c->cpus);
+	hg_plan_cpus(rs->plan, &c->cpus);
 	if (!read_counts(c->prev)) {
 		free(c);
 		return NULL;

@@ -6,22 +6,41 @@
 #include <stdlib.h>
 
 #include "base/exitcodes.h"
+#include "ktrace/kernel_findings.h"
 #include "loads/supervisor.h"
 #include "results/checkpoint.h"
 #include "results/expect.h"
-#include "results/kernel_findings.h"
+#include "results/not_received.h"
 #include "results/numbers.h"
 #include "results/results.h"
 #include "results/sink.h"
 #include "results/stream.h"
 #include "results/summary.h"
 #include "results/verdict.h"
+#include "run/signals.h"
 
 static void collect(struct hg_run_state *rs)
 {
 	rs->nums = calloc(rs->n_workers ? rs->n_workers : 1, sizeof(*rs->nums));
 	for (size_t i = 0; rs->nums && i < rs->n_workers; i++)
 		hg_thread_numbers(rs, &rs->workers[i], &rs->nums[i]);
+}
+
+/* What the kernel findings need of the stopped writer
+ * (ktrace/kernel_state.h): the files to read back, flushed, and the CPU
+ * time the threads did not receive. */
+static struct hg_kernel_inputs kernel_inputs(struct hg_run_state *rs)
+{
+	struct hg_kernel_inputs in = { .trace_bin = hg_stream_flush_trace(rs->stream) == 0,
+				       .latency_bin = hg_stream_flush_latency(rs->stream) == 0 };
+	json_t *files = json_object();
+	hg_stream_files_json(rs->stream, files);
+	in.latency_kept = json_object_get(files, "latency") != NULL;
+	json_decref(files);
+	uint64_t received;
+	in.not_received_known = hg_nr_total(hg_stream_not_received(rs->stream), &received,
+					    &in.not_received_ns);
+	return in;
 }
 
 static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
@@ -31,7 +50,8 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 	/* A stop signal since the measuring ended (they stay blocked until
 	 * hgrun exits) ends the rest: the exit code and result.json agree. */
 	hg_run_take_signal(rs, "while hgrun stopped its threads and loads");
-	hg_kernel_findings_build(rs);
+	struct hg_kernel_inputs in = kernel_inputs(rs);
+	hg_kernel_findings_build(rs, &in);
 	hg_expect_evaluate(rs);
 	hg_run_take_signal(rs, "before result.json was written");
 	rs->exit_status = hg_results_verdict(rs, rc);

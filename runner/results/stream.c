@@ -1,7 +1,6 @@
-/* The streaming writer's thread: drain every ring, convert, hand each
- * record to the series and to the trace mode (full: write it; outliers:
- * the flight recorder; none: nothing), emit series lines, checkpoint,
- * report progress; sleep a little; again.  It runs at SCHED_OTHER nice
+/* The streaming writer's thread and its life: drain every ring (each
+ * record: results/stream_records.c), emit series lines, checkpoint, report
+ * progress; sleep a little; again.  It runs at SCHED_OTHER nice
  * HG_WRITER_NICE, on CPUs no measuring thread is bound to where there are
  * such CPUs (docs/results.md). */
 #include <errno.h>
@@ -9,267 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/cpuset.h"
+#include "base/fsutil.h"
 #include "base/timeutil.h"
 #include "base/units.h"
 #include "plan/workload.h"
 #include "results/binfile.h"
 #include "results/cpucheck.h"
+#include "results/not_received.h"
 #include "results/outliers.h"
 #include "results/progress.h"
 #include "results/series.h"
-#include "results/not_received.h"
 #include "results/stream.h"
+#include "results/stream_internal.h"
 
 #define HG_WRITER_NICE 5
-#define HG_DRAIN_BATCH 4096
 #define HG_POLL_NS 50000000LL          /* between drains, at most */
-
-/* Where each thread's last interval ended, for the gap before the next. */
-struct hg_stream_prev {
-	int64_t end_ns;                    /* -1: none yet */
-	bool preempted;
-};
-
-struct hg_stream {
-	struct hg_run_state *rs;
-	pthread_t thread;
-	bool started;
-	_Atomic int stop;
-	pthread_mutex_t wake_lock;         /* the writer's pause, cut short by stop */
-	pthread_cond_t wake;
-	bool wake_ready;
-	hg_checkpoint_fn checkpoint;
-	enum hg_trace_mode mode;           /* may switch from full to outliers, then none */
-	json_t *switches;                  /* [{at_ns, from, to, why}] */
-	char start_note[448];              /* said with the start line, "" = nothing */
-	uint64_t limit_bytes;              /* budget or free disk, 0 = none */
-	struct hg_binfile trace, latency;
-	bool has_latency;
-	int64_t lag_ns, poll_ns;
-	struct hg_thread_totals *tot;      /* per thread */
-	struct hg_stream_prev *prev;       /* per thread */
-	size_t n;
-	struct hg_series *series;
-	struct hg_outliers *outliers;
-	struct hg_progress progress;
-	/* conversion of counter ticks to ns from time zero */
-	double hz;
-	int64_t covers_ns;                 /* records up to here are written */
-	int64_t last_checkpoint;
-	uint64_t writer_cpu_ns;
-	bool checkpointing;                /* the writer is building a checkpoint */
-	json_t *warnings_at_start;         /* what checkpoints list (main may add more) */
-	cpu_set_t online_at_start;         /* to tell CPUs taken offline during the run */
-	bool cpus_not_granted;             /* a thread ran outside its cpus */
-	struct hg_not_received *nr;        /* CPU the scenario did not get */
-	int error;                         /* first write error (-errno), 0 = none */
-	char error_what[64];
-	int64_t error_at_ns;               /* when it happened, from time zero */
-	int64_t error_free_bytes;          /* free space of the directory then, -1 unknown */
-	char limit_why[320];               /* what limit_bytes is, in words */
-};
-
-static int64_t rel_ns(const struct hg_stream *s, uint64_t tick)
-{
-	return (int64_t)((double)(int64_t)(tick - s->rs->sync->t0_ticks) * 1e9 / s->hz);
-}
-
-/* A write error (first wins): keep measuring, write nothing more. */
-static int64_t free_bytes(const char *dir)
-{
-	struct statvfs v;
-	return statvfs(dir, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
-}
-
-static void lost_interval(void *ctx, uint32_t thread)
-{
-	struct hg_stream *s = ctx;
-	if (thread < s->n && s->tot[thread].trace_written)
-		s->tot[thread].trace_written--;
-}
-
-static void lost_wakeup(void *ctx, uint32_t thread)
-{
-	struct hg_stream *s = ctx;
-	if (thread < s->n && s->tot[thread].latency_written)
-		s->tot[thread].latency_written--;
-}
-
-static void fail(struct hg_stream *s, int rc, const char *what)
-{
-	/* Records counted as written that the failed write lost (binfile.c):
-	 * each thread's records_written counts only those in the file. */
-	hg_binfile_take_lost(&s->trace, lost_interval, s);
-	hg_binfile_take_lost(&s->latency, lost_wakeup, s);
-	if (s->error)
-		return;
-	s->error = rc;
-	snprintf(s->error_what, sizeof(s->error_what), "%s", what);
-	/* When and with how much room: the warning names the moment the disk
-	 * filled, not the end of the run. */
-	s->error_at_ns = s->rs->sync ? hg_now_ns() - s->rs->sync->t0_ns : 0;
-	s->error_free_bytes = free_bytes(s->rs->dir);
-	s->mode = HG_TRACE_NONE;
-}
-
-/* The counter's rate against CLOCK_MONOTONIC since time zero (as
- * run/run.c's monotonic_rate at the end), once a second has passed. */
-static void update_rate(struct hg_stream *s, int64_t now_mono)
-{
-	const struct hg_sync *sy = s->rs->sync;
-	uint64_t ticks = hg_counter_read();
-	if (now_mono - sy->t0_ns >= HG_NS_PER_SEC && ticks > sy->t0_ticks)
-		s->hz = (double)(ticks - sy->t0_ticks) * 1e9 / (double)(now_mono - sy->t0_ns);
-}
-
-static bool room(struct hg_stream *s, int64_t at_ns);
-
-static void take_interval(struct hg_stream *s, uint32_t idx, const struct hg_gap_record *g)
-{
-	struct hg_thread_totals *t = &s->tot[idx];
-	struct hg_stream_prev *p = &s->prev[idx];
-	struct hg_bin_interval r = {
-		.start_ns = rel_ns(s, g->start), .end_ns = rel_ns(s, g->end),
-		.thread = idx, .cpu = (int16_t)g->cpu, .end = (uint8_t)g->end_reason,
-	};
-	int64_t gap = p->end_ns >= 0 && p->preempted ? r.start_ns - p->end_ns : -1;
-	t->intervals++;
-	t->gaps += r.end == HG_END_PREEMPTED;
-	t->cpu_ns += (uint64_t)(r.end_ns - r.start_ns);
-	if (gap > 0 && (uint64_t)gap > t->gap_max_ns)
-		t->gap_max_ns = (uint64_t)gap;
-	p->end_ns = r.end_ns;
-	p->preempted = r.end == HG_END_PREEMPTED;
-	const struct hg_thread_plan *tp = s->rs->workers[idx].plan;
-	if (g->cpu >= 0 && g->cpu < CPU_SETSIZE && !tp->cpus_all && !CPU_ISSET(g->cpu, &tp->cpus)) {
-		t->outside_intervals++;
-		t->outside_ns += (uint64_t)(r.end_ns - r.start_ns);
-		t->outside_cpu = g->cpu;
-	}
-	hg_series_interval(s->series, &r, gap);
-	hg_nr_interval(s->nr, &r);
-	room(s, r.end_ns);
-	if (s->mode == HG_TRACE_FULL) {
-		int rc = hg_binfile_put(&s->trace, &r);
-		if (rc)
-			fail(s, rc, "trace.bin");
-		else
-			t->trace_written++;
-	} else if (s->mode == HG_TRACE_OUTLIERS) {
-		int rc = hg_outliers_interval(s->outliers, &r, gap);
-		if (rc)
-			fail(s, rc, "outlier windows");
-	}
-}
-
-static void take_wakeup(struct hg_stream *s, uint32_t idx, const struct hg_wake_record *k)
-{
-	struct hg_thread_totals *t = &s->tot[idx];
-	int64_t t0 = s->rs->sync->t0_ns;
-	struct hg_bin_wakeup r = { .intended_ns = k->intended_ns - t0,
-				   .actual_ns = k->actual_ns - t0, .thread = idx, .seq = k->seq };
-	int64_t late = r.actual_ns - r.intended_ns;
-	t->wakeups++;
-	hg_histogram_add(&t->lat_all, late > 0 ? (uint64_t)late : 0);
-	hg_series_wakeup(s->series, &r);
-	room(s, r.actual_ns);
-	if (s->mode == HG_TRACE_FULL) {
-		int rc = hg_binfile_put(&s->latency, &r);
-		if (rc)
-			fail(s, rc, "latency.bin");
-		else
-			t->latency_written++;
-	} else if (s->mode == HG_TRACE_OUTLIERS) {
-		int rc = hg_outliers_wakeup(s->outliers, &r);
-		if (rc)
-			fail(s, rc, "outlier windows");
-	}
-}
-
-/* Everything waiting in every ring; returns how many records. */
-static size_t drain(struct hg_stream *s)
-{
-	size_t total = 0, n;
-	for (size_t i = 0; i < s->n; i++) {
-		struct hg_worker *w = &s->rs->workers[i];
-		struct hg_ring *ring = &w->gt.ring;
-		const struct hg_gap_record *g;
-		while (ring->slots && (g = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
-			for (size_t k = 0; k < n; k++)
-				take_interval(s, (uint32_t)i, &g[k]);
-			hg_ring_release(ring, n);
-			total += n;
-		}
-		ring = &w->wk.ring;
-		const struct hg_wake_record *wr;
-		while (ring->slots && (wr = hg_ring_peek(ring, HG_DRAIN_BATCH, &n), n)) {
-			for (size_t k = 0; k < n; k++)
-				take_wakeup(s, (uint32_t)i, &wr[k]);
-			hg_ring_release(ring, n);
-			total += n;
-		}
-	}
-	return total;
-}
-
-/* trace.budget, or the free disk, checked before each record is written:
- * full switches to outliers at 90 % (windows get the rest), outliers to
- * none at 100 %; result.json says when and why.  Returns whether the mode
- * (perhaps new) still writes. */
-static bool room(struct hg_stream *s, int64_t at_ns)
-{
-	if (!s->limit_bytes || s->mode == HG_TRACE_NONE)
-		return s->mode != HG_TRACE_NONE;
-	uint64_t bytes = (s->trace.records + s->latency.records + 1) * 32;
-	uint64_t at = s->mode == HG_TRACE_FULL ? s->limit_bytes / 10 * 9 : s->limit_bytes;
-	if (bytes <= at)
-		return true;
-	enum hg_trace_mode to = s->mode == HG_TRACE_FULL ? HG_TRACE_OUTLIERS : HG_TRACE_NONE;
-	char why[448], a[32];
-	snprintf(why, sizeof(why), "%s of records reached %s of the limit, %s",
-		 hg_format_size_approx(bytes - 32, a), to == HG_TRACE_OUTLIERS ? "90 %" : "all",
-		 s->limit_why);
-	json_array_append_new(s->switches, json_pack("{s:I, s:s, s:s, s:s}", "at_ns",
-		(json_int_t)at_ns, "from", hg_trace_mode_name(s->mode), "to",
-		hg_trace_mode_name(to), "why", why));
-	s->mode = to;
-	return room(s, at_ns);
-}
-
-/* struct hg_outlier_writer: a window's records, under the same limit. */
-static void put_window_interval(void *ctx, struct hg_bin_interval *r)
-{
-	struct hg_stream *s = ctx;
-	if (!room(s, r->end_ns))
-		return;
-	int rc = hg_binfile_put(&s->trace, r);
-	if (rc)
-		fail(s, rc, "trace.bin");
-	else
-		s->tot[r->thread].trace_written++;
-}
-
-static void put_window_wakeup(void *ctx, struct hg_bin_wakeup *r)
-{
-	struct hg_stream *s = ctx;
-	if (!room(s, r->actual_ns))
-		return;
-	int rc = hg_binfile_put(&s->latency, r);
-	if (rc)
-		fail(s, rc, "latency.bin");
-	else
-		s->tot[r->thread].latency_written++;
-}
-
-static bool recording_outliers(void *ctx)
-{
-	return ((const struct hg_stream *)ctx)->mode == HG_TRACE_OUTLIERS;
-}
 
 /* Waits ns, or less when hg_stream_stop asks: the last drain need not wait
  * out a whole poll (up to 50 ms added to every run's end). */
@@ -328,15 +85,15 @@ static void *writer_main(void *arg)
 	hg_progress_start(&s->progress, rs, s->mode, s->start_note);
 	for (;;) {
 		bool stopping = atomic_load(&s->stop);
-		drain(s);
+		hg_stream_drain(s);
 		int64_t mono = hg_now_ns(), now = mono - rs->sync->t0_ns;
-		update_rate(s, mono);
+		hg_stream_update_rate(s, mono);
 		if (stopping)
 			break;
 		s->covers_ns = now - s->lag_ns > 0 ? now - s->lag_ns : 0;
 		int rc = hg_series_emit(s->series, s->covers_ns, false);
 		if (rc)
-			fail(s, rc, "series.jsonl");
+			hg_stream_fail(s, rc, "series.jsonl");
 		hg_outliers_tick(s->outliers, s->covers_ns);
 		/* A second behind: an interval is handed over when it ends. */
 		hg_nr_fold(s->nr, now - HG_NS_PER_SEC);
@@ -351,16 +108,16 @@ static void *writer_main(void *arg)
 	s->covers_ns = end - rs->sync->t0_ns;
 	int rc = hg_series_emit(s->series, s->covers_ns, true);
 	if (rc)
-		fail(s, rc, "series.jsonl");
+		hg_stream_fail(s, rc, "series.jsonl");
 	hg_outliers_tick(s->outliers, INT64_MAX);
 	hg_nr_fold(s->nr, INT64_MAX);
 	hg_progress_tick(&s->progress, rs, s->tot, s->covers_ns, true);
 	if ((rc = hg_series_flush(s->series, false)))
-		fail(s, rc, "series.jsonl");
+		hg_stream_fail(s, rc, "series.jsonl");
 	if ((rc = hg_binfile_sync(&s->trace)))
-		fail(s, rc, "trace.bin");
+		hg_stream_fail(s, rc, "trace.bin");
 	if ((rc = hg_binfile_sync(&s->latency)))
-		fail(s, rc, "latency.bin");
+		hg_stream_fail(s, rc, "latency.bin");
 	/* The measuring is over: a checkpoint covering all of it before the
 	 * attribution and the summary, so a run killed during those still reads
 	 * as whole up to its end (docs/results.md, Checkpoints). */
@@ -385,7 +142,7 @@ static int open_file(struct hg_stream *s, const char *name, const char *kind,
 static uint64_t byte_limit(struct hg_stream *s)
 {
 	uint64_t limit = s->rs->plan->trace.budget_bytes;
-	int64_t free_b = free_bytes(s->rs->dir);
+	int64_t free_b = hg_free_bytes(s->rs->dir);
 	char a[32], b[32], c[32];
 	if (limit)
 		snprintf(s->limit_why, sizeof(s->limit_why), "trace.budget %s",
@@ -458,7 +215,7 @@ static int init_threads(struct hg_stream *s)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->n; i++) {
 		s->prev[i].end_ns = -1;
-		if (s->rs->workers[i].plan->workload.ops != &hg_workload_latency)
+		if (!s->rs->workers[i].plan->workload.ops->wakeups)
 			continue;
 		s->has_latency = true;
 		if (hg_histogram_init(&s->tot[i].lat_all, HG_WAKE_BUCKET_NS, HG_WAKE_BUCKETS))
@@ -488,10 +245,7 @@ int hg_stream_start(struct hg_run_state *rs, hg_checkpoint_fn checkpoint, char *
 	s->lag_ns = 2 * s->poll_ns;
 	s->limit_bytes = byte_limit(s);
 	hg_cpuset_online(&s->online_at_start);
-	struct hg_outlier_writer writer = {
-		.ctx = s, .put_interval = put_window_interval, .put_wakeup = put_window_wakeup,
-		.recording = recording_outliers,
-	};
+	struct hg_outlier_writer writer = hg_stream_window_writer(s);
 	int rc = init_threads(s);
 	if (!rc && !(s->nr = hg_nr_new(rs)))
 		rc = -ENOMEM;
@@ -655,7 +409,7 @@ int hg_stream_sync(struct hg_stream *s, struct hg_stream_mark *m)
 	if (!rc)
 		rc = hg_series_flush(s->series, true);
 	if (rc) {
-		fail(s, rc, "a checkpoint");
+		hg_stream_fail(s, rc, "a checkpoint");
 		return rc;
 	}
 	*m = (struct hg_stream_mark){ .covers_ns = s->covers_ns, .trace = s->trace.synced,

@@ -52,7 +52,7 @@ json_t *hg_stream_trace_json(const struct hg_stream *s);
 /* Flushes trace.bin to read it back after the stop; 0, or -1 when there
  * is no trace.bin or the flush failed. */
 int hg_stream_flush_trace(struct hg_stream *s);
-/* The same for latency.bin (the late wake-ups: results/kernel_wakeups.c). */
+/* The same for latency.bin (the late wake-ups: ktrace/kernel_wakeups.c). */
 int hg_stream_flush_latency(struct hg_stream *s);
 
 /* For a checkpoint, on the writer's thread.  How far the files are

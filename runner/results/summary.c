@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "ktrace/kernel_findings.h"
+#include "ktrace/kernel_json.h"
 #include "loads/supervisor.h"
 #include "plan/workload.h"
-#include "results/kernel_findings.h"
-#include "results/kernel_json.h"
-#include "results/verdict.h"
 #include "results/numbers.h"
 #include "results/summary.h"
+#include "results/verdict.h"
 
 static const char *fmt_ns(double ns, char *buf, size_t size)
 {
@@ -35,7 +35,7 @@ static void periodic_line(FILE *out, const struct hg_worker *w,
 	if (n->releases)
 		fprintf(out, " (%.2f%% missed)", 100.0 * (double)n->deadlines_missed /
 						(double)n->releases);
-	if (w->plan->workload.ops == &hg_workload_cpu_periodic)
+	if (w->plan->workload.ops->counts_jobs)
 		fprintf(out, ", %llu jobs done", (unsigned long long)n->jobs);
 	fputc('\n', out);
 }
@@ -121,7 +121,7 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 		const struct hg_thread_numbers *n = &rs->nums[i];
 		if (w->plan->workload.ops->periodic)
 			periodic_line(out, w, n);
-		if (w->plan->workload.ops == &hg_workload_latency)
+		if (w->plan->workload.ops->wakeups)
 			latency_line(out, w, n);
 		cpu_line(out, w, n);
 	}

@@ -29,7 +29,7 @@ static json_t *thread_json(const struct hg_worker *w, const struct hg_thread_num
 		json_object_set_new(o, "deadlines_hit", u64(n->deadlines_hit));
 		json_object_set_new(o, "deadlines_missed", u64(n->deadlines_missed));
 	}
-	if (w->plan->workload.ops == &hg_workload_latency) {
+	if (w->plan->workload.ops->wakeups) {
 		const struct hg_summary *s = &n->latency;
 		json_object_set_new(o, "latency", s->count ? json_pack(
 			"{s:o, s:o, s:o, s:o, s:o, s:o}", "count", u64(n->latency_count),

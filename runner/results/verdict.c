@@ -187,7 +187,7 @@ static void miss_and_latency_findings(const struct hg_run_state *rs, json_t *lin
 			add(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
 			    (unsigned long long)missed, (unsigned long long)releases,
 			    releases ? 100.0 * (double)missed / (double)releases : 0.0);
-		if (tp->workload.ops == &hg_workload_latency && count)
+		if (tp->workload.ops->wakeups && count)
 			add(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
 			    hg_format_ns_approx((double)worst, a), strcmp(where, tp->name) ? " in " : "",
 			    strcmp(where, tp->name) ? where : "", hg_format_ns_approx((double)p99, b));

@@ -23,11 +23,11 @@
 #include "plan/workload.h"
 #include "run/footprint.h"
 #include "run/host.h"
-#include "run/observe.h"
 #include "run/pmqos.h"
-#include "run/run_env.h"
 #include "run/run.h"
+#include "run/run_env.h"
 #include "run/runstate.h"
+#include "run/signals.h"
 #include "run/wake.h"
 
 #define HG_CALIBRATE_MS 100
@@ -55,57 +55,6 @@ static int check_cpus(const struct hg_plan *plan, FILE *err)
 	fprintf(err, "error: %s: CPU %d is not online here (online: %s)\n", m.path, m.cpu,
 		hg_cpuset_format(&m.online, buf, sizeof(buf)));
 	return HG_EXIT_INVALID;
-}
-
-/* Signals: SIGINT/SIGTERM/SIGHUP/SIGQUIT (each ends the run with a result),
- * SIGUSR1 (a status line), SIGTSTP/SIGTTIN/SIGTTOU (refused: a stopped hgrun
- * would leave its loads running and its threads unmeasured), SIGCONT (after
- * a SIGSTOP nobody can refuse), SIGXCPU and the done signal are blocked in
- * every thread and taken by main with sigtimedwait; the timer signal is
- * blocked (the signal timer waits for it); the wake signal has a no-op
- * handler.  SIGPIPE is ignored by main() (cli/main.c): a closed stdout costs
- * the summary, not the run. */
-static void stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);       /* a dropped ssh session */
-	sigaddset(set, SIGQUIT);
-}
-
-static void block_signals(sigset_t *waited, sigset_t *old)
-{
-	stop_signals(waited);
-	sigaddset(waited, SIGUSR1);
-	sigaddset(waited, SIGTSTP);
-	sigaddset(waited, SIGTTIN);
-	sigaddset(waited, SIGTTOU);
-	sigaddset(waited, SIGCONT);
-	sigaddset(waited, SIGXCPU);
-	sigaddset(waited, hg_done_signal());
-	sigset_t all = *waited;
-	sigaddset(&all, hg_timer_signal_number());
-	pthread_sigmask(SIG_BLOCK, &all, old);
-	hg_wake_install();
-}
-
-bool hg_run_take_signal(struct hg_run_state *rs, const char *stage)
-{
-	sigset_t stops;
-	struct timespec now = { 0, 0 };
-	stop_signals(&stops);
-	int sig = sigtimedwait(&stops, NULL, &now);
-	if (sig <= 0)
-		return false;
-	if (!rs->signal)
-		rs->signal = sig;
-	hg_run_warn(rs, "SIG%s arrived after the measuring ended, %s: the measurements are "
-		    "whole, what hgrun had left to do there was cut short", sigabbrev_np(sig),
-		    stage);
-	rs->complete = false;
-	rs->cut_short = true;
-	return true;
 }
 
 static struct hg_worker *alloc_workers(const struct hg_run_state *rs)
@@ -252,62 +201,6 @@ static int gate(struct hg_run_state *rs, int verdict)
 	return verdict;
 }
 
-/* Ctrl-Z (and a background read or write of the terminal): refused, said
- * once on stderr and recorded, since stopping hgrun would stop neither its
- * loads (their own process groups) nor the clock its threads measure. */
-static void refuse_stop(struct hg_run_state *rs, int sig)
-{
-	if (rs->stop_refused++)
-		return;
-	FILE *err = rs->opt->err ? rs->opt->err : stderr;
-	double at = (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9;
-	fprintf(err, "\nhgrun: SIG%s at %.1f s refused: a run does not stop (its loads would run "
-		"on); Ctrl-C ends it and keeps a partial result\n", sigabbrev_np(sig), at);
-	fflush(err);
-	hg_run_warn(rs, "SIG%s at %.1f s was refused (docs/cli.md): the run went on", sigabbrev_np(sig),
-		    at);
-}
-
-/* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
- * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
-static void wait_end(struct hg_run_state *rs, const sigset_t *waited)
-{
-	int64_t give_up = rs->wd.hard_ns + HG_NS_PER_SEC;
-	for (;;) {
-		struct timespec tmo = { 0, 100000000 };
-		int sig = sigtimedwait(waited, NULL, &tmo);
-		if (atomic_load(&rs->wd.finished) || sig == hg_done_signal())
-			return;
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT) {
-			if (!rs->signal)
-				rs->signal = sig;
-			hg_watchdog_poke(&rs->wd);
-		} else if (sig == SIGUSR1) {
-			FILE *err = rs->opt->err ? rs->opt->err : stderr;
-			fprintf(err, "hgrun: %s: %.1f s of %.1f s, results in %s\n", rs->plan->name,
-				(double)(hg_now_ns() - rs->sync->t0_ns) / 1e9,
-				(double)rs->plan->duration_ns / 1e9, rs->dir);
-			fflush(err);
-		} else if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
-			refuse_stop(rs, sig);
-		} else if (sig == SIGCONT) {
-			hg_run_warn(rs, "hgrun was stopped (SIGSTOP) and continued before %.1f s: "
-				    "its threads were not measured while it was stopped and its loads "
-				    "ran on; gaps around then are the stop's",
-				    (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9);
-		} else if (sig == SIGXCPU) {
-			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
-				    "too long without blocking; the run was stopped");
-			rs->complete = false;
-			hg_watchdog_poke(&rs->wd);
-		} else if (atomic_load(&rs->sync->stop)) {
-			hg_watchdog_poke(&rs->wd); /* in case the first poke raced */
-		}
-		if (hg_now_ns() > give_up)
-			return;
-	}
-}
-
 /* Joins every thread that stopped; returns how many did not. */
 static size_t join_workers(struct hg_run_state *rs, bool bounded)
 {
@@ -359,7 +252,8 @@ static void free_state(struct hg_run_state *rs, bool workers_stopped)
 	}
 	free(rs->nums);
 	hg_loadrun_destroy(rs->loads);
-	hg_observe_free(rs);
+	if (rs->opt->observer)
+		rs->opt->observer->free(rs);
 	if (rs->memory_locked)
 		munlockall();
 	hg_pmqos_release(rs->pmqos_fd);
@@ -444,7 +338,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	rs->host = hg_host_capture();
 	hg_run_warn_environment(rs);
 	warn_cut(rs);
-	if ((rc = hg_observe_start(rs, err)) != 0)
+	if (rs->opt->observer && (rc = rs->opt->observer->start(rs, err)) != 0)
 		return rc;
 	char msg[PATH_MAX + 128];
 	utc_now(rs->started_utc, sizeof(rs->started_utc));
@@ -470,23 +364,6 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 	return 0;
 }
 
-/* The run's own signals still pending once it is over (the watchdog's
- * "done" after a Ctrl-C ended the wait, a late SIGXCPU) are consumed here:
- * unblocked, their default action would kill the process (a sweep, or the
- * exit code 130 of an interrupted run). */
-static void drain_internal_signals(void)
-{
-	sigset_t own;
-	struct timespec now = { 0, 0 };
-	sigemptyset(&own);
-	sigaddset(&own, hg_done_signal());
-	sigaddset(&own, hg_timer_signal_number());
-	sigaddset(&own, SIGXCPU);
-	sigaddset(&own, SIGUSR1);        /* a status request that came too late */
-	while (sigtimedwait(&own, NULL, &now) > 0)
-		;
-}
-
 int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
@@ -499,7 +376,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	sigset_t waited, old;
 	/* From the very start: a Ctrl-C during calibration or setup waits for
 	 * the run's own handling (a result with complete: false). */
-	block_signals(&waited, &old);
+	hg_run_block_signals(&waited, &old);
 	int rc = prepare(&rs, err);
 	if (rc) {
 		if (opt->sink->close && rs.dir[0])
@@ -518,7 +395,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		hg_loadrun_stop_all(rs.loads);
 	} else {
 		rs.complete = true;
-		wait_end(&rs, &waited);
+		hg_run_wait_end(&rs, &waited);
 		hg_watchdog_join(&rs.wd);
 		if (!rs.wd.rt_granted && hg_run_any_rt_granted(&rs))
 			hg_run_warn(&rs, "the watchdog did not get SCHED_FIFO 99 (%s): it cannot "
@@ -532,7 +409,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	if (opt->sink->stop)
 		opt->sink->stop(&rs);
 	utc_now(rs.finished_utc, sizeof(rs.finished_utc));
-	hg_observe_stop(&rs);
+	if (opt->observer)
+		opt->observer->stop(&rs);
 	if (rc != HG_EXIT_PRIVILEGE && rc != HG_EXIT_INVALID) {
 		rs.trace_hz = monotonic_rate(&rs);
 		opt->sink->finish(&rs, rc, out, err);
@@ -546,7 +424,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
 	rc = rs.exit_status;
 	free_state(&rs, stopped);
-	drain_internal_signals();
+	hg_run_drain_signals();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

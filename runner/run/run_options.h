@@ -32,8 +32,23 @@ struct hg_run_sink {
 	void (*close)(struct hg_run_state *rs);
 };
 
+/* What is observed beside the threads.  run/ knows nothing of the kernel
+ * trace: ktrace/ provides the observer (hg_kernel_observer), cli/ and
+ * sweep/ pass it in hg_run_options. */
+struct hg_run_observer {
+	/* Before the result directory and the threads.  Returns 0, or an exit
+	 * code with a message on err (the run is then refused). */
+	int (*start)(struct hg_run_state *rs, FILE *err);
+	/* After the threads are joined, the loads stopped and the sink's stop,
+	 * before its finish.  Called once. */
+	void (*stop)(struct hg_run_state *rs);
+	/* Last, on every path after start was called. */
+	void (*free)(struct hg_run_state *rs);
+};
+
 struct hg_run_options {
 	const struct hg_run_sink *sink;  /* required */
+	const struct hg_run_observer *observer;  /* NULL: nothing beside the threads */
 	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
 	bool strict;              /* missing privilege: exit 4 instead of a warning */
 	bool quiet;               /* no start line, progress (results/progress.c) or summary */

@@ -30,9 +30,9 @@ struct hg_run_state {
 	size_t n_workers;
 	struct hg_watchdog wd;
 	struct hg_loadrun *loads;   /* the load supervisor (loads/supervisor.h) */
-	struct hg_ktrace *ktrace;   /* kernel events (run/ktrace.h), NULL when not asked */
-	struct hg_competition *competition;  /* run/competition.h */
-	struct hg_kernel_findings *kernel;   /* results/kernel_findings.h, during finish */
+	struct hg_ktrace *ktrace;   /* kernel events (ktrace/ktrace.h), NULL when not asked */
+	struct hg_competition *competition;  /* ktrace/competition.h */
+	struct hg_kernel_findings *kernel;   /* ktrace/kernel_findings.h, during finish */
 	bool memory_locked;
 	int pmqos_fd;               /* /dev/cpu_dma_latency held open, or -errno / -1 */
 	json_t *host;
@@ -44,7 +44,7 @@ struct hg_run_state {
 	char started_utc[32], finished_utc[32];
 	bool complete;
 	int signal;                 /* SIGINT/SIGTERM that ended the run, else 0 */
-	bool cut_short;             /* a stop signal after the measuring (hg_run_take_signal) */
+	bool cut_short;             /* a stop signal after the measuring (hg_run_take_signal, run/signals.h) */
 	unsigned stop_refused;      /* SIGTSTP/SIGTTIN/SIGTTOU refused during the run */
 	int exit_status;
 	char dir[PATH_MAX];         /* the result directory */
@@ -54,11 +54,5 @@ struct hg_run_state {
 /* Adds a printf-formatted warning. */
 void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* After the measuring: a SIGINT/SIGTERM/SIGHUP/SIGQUIT that arrived since
- * (they stay blocked) ends what is left.  Takes it, records it (signal,
- * complete false, a warning naming `stage`, "during kernel attribution")
- * and returns true; false when none is pending.  Main thread only. */
-bool hg_run_take_signal(struct hg_run_state *rs, const char *stage);
 
 #endif

@@ -29,3 +29,12 @@ int hg_wake_thread(pthread_t t)
 {
 	return -pthread_kill(t, hg_wake_signal());
 }
+
+void hg_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);       /* a dropped ssh session */
+	sigaddset(set, SIGQUIT);
+}

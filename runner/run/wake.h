@@ -16,6 +16,11 @@ int hg_wake_signal(void);
 int hg_timer_signal_number(void);
 /* The signal the watchdog sends the main thread when the run is over. */
 int hg_done_signal(void);
+/* The signals that end a run with a result: SIGINT, SIGTERM, SIGHUP (a
+ * dropped ssh session) and SIGQUIT.  hg_run blocks them and its main
+ * thread takes them (run/signals.h); cli/ and sweep/ keep them blocked
+ * until hgrun exits. */
+void hg_stop_signals(sigset_t *set);
 
 /* Installs the handler; process-wide, idempotent. Returns 0 or -errno. */
 int hg_wake_install(void);

@@ -212,7 +212,7 @@ static void check_expects(struct checker *c)
 			hg_yaml_error(c->y, c->d, path,
 				      "thread '%s' runs workload '%s', which has no deadlines: %s needs a periodic or cpu_periodic thread",
 				      t->name, t->workload.ops->name, m->name);
-		if (m->scope == HG_METRIC_LATENCY && t->workload.ops != &hg_workload_latency)
+		if (m->scope == HG_METRIC_LATENCY && !t->workload.ops->wakeups)
 			hg_yaml_error(c->y, c->d, path,
 				      "thread '%s' runs workload '%s', which records no wake-up latency: %s needs a latency thread",
 				      t->name, t->workload.ops->name, m->name);

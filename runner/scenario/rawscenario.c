@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan/load.h"
-#include "plan/workload.h"
+#include "plan/plugins.h"
 #include "scenario/rawscenario.h"
 
 #define OPT CYAML_FLAG_OPTIONAL
@@ -131,20 +130,30 @@ static size_t add_params(cyaml_schema_field_t *fields, size_t used, size_t room,
 	return used;
 }
 
-static void list_params(void)
+/* The keys of p's workloads and loads after the fixed ones (the rest of
+ * each array stays zero: CYAML_FIELD_END). */
+static void list_params(const struct hg_plugins *p)
 {
 	size_t n = 1;
-	for (size_t i = 0; i < hg_n_workloads; i++)
-		n = add_params(workload_fields, n, 1 + PARAM_ROOM, &hg_workloads[i]->params);
+	memset(workload_fields + n, 0, sizeof(workload_fields) - n * sizeof(workload_fields[0]));
+	for (size_t i = 0; i < p->n_workloads; i++)
+		n = add_params(workload_fields, n, 1 + PARAM_ROOM, &p->workloads[i]->params);
 	n = 6;
-	for (size_t i = 0; i < hg_n_loads; i++)
-		n = add_params(load_fields, n, 6 + PARAM_ROOM, &hg_loads[i]->params);
+	memset(load_fields + n, 0, sizeof(load_fields) - n * sizeof(load_fields[0]));
+	for (size_t i = 0; i < p->n_loads; i++)
+		n = add_params(load_fields, n, 6 + PARAM_ROOM, &p->loads[i]->params);
 }
 
-const cyaml_schema_value_t *hg_raw_scenario_schema(void)
+const cyaml_schema_value_t *hg_raw_scenario_schema(const struct hg_plugins *p)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, list_params);
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static const struct hg_plugins *listed;
+	pthread_mutex_lock(&lock);
+	if (listed != p) {
+		list_params(p);
+		listed = p;
+	}
+	pthread_mutex_unlock(&lock);
 	return &scenario_schema;
 }
 
@@ -170,13 +179,13 @@ static const cyaml_config_t cyaml_config = {
 	.flags = CYAML_CFG_DEFAULT,
 };
 
-int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
-		struct hg_diags *d)
+int hg_raw_load(const char *text, size_t len, const struct hg_plugins *plugins,
+		struct hg_raw_scenario **out, struct hg_diags *d)
 {
 	struct log_capture log = { "" };
 	capture = &log;
 	cyaml_err_t err = cyaml_load_data((const uint8_t *)text, len, &cyaml_config,
-					  hg_raw_scenario_schema(), (cyaml_data_t **)out, NULL);
+					  hg_raw_scenario_schema(plugins), (cyaml_data_t **)out, NULL);
 	capture = NULL;
 	if (err == CYAML_OK)
 		return 0;
@@ -188,5 +197,5 @@ int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
 void hg_raw_free(struct hg_raw_scenario *raw)
 {
 	if (raw)
-		cyaml_free(&cyaml_config, hg_raw_scenario_schema(), raw, 0);
+		cyaml_free(&cyaml_config, &scenario_schema, raw, 0);
 }

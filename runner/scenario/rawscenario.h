@@ -10,6 +10,7 @@
 
 #include <cyaml/cyaml.h>
 
+#include "plan/plugins.h"
 #include "scenario/diag.h"
 
 struct hg_raw_trace {
@@ -56,14 +57,15 @@ struct hg_raw_scenario {
 
 /* The libcyaml schema of a scenario; shape.c walks it too, so the keys a
  * scenario may hold are written down once.  Its workload and load keys
- * include every key a workload or load declares, so they are listed on
- * first use from the plugins' tables. */
-const cyaml_schema_value_t *hg_raw_scenario_schema(void);
+ * are every key one of `plugins`' workloads or loads declares, listed from
+ * their tables when a plugin set is first given: one schema per process,
+ * for the plugins it was last given (a process uses one set). */
+const cyaml_schema_value_t *hg_raw_scenario_schema(const struct hg_plugins *plugins);
 
 /* Loads a document that already passed the shape check.  Returns 0 or -1
  * with an error in d. */
-int hg_raw_load(const char *text, size_t len, struct hg_raw_scenario **out,
-		struct hg_diags *d);
+int hg_raw_load(const char *text, size_t len, const struct hg_plugins *plugins,
+		struct hg_raw_scenario **out, struct hg_diags *d);
 void hg_raw_free(struct hg_raw_scenario *raw);
 
 #endif

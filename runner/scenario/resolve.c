@@ -55,12 +55,13 @@ static bool pick_node(struct hg_resolver *r, struct pick *p, size_t index, const
 
 /* ---- workload ----------------------------------------------------------- */
 
-static const struct hg_params *workload_member(size_t i, const char **name)
+static const struct hg_params *workload_member(const struct hg_plugins *p, size_t i,
+					       const char **name)
 {
-	if (i >= hg_n_workloads)
+	if (i >= p->n_workloads)
 		return NULL;
-	*name = hg_workloads[i]->name;
-	return &hg_workloads[i]->params;
+	*name = p->workloads[i]->name;
+	return &p->workloads[i]->params;
 }
 
 static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workload_spec *spec)
@@ -69,16 +70,13 @@ static void resolve_workload(struct hg_resolver *r, size_t ti, struct hg_workloa
 	const struct hg_raw_thread *def = r->raw->defaults;
 	struct pick p;
 	memset(spec, 0, sizeof(*spec));
-	spec->ops = &hg_workload_cpu;
+	spec->ops = r->plugins->default_workload;
 	if (pick_text(&p, t->workload ? t->workload->type : NULL,
 		      def && def->workload ? def->workload->type : NULL, ti, "workload.type")) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_workloads; i++)
-			names[i] = hg_workloads[i]->name;
-		int i = hg_r_choice(r, p.text, p.path, "workload type", names, hg_n_workloads);
+		int i = hg_r_plugin(r, p.text, p.path, "workload type", workload_member);
 		if (i < 0)
 			return;
-		spec->ops = hg_workloads[i];
+		spec->ops = r->plugins->workloads[i];
 	}
 	char prefix[HG_PATH];
 	snprintf(prefix, sizeof(prefix), "threads[%zu].workload", ti);
@@ -161,8 +159,8 @@ static void resolve_timing(struct hg_resolver *r, size_t ti, struct hg_thread_pl
 	} else {
 		/* no timer anywhere: absolute, with its defaults */
 		const struct hg_param_site site = { .prefix = p.path, .what = "timer",
-						    .name = hg_timer_absolute.name };
-		tp->timer = &hg_timer_absolute;
+						    .name = r->plugins->default_timer->name };
+		tp->timer = r->plugins->default_timer;
 		tp->timer_params = hg_r_params(r, &tp->timer->params, &site);
 	}
 	tp->start_ns = 0;
@@ -253,7 +251,7 @@ static void resolve_default_params(struct hg_resolver *r, const struct hg_worklo
 		const char *key = hg_yaml_scalar(yaml_document_get_node(&r->y->doc, p->key));
 		const struct hg_workload_ops *owner =
 			type && key && hg_param_find(&type->params, key) ? type
-			: key ? hg_workload_param_owner(key) : NULL;
+			: key ? hg_plugins_workload_owner(r->plugins, key) : NULL;
 		if (!owner)
 			continue;
 		char path[HG_PATH];
@@ -296,14 +294,9 @@ static void resolve_defaults(struct hg_resolver *r)
 	const struct hg_raw_workload *w = def->workload;
 	if (!w)
 		return;
-	if (w->type) {
-		const char *names[16];
-		for (size_t i = 0; i < hg_n_workloads; i++)
-			names[i] = hg_workloads[i]->name;
-		hg_r_choice(r, w->type, "defaults.workload.type", "workload type", names,
-			    hg_n_workloads);
-	}
-	resolve_default_params(r, w->type ? hg_workload_find(w->type) : NULL);
+	if (w->type)
+		hg_r_plugin(r, w->type, "defaults.workload.type", "workload type", workload_member);
+	resolve_default_params(r, w->type ? hg_plugins_workload(r->plugins, w->type) : NULL);
 }
 
 static void resolve_thread(struct hg_resolver *r, size_t ti)
@@ -385,9 +378,9 @@ static void resolve_top(struct hg_resolver *r)
 }
 
 struct hg_plan *hg_resolve(struct hg_yaml *y, const struct hg_raw_scenario *raw,
-			   struct hg_diags *d)
+			   const struct hg_plugins *plugins, struct hg_diags *d)
 {
-	struct hg_resolver r = { .y = y, .d = d, .raw = raw };
+	struct hg_resolver r = { .y = y, .d = d, .raw = raw, .plugins = plugins };
 	r.plan = calloc(1, sizeof(*r.plan));
 	if (!r.plan)
 		return NULL;

@@ -5,6 +5,7 @@
 #define HG_RESOLVE_H
 
 #include "plan/plan.h"
+#include "plan/plugins.h"
 #include "scenario/diag.h"
 #include "scenario/rawscenario.h"
 #include "scenario/yamldoc.h"
@@ -12,6 +13,6 @@
 /* Returns the plan (possibly partial when errors were added), or NULL when
  * out of memory.  The caller checks d->count. */
 struct hg_plan *hg_resolve(struct hg_yaml *y, const struct hg_raw_scenario *raw,
-			   struct hg_diags *d);
+			   const struct hg_plugins *plugins, struct hg_diags *d);
 
 #endif

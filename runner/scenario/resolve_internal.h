@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "plan/param.h"
 #include "plan/plan.h"
+#include "plan/plugins.h"
 #include "scenario/diag.h"
 #include "scenario/rawscenario.h"
 #include "scenario/yamldoc.h"
@@ -16,6 +17,7 @@ struct hg_resolver {
 	struct hg_yaml *y;
 	struct hg_diags *d;
 	const struct hg_raw_scenario *raw;
+	const struct hg_plugins *plugins;   /* what names in the scenario may refer to */
 	struct hg_plan *plan;
 	cpu_set_t online;
 };
@@ -45,6 +47,15 @@ bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
 int hg_r_choice(struct hg_resolver *r, const char *text, const char *path, const char *what,
 		const char *const *names, size_t n);
 
+/* The plugins of one family, i = 0, 1, ...: the params of the i-th (its
+ * name in *name), NULL past the last. */
+typedef const struct hg_params *(*hg_member_fn)(const struct hg_plugins *p, size_t i,
+						const char **name);
+/* hg_r_choice among the names of a family's plugins; -1 also when out of
+ * memory. */
+int hg_r_plugin(struct hg_resolver *r, const char *text, const char *path, const char *what,
+		hg_member_fn member);
+
 char *hg_r_strdup(const char *s);
 
 /* exec: a duration, a list of durations or {dist: ...} (resolve_exec.c). */
@@ -62,10 +73,9 @@ struct hg_param_site {
 	const char *what;       /* "workload", "load" */
 	const char *name;       /* the plugin: "periodic" */
 	bool missing_at_key;    /* a missing required key is reported at prefix.key */
-	/* The family's plugins, i = 0, 1, ...: the params of the i-th (its
-	 * name in *name), NULL past the last.  A key no plugin of the family
-	 * takes was judged by the shape check. */
-	const struct hg_params *(*member)(size_t i, const char **name);
+	/* The family's plugins (a key no plugin of the family takes was
+	 * judged by the shape check). */
+	hg_member_fn member;
 };
 
 /* The plugin's parameters, resolved (NULL when out of memory): every key

@@ -9,12 +9,13 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
-static const struct hg_params *load_member(size_t i, const char **name)
+static const struct hg_params *load_member(const struct hg_plugins *p, size_t i,
+					   const char **name)
 {
-	if (i >= hg_n_loads)
+	if (i >= p->n_loads)
 		return NULL;
-	*name = hg_loads[i]->name;
-	return &hg_loads[i]->params;
+	*name = p->loads[i]->name;
+	return &p->loads[i]->params;
 }
 
 static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *lp)
@@ -25,14 +26,11 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	hg_r_name(r, raw->name, path, 15);
 	lp->name = strdup(raw->name);
 
-	const char *names[16];
-	for (size_t i = 0; i < hg_n_loads; i++)
-		names[i] = hg_loads[i]->name;
 	snprintf(path, sizeof(path), "loads[%zu].type", li);
-	int t = hg_r_choice(r, raw->type, path, "load type", names, hg_n_loads);
+	int t = hg_r_plugin(r, raw->type, path, "load type", load_member);
 	if (t < 0)
 		return;
-	lp->ops = hg_loads[t];
+	lp->ops = r->plugins->loads[t];
 
 	lp->stop_ns = r->plan->duration_ns;
 	snprintf(path, sizeof(path), "loads[%zu].start", li);

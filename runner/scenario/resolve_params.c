@@ -196,13 +196,14 @@ bool hg_r_param(struct hg_resolver *r, const struct hg_param *p, yaml_node_t *n,
 }
 
 /* "cpu_scan, cpu_scan_yield": the plugins of the family that take key. */
-static size_t takers(const struct hg_param_site *site, const char *key, char *buf, size_t size)
+static size_t takers(const struct hg_plugins *p, const struct hg_param_site *site,
+		     const char *key, char *buf, size_t size)
 {
 	const struct hg_params *ps;
 	const char *name;
 	size_t n = 0, used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; site->member && (ps = site->member(i, &name)); i++)
+	for (size_t i = 0; site->member && (ps = site->member(p, i, &name)); i++)
 		if (hg_param_find(ps, key) && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", n++ ? ", " : "", name);
 	return n;
@@ -242,7 +243,7 @@ void *hg_r_params(struct hg_resolver *r, const struct hg_params *ps,
 		const char *key = hg_yaml_scalar(yaml_document_get_node(&r->y->doc, pair->key));
 		char path[HG_PATH], list[256], others[256];
 		size_t n;
-		if (!key || hg_param_find(ps, key) || !(n = takers(site, key, others, sizeof(others))))
+		if (!key || hg_param_find(ps, key) || !(n = takers(r->plugins, site, key, others, sizeof(others))))
 			continue;
 		hg_path_join(path, sizeof(path), site->prefix, key, 0);
 		hg_yaml_error(r->y, r->d, path, "%s '%s' takes %s%s, not '%s' (%s take%s it)",

@@ -9,24 +9,22 @@
 #include "scenario/resolve_internal.h"
 #include "scenario/shape.h"
 
+static const struct hg_params *timer_member(const struct hg_plugins *p, size_t i,
+					    const char **name)
+{
+	if (i >= p->n_timers)
+		return NULL;
+	*name = p->timers[i]->name;
+	return &p->timers[i]->params;
+}
+
 static bool timer_type(struct hg_resolver *r, const char *text, const char *path,
 		       struct hg_thread_plan *tp)
 {
-	const char *names[16];
-	for (size_t i = 0; i < hg_n_timers; i++)
-		names[i] = hg_timers[i]->name;
-	int i = hg_r_choice(r, text, path, "timer", names, hg_n_timers);
+	int i = hg_r_plugin(r, text, path, "timer", timer_member);
 	if (i >= 0)
-		tp->timer = hg_timers[i];
+		tp->timer = r->plugins->timers[i];
 	return i >= 0;
-}
-
-static const struct hg_params *timer_member(size_t i, const char **name)
-{
-	if (i >= hg_n_timers)
-		return NULL;
-	*name = hg_timers[i]->name;
-	return &hg_timers[i]->params;
 }
 
 /* The mapping's keys: type and every key some timer takes. */
@@ -34,8 +32,8 @@ static bool known_keys(struct hg_resolver *r, yaml_node_t *n, const char *path)
 {
 	const char *keys[64] = { "type" };
 	size_t count = 1;
-	for (size_t i = 0; i < hg_n_timers; i++) {
-		const struct hg_params *ps = &hg_timers[i]->params;
+	for (size_t i = 0; i < r->plugins->n_timers; i++) {
+		const struct hg_params *ps = &r->plugins->timers[i]->params;
 		for (size_t k = 0; k < hg_params_count(ps) && count < 64; k++) {
 			bool seen = false;
 			for (size_t j = 0; j < count && !seen; j++)
@@ -51,7 +49,7 @@ bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,
 		struct hg_thread_plan *tp)
 {
 	char sub[HG_PATH];
-	tp->timer = &hg_timer_absolute;
+	tp->timer = r->plugins->default_timer;
 	if (n->type == YAML_MAPPING_NODE) {
 		if (!known_keys(r, n, path))
 			return false;

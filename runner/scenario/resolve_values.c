@@ -73,6 +73,25 @@ int hg_r_choice(struct hg_resolver *r, const char *text, const char *path, const
 	return -1;
 }
 
+int hg_r_plugin(struct hg_resolver *r, const char *text, const char *path, const char *what,
+		hg_member_fn member)
+{
+	size_t n = 0;
+	const char *name;
+	while (member(r->plugins, n, &name))
+		n++;
+	const char **names = malloc((n ? n : 1) * sizeof(*names));
+	if (!names) {
+		hg_yaml_error(r->y, r->d, path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		member(r->plugins, i, &names[i]);
+	int i = hg_r_choice(r, text, path, what, names, n);
+	free(names);
+	return i;
+}
+
 char *hg_r_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;

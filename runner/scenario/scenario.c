@@ -9,20 +9,23 @@
 #include "scenario/sweep.h"
 #include "scenario/yamldoc.h"
 
-static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d);
+static struct hg_plan *load(struct hg_yaml *y, int opened, const struct hg_plugins *plugins,
+			    struct hg_diags *d);
 
-struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d)
+struct hg_plan *hg_scenario_load(const char *path, const struct hg_plugins *plugins,
+				 struct hg_diags *d)
 {
 	struct hg_yaml y;
 	hg_diags_init(d, path);
-	return load(&y, hg_yaml_open(&y, path, d), d);
+	return load(&y, hg_yaml_open(&y, path, d), plugins, d);
 }
 
-struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d)
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text,
+					const struct hg_plugins *plugins, struct hg_diags *d)
 {
 	struct hg_yaml y;
 	hg_diags_init(d, name);
-	return load(&y, hg_yaml_open_string(&y, text, d), d);
+	return load(&y, hg_yaml_open_string(&y, text, d), plugins, d);
 }
 
 /* The lists' lengths, bounded before libcyaml copies them into structs (its
@@ -49,19 +52,20 @@ static int check_list_lengths(struct hg_yaml *y, struct hg_diags *d)
 	return d->count == before ? 0 : -1;
 }
 
-static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
+static struct hg_plan *load(struct hg_yaml *y, int opened, const struct hg_plugins *plugins,
+			    struct hg_diags *d)
 {
 	struct hg_raw_scenario *raw = NULL;
 	struct hg_plan *plan = NULL;
 
 	if (opened == 0 && check_list_lengths(y, d) == 0 &&
-	    hg_shape_check(y, hg_raw_scenario_schema(), d) == 0 &&
-	    hg_raw_load(y->text, y->len, &raw, d) == 0) {
-		plan = hg_resolve(y, raw, d);
+	    hg_shape_check(y, hg_raw_scenario_schema(plugins), d) == 0 &&
+	    hg_raw_load(y->text, y->len, plugins, &raw, d) == 0) {
+		plan = hg_resolve(y, raw, plugins, d);
 		if (plan && d->count == 0)
 			hg_check(y, plan, d);
 		if (plan && d->count == 0 && plan->sweep.present)
-			hg_sweep_check(y, plan, hg_scenario_load_string, d);
+			hg_sweep_check(y, plan, hg_scenario_load_string, plugins, d);
 		if (!plan && d->count == 0)
 			hg_diag_add(d, 0, 0, NULL, "out of memory");
 	}
@@ -75,9 +79,10 @@ static struct hg_plan *load(struct hg_yaml *y, int opened, struct hg_diags *d)
 	return plan;
 }
 
-struct hg_plan *hg_scenario_load_for_run(const char *path, struct hg_diags *d)
+struct hg_plan *hg_scenario_load_for_run(const char *path, const struct hg_plugins *plugins,
+					 struct hg_diags *d)
 {
-	struct hg_plan *plan = hg_scenario_load(path, d);
+	struct hg_plan *plan = hg_scenario_load(path, plugins, d);
 	struct hg_missing_cpu m;
 	if (!plan || !hg_plan_missing_cpu(plan, &m))
 		return plan;

@@ -1,17 +1,23 @@
 /* Loading a scenario file, all stages: libyaml syntax, shape check,
- * libcyaml into structs, resolve, check. */
+ * libcyaml into structs, resolve, check.  `plugins` are the workloads,
+ * timers and loads its names may refer to (cli/ passes every plugin
+ * compiled in: cli/plugins.h). */
 #ifndef HG_SCENARIO_H
 #define HG_SCENARIO_H
 
 #include "plan/plan.h"
+#include "plan/plugins.h"
 #include "scenario/diag.h"
 
 /* Returns the plan, or NULL with errors in d (d->file is set to path). */
-struct hg_plan *hg_scenario_load(const char *path, struct hg_diags *d);
+struct hg_plan *hg_scenario_load(const char *path, const struct hg_plugins *plugins,
+				 struct hg_diags *d);
 /* As hg_scenario_load, plus what only the machine that runs it can tell
  * (CPUs that are not online here). */
-struct hg_plan *hg_scenario_load_for_run(const char *path, struct hg_diags *d);
+struct hg_plan *hg_scenario_load_for_run(const char *path, const struct hg_plugins *plugins,
+					 struct hg_diags *d);
 /* The same from text; `name` stands for the file in messages. */
-struct hg_plan *hg_scenario_load_string(const char *name, const char *text, struct hg_diags *d);
+struct hg_plan *hg_scenario_load_string(const char *name, const char *text,
+					const struct hg_plugins *plugins, struct hg_diags *d);
 
 #endif

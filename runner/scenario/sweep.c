@@ -334,6 +334,7 @@ struct point_check {
 	const char *base;        /* the scenario without sweep: */
 	size_t base_len, budget; /* bytes left to load */
 	hg_point_loader load;
+	const struct hg_plugins *plugins;
 	struct hg_diags *d;
 };
 
@@ -349,7 +350,7 @@ static int check_point(struct point_check *c, const struct hg_override *ov, size
 	}
 	c->budget -= c->budget > c->base_len ? c->base_len : c->budget;
 	struct hg_diags pd;
-	struct hg_plan *plan = c->load(c->d->file, text, &pd);
+	struct hg_plan *plan = c->load(c->d->file, text, c->plugins, &pd);
 	free(text);
 	if (plan) {
 		hg_plan_free(plan);
@@ -396,7 +397,7 @@ static int check_size(struct hg_yaml *y, const struct hg_sweep_plan *sp, size_t 
 }
 
 void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_loader load,
-		    struct hg_diags *d)
+		    const struct hg_plugins *plugins, struct hg_diags *d)
 {
 	const struct hg_sweep_plan *sp = &plan->sweep;
 	char path[256], label[512], err[HG_ERRLEN];
@@ -408,7 +409,7 @@ void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_load
 		hg_yaml_error(y, d, "sweep", "%s", err);
 		return;
 	}
-	struct point_check c = { y, base, strlen(base), MAX_VALUE_CHECK_BYTES, load, d };
+	struct point_check c = { y, base, strlen(base), MAX_VALUE_CHECK_BYTES, load, plugins, d };
 	if (check_size(y, sp, c.base_len, d) != 0)
 		goto out;
 	/* Each value on its own: errors land on the value that causes them. */

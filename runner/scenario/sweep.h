@@ -9,6 +9,7 @@
 
 #include "base/units.h"
 #include "plan/plan.h"
+#include "plan/plugins.h"
 #include "scenario/diag.h"
 #include "scenario/yamldoc.h"
 
@@ -45,10 +46,10 @@ int hg_item_index(const char *name);
 /* Loads a point's scenario text (scenario/scenario.c passes its loader in,
  * so sweep.c does not depend on the loader that calls it). */
 typedef struct hg_plan *(*hg_point_loader)(const char *name, const char *text,
-					   struct hg_diags *d);
+					   const struct hg_plugins *plugins, struct hg_diags *d);
 /* Checks the grid's size, then every value of the grid (each on its own)
  * and grid points (up to a cap), adding errors located at the grid's values. */
 void hg_sweep_check(struct hg_yaml *y, const struct hg_plan *plan, hg_point_loader load,
-		    struct hg_diags *d);
+		    const struct hg_plugins *plugins, struct hg_diags *d);
 
 #endif

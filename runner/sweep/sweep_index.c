@@ -60,6 +60,13 @@ json_t *hg_sweep_index(const struct hg_plan *base, const char *source, json_t *o
 			 "points", points);
 }
 
+void hg_sweep_run_name(size_t n_points, size_t run, char out[64])
+{
+	char id[32];
+	hg_sweep_point_id(n_points, run % n_points, id);
+	snprintf(out, 64, "%s/r%zu", id, run / n_points);
+}
+
 /* "p" or "r" then 1..9 digits: the only names hgrun gives points and
  * repeats (hg_sweep_point_id, hg_sweep_index). */
 static bool id_ok(const char *s, size_t len, char letter)

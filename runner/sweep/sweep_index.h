@@ -33,6 +33,9 @@ const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *re
 bool hg_sweep_run_complete(const char *dir, const char *run);
 /* Whether a parsed result.json says complete: true. */
 bool hg_sweep_result_complete(json_t *result);
+/* Run `run`'s name ("p007/r2": point run % n_points, repeat run /
+ * n_points), the path of its directory in the sweep's. */
+void hg_sweep_run_name(size_t n_points, size_t run, char out[64]);
 /* Splits a run name "p007/r2" into its point and repeat directories;
  * false for anything else ("../x", "p1/../../y", "/etc", "p1/r2/x"). */
 bool hg_sweep_run_name_split(const char *name, char point[32], char rep[32]);

@@ -2,45 +2,33 @@
  * point again), so slow drifts of the machine spread over all points rather
  * than landing on the last ones.  A sweep directory is refused unless it is
  * new, empty, this sweep's (a shard's, or --resume), or --force. */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "base/cpuset.h"
 #include "base/dirlock.h"
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
+#include "ktrace/observe.h"
 #include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
 #include "results/sink.h"
 #include "run/run.h"
+#include "run/wake.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
+#include "sweep/sweep_dir.h"
 #include "sweep/sweep_index.h"
+#include "sweep/sweep_job.h"
 #include "sweep/sweep_order.h"
 #include "sweep/sweep_run.h"
-
-struct sweep_job {
-	const struct hg_sweep_options *opt;
-	struct hg_plan *base;
-	char *text;                 /* the scenario text, with the --set options applied */
-	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
-	size_t n_points, n_runs;
-	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
-	char note[1024];              /* the last point's: what --duration cut (result.json) */
-	char dir[PATH_MAX];
-	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
-};
 
 struct tally {
 	size_t todo, done, succeeded, failed, skipped;
@@ -48,16 +36,8 @@ struct tally {
 	double spent_s;             /* wall time of the runs done */
 };
 
-
-static void run_name(const struct sweep_job *j, size_t run, char out[64])
-{
-	char id[32];
-	hg_sweep_point_id(j->n_points, run % j->n_points, id);
-	snprintf(out, 64, "%s/r%zu", id, run / j->n_points);
-}
-
 /* The point's grid values (j->text has the --set options in already). */
-static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_override *ov)
+static size_t overrides_of(const struct hg_sweep_job *j, size_t point, struct hg_override *ov)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	size_t n = 0;
@@ -69,7 +49,7 @@ static size_t overrides_of(const struct sweep_job *j, size_t point, struct hg_ov
 }
 
 /* The point's scenario, loaded like any file; NULL after printing why. */
-static struct hg_plan *point_plan(struct sweep_job *j, size_t point)
+static struct hg_plan *point_plan(struct hg_sweep_job *j, size_t point)
 {
 	/* Sized by the input: a grid may have as many axes as sweep.h allows. */
 	struct hg_override *ov = calloc(j->base->sweep.n_axes + 1, sizeof(*ov));
@@ -79,7 +59,7 @@ static struct hg_plan *point_plan(struct sweep_job *j, size_t point)
 	free(ov);
 	bool applied = text != NULL;
 	struct hg_diags d;
-	struct hg_plan *plan = text ? hg_scenario_load_string(j->opt->file, text, &d) : NULL;
+	struct hg_plan *plan = text ? hg_scenario_load_string(j->opt->file, text, j->opt->plugins, &d) : NULL;
 	free(text);
 	if (!plan) {
 		bool at = applied && d.items[0].path[0];
@@ -122,12 +102,12 @@ static const char *fmt_left(double s, char *buf, size_t size)
 	return buf;
 }
 
-static void progress_line(const struct sweep_job *j, const struct tally *t, size_t k, size_t run)
+static void progress_line(const struct hg_sweep_job *j, const struct tally *t, size_t k, size_t run)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	char name[64], left[32];
 	size_t point = run % j->n_points;
-	run_name(j, run, name);
+	hg_sweep_run_name(j->n_points, run, name);
 	printf("== run %zu/%zu: %s:", k + 1, j->order.n, name);
 	for (size_t a = 0; a < sp->n_axes; a++)
 		printf(" %s=%s", sp->axes[a].path, sp->axes[a].values[hg_sweep_coord(sp, point, a)]);
@@ -158,57 +138,19 @@ static void first_reason(const char *text, char *out, size_t size)
 	}
 }
 
-/* DIR/pNNN and DIR/pNNN/rM made (or found) as directories of our own, not
- * links: the run's files are then written by path below directories
- * nobody else can swap (a pNNN planted in a shared sweep directory as a
- * link to /etc is refused, not followed).  0, or -errno with why. */
-static int own_run_dir(const struct sweep_job *j, const char *name, char *why, size_t len)
-{
-	char p[32], r[32];
-	if (!hg_sweep_run_name_split(name, p, r)) {
-		snprintf(why, len, "not a run name");
-		return -EINVAL;
-	}
-	int top = open(j->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int pfd = top >= 0 ? hg_open_dir_at(top, p, true) : -errno;
-	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, true) : pfd;
-	int rc = rfd < 0 ? rfd : 0;
-	struct stat a, b;
-	if (!rc && (fstat(pfd, &a) < 0 || fstat(rfd, &b) < 0))
-		rc = -errno;
-	if (rc == -ELOOP || rc == -ENOTDIR)
-		snprintf(why, len, "a symbolic link or a file where hgrun makes its run directory: "
-			 "not followed; move it away");
-	else if (rc)
-		snprintf(why, len, "%s", strerror(-rc));
-	else if (a.st_uid != geteuid() || b.st_uid != geteuid()) {
-		snprintf(why, len, "a directory of another user (uid %u) where hgrun makes its run "
-			 "directory: not written into; move it away",
-			 (unsigned)(a.st_uid != geteuid() ? a.st_uid : b.st_uid));
-		rc = -EPERM;
-	}
-	if (rfd >= 0)
-		close(rfd);
-	if (pfd >= 0)
-		close(pfd);
-	if (top >= 0)
-		close(top);
-	return rc;
-}
-
 /* One run into DIR/pNNN/rM (emptied of an incomplete earlier attempt).
  * With --quiet its messages are kept, and the first of them becomes the
  * reason on the run's one failure line. */
-static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_size)
+static int run_one(struct hg_sweep_job *j, size_t run, char *reason, size_t reason_size)
 {
 	size_t point = run % j->n_points;
 	unsigned rep = (unsigned)(run / j->n_points);
 	char name[64], dir[PATH_MAX + 64], id[32];
-	run_name(j, run, name);
+	hg_sweep_run_name(j->n_points, run, name);
 	hg_sweep_point_id(j->n_points, point, id);
 	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
 	char why[512];
-	int rc = own_run_dir(j, name, why, sizeof(why));
+	int rc = hg_sweep_dir_own_run(j->dir, name, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "hgrun: run %s: %s/%s: %s\n", name, j->dir, name, why);
 		return HG_EXIT_FAILED;
@@ -234,7 +176,8 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 				  "position", (json_int_t)j->order.position[run],
 				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
 	struct hg_run_options opt = {
-		.sink = &hg_results_sink, .out_dir = dir, .strict = j->opt->strict, .quiet = j->opt->quiet,
+		.sink = &hg_results_sink, .observer = &hg_kernel_observer, .out_dir = dir,
+		.strict = j->opt->strict, .quiet = j->opt->quiet,
 		.argc = j->opt->argc, .argv = j->opt->argv, .sweep_point = where, .overrides = j->sets,
 		.note = j->note,
 		.err = err,
@@ -250,7 +193,7 @@ static int run_one(struct sweep_job *j, size_t run, char *reason, size_t reason_
 	return rc;
 }
 
-static void list_runs(const struct sweep_job *j)
+static void list_runs(const struct hg_sweep_job *j)
 {
 	const struct hg_sweep_plan *sp = &j->base->sweep;
 	for (size_t k = 0; k < j->order.n; k++) {
@@ -281,7 +224,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void final_line(const struct sweep_job *j, const struct tally *t, const char *stopped)
+static void final_line(const struct hg_sweep_job *j, const struct tally *t, const char *stopped)
 {
 	char findings[64] = "";
 	if (t->expect_failed)
@@ -293,7 +236,7 @@ static void final_line(const struct sweep_job *j, const struct tally *t, const c
 	fflush(stdout);
 }
 
-static int run_all(struct sweep_job *j)
+static int run_all(struct hg_sweep_job *j)
 {
 	struct tally t = { 0 };
 	bool *complete = calloc(j->n_runs ? j->n_runs : 1, sizeof(*complete));
@@ -302,7 +245,7 @@ static int run_all(struct sweep_job *j)
 	for (size_t k = 0; k < j->order.n; k++) {
 		char name[64];
 		size_t run = j->order.runs[k];
-		run_name(j, run, name);
+		hg_sweep_run_name(j->n_points, run, name);
 		complete[run] = j->opt->resume && hg_sweep_run_complete(j->dir, name);
 		t.skipped += complete[run];
 		t.todo += !complete[run];
@@ -310,11 +253,7 @@ static int run_all(struct sweep_job *j)
 	int worst = HG_EXIT_OK;
 	char reason[320];
 	sigset_t stops, old;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigaddset(&stops, SIGQUIT);
+	hg_stop_signals(&stops);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	for (size_t k = 0; k < j->order.n; k++) {
 		size_t run = j->order.runs[k];
@@ -341,7 +280,7 @@ static int run_all(struct sweep_job *j)
 			return rc;
 		}
 		char name[64];
-		run_name(j, run, name);
+		hg_sweep_run_name(j->n_points, run, name);
 		if (rc == HG_EXIT_EXPECT) {
 			/* A finding: the run is complete and valid (--resume keeps it). */
 			t.succeeded++;
@@ -364,171 +303,10 @@ static int run_all(struct sweep_job *j)
 	return worst;
 }
 
-/* Whether a run of this shard already has a result.json. */
-static bool has_my_runs(const struct sweep_job *j, char name[64])
-{
-	char path[PATH_MAX + 80];
-	for (size_t k = 0; k < j->order.n; k++) {
-		run_name(j, j->order.runs[k], name);
-		snprintf(path, sizeof(path), "%s/%s/result.json", j->dir, name);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			fclose(f);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* -o DIR: new, empty, this sweep's (--resume, or another shard's), or
- * --force.  Returns 0 or the exit code after printing why to err; *unsettled
- * when it refused a directory that had no sweep.json yet. */
-static int check_dir_once(struct sweep_job *j, json_t *index, FILE *err_out, bool *unsettled)
-{
-	char err[PATH_MAX + 128], diff[512], name[64];
-	bool missing;
-	json_t *recorded = hg_sweep_index_read(j->dir, &missing, err, sizeof(err));
-	if (!recorded && !missing && !j->opt->force) {
-		fprintf(err_out, "hgrun: -o %s: %s\n", j->dir, err);
-		return HG_EXIT_USAGE;
-	}
-	if (recorded && !j->opt->force) {
-		const char *d = hg_sweep_index_differs(recorded, index, "sweep.json", "this one",
-						       diff, sizeof(diff));
-		json_decref(recorded);
-		if (d) {
-			fprintf(err_out, "hgrun: -o %s holds another sweep (%s); %s\n", j->dir, d,
-				j->opt->resume ? "resume it with the command that started it, or "
-				"choose a new directory" : "choose a new directory, or add --force "
-				"to replace it");
-			return HG_EXIT_USAGE;
-		}
-		if (j->opt->resume)
-			return 0;
-		if (has_my_runs(j, name)) {
-			fprintf(err_out, "hgrun: -o %s already holds runs of this %s (%s/result.json); "
-				"add --resume to run only the missing ones, or --force to start over\n",
-				j->dir, j->opt->shards ? "shard" : "sweep", name);
-			return HG_EXIT_USAGE;
-		}
-		return 0;   /* another shard's directory */
-	}
-	json_decref(recorded);
-	int rc = hg_outdir_prepare(j->dir, HG_OUTDIR_SWEEP, j->opt->force, err_out, j->lock.name);
-	*unsettled = rc != 0 && missing;
-	return rc;
-}
-
-/* The shards of a job array start together (scripts/slurm/sweep.sbatch):
- * between one shard's look for sweep.json (none yet) and its check of the
- * directory, another may write sweep.json and start its runs, which looks
- * like an earlier sweep's results.  So a shard refused that way looks again,
- * every 50 ms for up to 2 s, and prints a refusal only if it stands. */
-#define SHARD_SETTLE_TRIES 40
-#define SHARD_SETTLE_US 50000
-
-static int check_dir(struct sweep_job *j, json_t *index)
-{
-	bool unsettled = false;
-	if (!j->opt->shards || j->opt->force)
-		return check_dir_once(j, index, stderr, &unsettled);
-	for (int i = 0;; i++) {
-		char *msg = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&msg, &len);
-		if (!m)
-			return check_dir_once(j, index, stderr, &unsettled);
-		unsettled = false;
-		int rc = check_dir_once(j, index, m, &unsettled);
-		fclose(m);
-		if (rc == 0 || !unsettled || i == SHARD_SETTLE_TRIES) {
-			fputs(msg, stderr);
-			free(msg);
-			return rc;
-		}
-		free(msg);
-		usleep(SHARD_SETTLE_US);
-	}
-}
-
-/* One writer per sweep directory (base/dirlock.h): a sweep holds
- * .hgrun-lock, a shard .hgrun-lock-shard-K-of-N, for as long as it runs;
- * shards of one sweep run side by side, a whole sweep and a shard do not
- * (each run directory has its own lock besides, taken by hg_run). */
-static int lock_dir(struct sweep_job *j)
-{
-	char name[64], holder[256];
-	if (j->opt->shards)
-		snprintf(name, sizeof(name), HG_DIRLOCK_NAME "-shard-%u-of-%u", j->opt->shard,
-			 j->opt->shards);
-	else
-		snprintf(name, sizeof(name), HG_DIRLOCK_NAME);
-	int rc = hg_dirlock_take(j->dir, name, "hgrun sweep", &j->lock, holder, sizeof(holder));
-	int d = rc ? -1 : hg_open_dir(j->dir);
-	if (d >= 0) {
-		/* the other kind: a shard while the whole sweep runs, or the reverse */
-		DIR *dir = fdopendir(d);
-		struct dirent *e;
-		while (dir && (e = readdir(dir)))
-			if (!strncmp(e->d_name, HG_DIRLOCK_NAME, sizeof(HG_DIRLOCK_NAME) - 1) &&
-			    strcmp(e->d_name, name) != 0 &&
-			    (!j->opt->shards || !strcmp(e->d_name, HG_DIRLOCK_NAME)) &&
-			    hg_dirlock_busy_at(dirfd(dir), e->d_name, holder, sizeof(holder))) {
-				rc = -EBUSY;
-				break;
-			}
-		if (dir)
-			closedir(dir);
-		else
-			close(d);
-		if (rc)
-			hg_dirlock_release(&j->lock);
-	}
-	if (rc == -EBUSY) {
-		fprintf(stderr, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to "
-			"end, or choose another directory\n", j->dir, holder);
-		return HG_EXIT_USAGE;
-	}
-	if (rc) {
-		fprintf(stderr, "hgrun: -o %s: cannot lock it: %s\n", j->dir, strerror(-rc));
-		return HG_EXIT_FAILED;
-	}
-	return 0;
-}
-
-static int prepare_dir(struct sweep_job *j)
-{
-	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
-	json_object_set_new(index, "order", hg_sweep_order_json(&j->order));
-	int rc;
-	if (j->opt->out_dir) {
-		snprintf(j->dir, sizeof(j->dir), "%s", j->opt->out_dir);
-		if ((rc = hg_mkdirs(j->dir)) < 0)
-			fprintf(stderr, "hgrun: cannot create %s: %s\n", j->dir, strerror(-rc));
-		if (!rc)
-			rc = lock_dir(j);
-		if (!rc)
-			rc = check_dir(j, index);
-	} else {
-		char stamp[32], prefix[PATH_MAX];
-		time_t now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		snprintf(prefix, sizeof(prefix), "results/%s/sweep-%s", j->base->name, stamp);
-		if ((rc = hg_outdir_make_unique(prefix, j->dir, sizeof(j->dir))) < 0)
-			fprintf(stderr, "hgrun: cannot create %s: %s\n", prefix, strerror(-rc));
-		if (!rc)
-			rc = lock_dir(j);
-	}
-	if (!rc && (rc = hg_sweep_index_write(j->dir, index)) < 0)
-		fprintf(stderr, "hgrun: cannot write %s/sweep.json: %s\n", j->dir, strerror(-rc));
-	json_decref(index);
-	return rc < 0 ? HG_EXIT_FAILED : rc;
-}
-
 /* Every point loads (with the --set options, --duration or --scale); the
  * first that does not is named before anything runs.  Beyond 4096 points
  * each run checks its own point as it starts. */
-static int check_points(struct sweep_job *j)
+static int check_points(struct hg_sweep_job *j)
 {
 	const struct hg_length *len = &j->opt->length;
 	bool edited = j->opt->n_sets || len->duration_given || len->scale > 0;
@@ -544,7 +322,7 @@ static int check_points(struct sweep_job *j)
 /* The order's seed when none is given: one derived from what makes the
  * sweep itself (sweep.json's scenario, axes, repeat and --set), so every
  * shard and every --resume of it shuffle alike. */
-static uint64_t default_seed(const struct sweep_job *j)
+static uint64_t default_seed(const struct hg_sweep_job *j)
 {
 	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
 	json_t *id = json_pack("{s:O, s:O, s:O, s:O}", "scenario", json_object_get(index, "scenario"),
@@ -561,7 +339,7 @@ static uint64_t default_seed(const struct sweep_job *j)
 
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
-	struct sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text,
+	struct hg_sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text,
 			       .lock = { .dir = -1, .fd = -1 } };
 	int rc = HG_EXIT_OK;
 	if (!j.base->sweep.present) {
@@ -585,7 +363,7 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 		hg_sweep_order_balance(&j.order, &j.base->sweep, stderr);
 		if (opt->dry_run)
 			list_runs(&j);
-		else if (!(rc = check_points(&j)) && !(rc = prepare_dir(&j))) {
+		else if (!(rc = check_points(&j)) && !(rc = hg_sweep_dir_prepare(&j))) {
 			hg_plan_trust_notes(j.base, "hgrun: ", stderr);
 			rc = run_all(&j);
 		}

@@ -54,6 +54,7 @@ const struct hg_workload_ops hg_workload_cpu_periodic = {
 	.check = hg_jobs_check,
 	.periodic = true,
 	.blocks = false,
+	.counts_jobs = true,
 	.prepare = hg_jobs_prepare,
 	.run = cpu_periodic_run,
 	.cleanup = hg_jobs_cleanup,

@@ -64,6 +64,7 @@ const struct hg_workload_ops hg_workload_latency = {
 	.params = { params, sizeof(struct params) },
 	.periodic = false,
 	.blocks = true,
+	.wakeups = true,
 	.prepare = latency_prepare,
 	.footprint = latency_footprint,
 	.run = latency_run,

@@ -194,10 +194,10 @@ def recipe(title: str) -> str:
 ])
 def test_each_plugin_is_one_file_listed_once(family, macro, ops):
     """What the recipe says: each plugin is one C file of its family's folder, named as it
-    is listed in the macro of its contract header, ending in its ops struct; the registry
-    expands the macro."""
+    is listed in the macro of its folder's registry header, ending in its ops struct; the
+    registry expands the macro."""
     r = recipe(f"A {family}")
-    header = f"runner/plan/{family}.h"
+    header = f"runner/{family}s/registry.h"
     assert f"`{header}`" in r and f"`{macro}`" in r and f"`runner/{family}s/NAME.c`" in r
     assert f"`runner/{family}s/registry.c`" in r
     text = read(ROOT / header)

@@ -1,6 +1,7 @@
 """docs/architecture.md's recipes for a workload, a timer and a load, followed on a copy of
-runner/: the plugin's one file, its name added to the list macro of its contract, the
-registry and cli/main.c compiled from the copy and linked with the built library
+runner/: the plugin's one file, its name added to the list macro of its folder's registry,
+the registry, cli/plugins.c and cli/main.c compiled from the copy and linked with the built
+library
 (build/libhgcore.a). The hgrun that comes out lists the plugin with its key, refuses a
 misspelt key with a suggestion, and runs a short scenario that uses it."""
 import json
@@ -63,7 +64,8 @@ def recipe(family):
 def test_the_recipe_makes_a_working_plugin(family, toolchain, tmp_path):
     macro, source, threads, key, typo = CASES[family]
     steps = recipe(family)
-    folder, header = f"runner/{family}s", f"runner/plan/{family}.h"
+    folder = f"runner/{family}s"
+    header = f"{folder}/registry.h"
     # the files and names the recipe gives are the ones followed here
     for named in (f"`{folder}/NAME.c`", f"`{header}`", f"`X(NAME)`", f"`{macro}`",
                   f"`{folder}/registry.c`"):
@@ -73,14 +75,14 @@ def test_the_recipe_makes_a_working_plugin(family, toolchain, tmp_path):
     # step 1: the plugin's one file
     shutil.copyfile(DATA / source, tree / f"{family}s" / "probe.c")
     # step 2: its name in the list macro
-    h = tree / "plan" / f"{family}.h"
+    h = tree / f"{family}s" / "registry.h"
     text, n = re.subn(rf"^(#define {macro}\(X\)) ", r"\1 X(probe) ", h.read_text(), flags=re.M)
     assert n == 1, f"{header}: no '#define {macro}(X) ...'"
     h.write_text(text)
     flags = ["-std=c11", "-D_GNU_SOURCE", '-DHG_VERSION="0"', "-Wall", "-Wextra", "-Werror",
              "-Wno-unused-parameter", "-I", str(tree), *pkg_config("--cflags")]
     objects = []
-    for src in (f"{family}s/probe.c", f"{family}s/registry.c", "cli/main.c"):
+    for src in (f"{family}s/probe.c", f"{family}s/registry.c", "cli/plugins.c", "cli/main.c"):
         obj = tmp_path / (pathlib.Path(src).stem + ".o")
         p = subprocess.run([toolchain, *flags, "-c", str(tree / src), "-o", str(obj)],
                            capture_output=True, text=True)

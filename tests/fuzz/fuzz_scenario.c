@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/plugins.h"
 #include "plan/plan.h"
 #include "scenario/scenario.h"
 #include "scenario/sweep.h"
@@ -30,7 +31,7 @@ static void expand_some_points(const char *text, const struct hg_plan *plan)
 		if (!point)
 			continue;
 		struct hg_diags d;
-		struct hg_plan *p = hg_scenario_load_string("point.yaml", point, &d);
+		struct hg_plan *p = hg_scenario_load_string("point.yaml", point, &hg_builtin_plugins, &d);
 		hg_plan_free(p);
 		free(point);
 	}
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	struct hg_diags d;
-	struct hg_plan *plan = hg_scenario_load_string("fuzz.yaml", text, &d);
+	struct hg_plan *plan = hg_scenario_load_string("fuzz.yaml", text, &hg_builtin_plugins, &d);
 	if (plan && plan->sweep.present)
 		expand_some_points(text, plan);
 	hg_plan_free(plan);

@@ -200,6 +200,20 @@ def include(path: str) -> str:
     return '#include "' + path + '"\n'
 
 
+def build_tree(tmp: pathlib.Path, tree: dict, cc: str):
+    """Writes tree ({path under runner/: text}) as tmp/runner and compiles each .c
+    into tmp/build as CMake lays its objects out; (root, build)."""
+    root, build = tmp / "runner", tmp / "build"
+    for rel, text in tree.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    for src in root.rglob("*.c"):
+        obj = build / "obj" / "runner" / (src.relative_to(root).as_posix() + ".o")
+        obj.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([cc, "-c", "-I", str(root), str(src), "-o", str(obj)], check=True)
+    return root, build
+
+
 def self_test(cc: str) -> int:
     """Plants an include loop, a call loop and a loop through a function
     declared in a third file's header (the shape hg_run_warn had); each must
@@ -227,16 +241,7 @@ def self_test(cc: str) -> int:
 
     def check(tree: dict, want: list) -> bool:
         with tempfile.TemporaryDirectory() as tmp:
-            root = pathlib.Path(tmp, "runner")
-            build = pathlib.Path(tmp, "build")
-            for rel, text in tree.items():
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (root / rel).write_text(text)
-            for src in root.rglob("*.c"):
-                obj = build / "obj" / "runner" / (src.relative_to(root).as_posix() + ".o")
-                obj.parent.mkdir(parents=True, exist_ok=True)
-                subprocess.run([cc, "-c", "-I", str(root), str(src), "-o", str(obj)],
-                               check=True)
+            root, build = build_tree(pathlib.Path(tmp), tree, cc)
             lines, problems = find_loops(root, build)
             found = sorted(l for l in lines if l.startswith("loop"))
             ok = found == sorted(want) and not problems

@@ -1,5 +1,5 @@
-/* Matching gaps to kernel events (runner/results/attribution.c,
- * runner/results/kernel_segments.c): segments from events (nesting, an
+/* Matching gaps to kernel events (runner/ktrace/attribution.c,
+ * runner/ktrace/kernel_segments.c): segments from events (nesting, an
  * exit whose entry came before the trace, the first task named by the
  * first switch or interrupt), a gap with two causes, a gap with none
  * (invisible), events on other CPUs, a gap the trace does not cover,
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "results/attribution.h"
+#include "ktrace/attribution.h"
 
 #define ME 100       /* the measuring thread */
 #define OTHER 200    /* another process */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "cli/plugins.h"
 #include "scenario/scenario.h"
 
 
@@ -108,7 +109,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct tcase *c = &cases[i];
 		struct hg_diags d;
-		struct hg_plan *plan = hg_scenario_load_string("t.yaml", c->yaml, &d);
+		struct hg_plan *plan = hg_scenario_load_string("t.yaml", c->yaml, &hg_builtin_plugins, &d);
 		const char *got = d.count ? d.items[0].message : "";
 		bool ok;
 		if (!c->error)

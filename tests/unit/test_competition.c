@@ -1,4 +1,4 @@
-/* Parsing /proc/stat and /proc/interrupts (runner/run/competition.c), from
+/* Parsing /proc/stat and /proc/interrupts (runner/ktrace/competition.c), from
  * samples of this guest: per-CPU steal, irq and softirq ticks; interrupts
  * summed per CPU column, machine-wide rows (ERR, MIS) left out. */
 #include <sched.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "run/competition.h"
+#include "ktrace/competition.h"
 
 static const char stat_text[] =
 	"cpu  86496 1494 30936 199386 1476 0 3123 1954 0 0\n"

@@ -1,4 +1,4 @@
-/* Decoding kernel events (runner/run/ktrace_parse.c): the format files of
+/* Decoding kernel events (runner/ktrace/ktrace_parse.c): the format files of
  * each event kind, as this kernel (6.18) writes them, and ring-buffer pages
  * built byte by byte: small and long records, time extends, absolute time
  * stamps, padding, the missed-events flag, names of tasks and irqs, the
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "run/ktrace_parse.h"
+#include "ktrace/ktrace_parse.h"
 
 #define COMMON \
 	"format:\n" \

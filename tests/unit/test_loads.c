@@ -17,6 +17,7 @@
 
 #include "unit.h"
 #include "base/fsutil.h"
+#include "cli/plugins.h"
 #include "loads/supervisor.h"
 #include "scenario/scenario.h"
 
@@ -139,7 +140,7 @@ static struct hg_plan *plan_for(const char *load, const char *window)
 		 "hgrun: 1\nname: t\nduration: 2s\nthreads:\n  - name: rt\nloads:\n  - %.*s, %s}\n",
 		 (int)(strlen(body) - 1), body, window);
 	struct hg_diags d;
-	struct hg_plan *plan = hg_scenario_load_string("t.yaml", yaml, &d);
+	struct hg_plan *plan = hg_scenario_load_string("t.yaml", yaml, &hg_builtin_plugins, &d);
 	if (!plan)
 		printf("FAIL scenario: %s: %s\n", yaml, d.count ? d.items[0].message : "?");
 	return plan;

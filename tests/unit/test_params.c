@@ -9,6 +9,7 @@
 
 #include "unit.h"
 #include "base/units.h"
+#include "cli/plugins.h"
 #include "plan/load.h"
 #include "plan/param.h"
 #include "plan/timer.h"
@@ -80,20 +81,21 @@ static void check_table(const char *plugin, const struct hg_params *ps)
 
 static void test_every_table(void)
 {
+	const struct hg_plugins *p = &hg_builtin_plugins;
 	size_t keys = 0;
-	for (size_t i = 0; i < hg_n_workloads; i++) {
-		check_table(hg_workloads[i]->name, &hg_workloads[i]->params);
-		keys += hg_params_count(&hg_workloads[i]->params);
+	for (size_t i = 0; i < p->n_workloads; i++) {
+		check_table(p->workloads[i]->name, &p->workloads[i]->params);
+		keys += hg_params_count(&p->workloads[i]->params);
 	}
 	CHECK(keys <= 64, "workload keys: at most 64 fit the libcyaml schema (scenario/rawscenario.c)");
 	keys = 0;
-	for (size_t i = 0; i < hg_n_loads; i++) {
-		check_table(hg_loads[i]->name, &hg_loads[i]->params);
-		keys += hg_params_count(&hg_loads[i]->params);
+	for (size_t i = 0; i < p->n_loads; i++) {
+		check_table(p->loads[i]->name, &p->loads[i]->params);
+		keys += hg_params_count(&p->loads[i]->params);
 	}
 	CHECK(keys <= 64, "load keys: at most 64 fit the libcyaml schema (scenario/rawscenario.c)");
-	for (size_t i = 0; i < hg_n_timers; i++)
-		check_table(hg_timers[i]->name, &hg_timers[i]->params);
+	for (size_t i = 0; i < p->n_timers; i++)
+		check_table(p->timers[i]->name, &p->timers[i]->params);
 }
 
 struct sample {

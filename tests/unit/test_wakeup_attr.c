@@ -1,4 +1,4 @@
-/* Late wake-ups split over the kernel's segments (runner/results/wakeup_attr.c):
+/* Late wake-ups split over the kernel's segments (runner/ktrace/wakeup_attr.c):
  * the timer's delivery (bounded, the rest invisible and named after the task
  * the CPU ran), its handler, a softirq at its exit, the task that held the
  * CPU and the switch, an interrupt after the switch, a timer programmed
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "results/wakeup_attr.h"
+#include "ktrace/wakeup_attr.h"
 
 #define ME 100
 #define OTHER 200
