@@ -153,6 +153,13 @@ def build(reg):
                     "stop <= duration."),
         "priority": ref("priority"),
         "cpus": ref("cpus"),
+        "optional": {"description": "When a program the load runs is not on this host's "
+                                    "PATH (stress-ng, ping, ip): true leaves the load out of "
+                                    "the run with a warning; false (the default) stops the "
+                                    "run before it measures, exit 4.",
+                     "anyOf": [{"type": "boolean"},
+                               {"type": "string", "pattern": ci_alternatives(["true", "false"])}],
+                     "default": False},
         **union_props(reg["loads"]),
     }
     lrules = per_type_rules(reg["loads"], load_keys, True)

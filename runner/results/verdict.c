@@ -7,6 +7,7 @@
 
 #include "base/exitcodes.h"
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/metrics.h"
 #include "plan/workload.h"
 #include "results/not_received.h"
@@ -144,8 +145,7 @@ static void cpu_findings(const struct hg_run_state *rs, json_t *lines)
 			got += g;
 			lo = g < lo ? g : lo;
 			hi = g > hi ? g : hi;
-			const struct hg_exec *x = hg_params_exec(&tp->workload.ops->params,
-								 tp->workload.params, "exec");
+			const struct hg_exec *x = hg_workload_exec(&tp->workload);
 			if (x)
 				asked += (double)nm->releases * mean_exec(x);
 			else if (!tp->workload.ops->blocks && w->st.started_ns >= 0 &&

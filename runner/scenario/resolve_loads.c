@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
 #include "scenario/resolve_internal.h"
@@ -39,6 +40,9 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	snprintf(path, sizeof(path), "loads[%zu].stop", li);
 	if (raw->stop)
 		hg_r_duration(r, raw->stop, path, &lp->stop_ns);
+	snprintf(path, sizeof(path), "loads[%zu].optional", li);
+	if (raw->optional)
+		hg_r_bool(r, raw->optional, path, &lp->optional);
 
 	lp->cpus_all = true;
 	snprintf(path, sizeof(path), "loads[%zu].cpus", li);
@@ -63,7 +67,7 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 static void check_stagger(struct hg_resolver *r, size_t li, const struct hg_load_plan *lp,
 			  uint64_t workers)
 {
-	uint64_t stagger = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "stagger", 0) : 0;
+	uint64_t stagger = hg_load_stagger(lp);
 	if (!stagger || workers < 2 || lp->stop_ns <= lp->start_ns)
 		return;
 	uint64_t last = lp->start_ns + (workers - 1) * stagger;
@@ -95,7 +99,7 @@ void hg_resolve_loads(struct hg_resolver *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct hg_load_plan *lp = &r->plan->loads[i];
 		resolve_load(r, i, &r->plan->loads[i]);
-		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
+		uint64_t workers = hg_load_workers(lp);
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
 		check_stagger(r, i, lp, workers ? workers : (uint64_t)CPU_COUNT(lp->cpus_all ?
 										&r->online : &lp->cpus));
