@@ -34,7 +34,7 @@ debs=(
 	stress-ng iputils-ping iproute2                                          # loads of shipped experiments
 )
 if ((tests)); then
-	debs+=(clang libclang-rt-dev procps) # the fuzz target (docs/fuzzing.md); ps, pgrep in tests
+	debs+=(clang libclang-rt-dev procps git) # the fuzz target (docs/fuzzing.md); ps; git ls-files
 	read -r -a extra <<< "${HG_TEST_DEBS:-}"
 	debs+=("${extra[@]}")
 fi

@@ -73,6 +73,12 @@ def test_without_root_setup_names_the_exact_apt_command():
 
 
 def _as_nobody(tmp_path):
+    # a copy of the script where the other user can read it (the checkout may be under
+    # /root): it stops at the package check, before it reads anything else of the checkout
+    (tmp_path / "scripts").mkdir()
+    setup = tmp_path / "scripts" / "setup.sh"
+    shutil.copy(ROOT / "scripts/setup.sh", setup)
+    setup.chmod(0o755)
     fake = tmp_path / "bin"
     fake.mkdir()
     (fake / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")
@@ -83,11 +89,11 @@ def _as_nobody(tmp_path):
             (fake / tool).symlink_to(path)
     env = {"PATH": str(fake), "HOME": str(tmp_path), "HG_VENV": str(tmp_path / "venv")}
     p = subprocess.run([shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups",
-                        str(ROOT / "scripts/setup.sh")], env=env, capture_output=True,
+                        str(setup)], env=env, capture_output=True,
                        text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert p.returncode == 1, (p.stdout, p.stderr)
     assert "setup: missing Debian packages: build-essential cmake" in p.stderr
     want = "sudo apt-get update && sudo apt-get install -y --no-install-recommends build-essential"
     assert want in p.stderr and "python3-venv" in p.stderr and "stress-ng" in p.stderr, p.stderr
     assert "clang" not in p.stderr        # the tests' packages only with --test
-    assert not (tmp_path / "venv").exists()
+    assert not (tmp_path / "venv").exists() and not (tmp_path / "build").exists()
