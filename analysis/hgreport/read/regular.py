@@ -57,12 +57,16 @@ def _loops(path: Path) -> bool:
 
 def resolve(path: Path) -> Path:
     """path.resolve(), a symlink loop an InputError (Path.resolve raises RuntimeError or
-    OSError for one, by Python version)."""
+    OSError for one up to Python 3.12, and from 3.13 returns a path without a word)."""
     try:
-        return path.resolve()
+        resolved = path.resolve()
     except (RuntimeError, OSError) as e:
         raise InputError(path, "a symbolic link loop (a link that leads back to itself): "
                                "refused") from e
+    if _loops(path):
+        raise InputError(path, "a symbolic link loop (a link that leads back to itself): "
+                               "refused")
+    return resolved
 
 
 def lines(path: Path, what: str = "a line hgrun writes") -> Iterator[tuple[int, bytes]]:
