@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every shipped experiment runs on this machine, shortened (`--scale` to about a second;
 a sweep's first shard of one point), or stops before measuring with exit 4 naming the
 Debian package of the tool its loads need (stress-ng, ping): what a newcomer meets after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The README's two commands and the set-up behind them (docs/install.md): the commands CI
 runs on fresh Debian roots are the README's own, set-up never touches the system Python,
 and a user without root or sudo is told the exact apt command. The commands themselves

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The files of the project under a checkout, for the tree checks: everything but git's own
 directory, build trees (build/, build-*/), caches, and Python environments (any directory
 holding a pyvenv.cfg, such as the .venv/ scripts/setup.sh makes): their files are other
