@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -196,6 +197,23 @@ int hg_open_dir_at(int dir, const char *name, bool create)
 		return -errno;
 	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+bool hg_find_program(const char *name, char *path, size_t size)
+{
+	const char *env = getenv("PATH");
+	const char *dirs = env && env[0] ? env : "/usr/local/bin:/usr/bin:/bin";
+	for (const char *d = dirs; d; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+		size_t len = strcspn(d, ":");
+		struct stat st;
+		if (len == 0 || d[0] != '/')        /* relative entries are not searched */
+			continue;
+		if (snprintf(path, size, "%.*s/%s", (int)len, d, name) >= (int)size)
+			continue;
+		if (access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
 }
 
 int64_t hg_free_bytes(const char *path)

@@ -51,4 +51,9 @@ int hg_open_dir(const char *path);
  * Returns the fd or -errno (-ELOOP or -ENOTDIR for a link or a file). */
 int hg_open_dir_at(int dir, const char *name, bool create);
 
+/* The program `name` as execvp would find it: the first executable
+ * `DIR/name` of PATH's absolute directories (PATH unset or empty:
+ * /usr/local/bin:/usr/bin:/bin), into path; false when there is none. */
+bool hg_find_program(const char *name, char *path, size_t size);
+
 #endif

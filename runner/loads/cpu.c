@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 #include "loads/rows.h"
@@ -11,7 +12,7 @@ struct params {
 };
 
 static const struct hg_param params[] = {
-	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
+	{ .name = HG_KEY_WORKERS, .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
 	  .max = HG_LOAD_WORKERS_MAX, .def = "0",
 	  .help = "spinning processes; 0: one per CPU the load may use" },
 	HG_LOAD_ROW_STAGGER(struct params, stagger_ns),

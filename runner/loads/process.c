@@ -19,6 +19,7 @@
 #include "base/procstat.h"
 #include "base/timeutil.h"
 #include "loads/supervisor_internal.h"
+#include "plan/keys.h"
 
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 {
@@ -101,7 +102,7 @@ static void child_setup(struct hg_loadrun *lr, struct hg_lsup *s, unsigned i, pi
 		slot->affinity_error = errno;
 	/* Staggered workers (docs/loads.md): worker i waits until start + i *
 	 * stagger; the stop's SIGTERM (default action here) ends the wait too. */
-	uint64_t stagger = hg_params_u64(&s->ops->params, p->params, "stagger", 0);
+	uint64_t stagger = hg_load_stagger(p);
 	if (stagger && i) {
 		struct timespec at = hg_ns_to_ts(lr->t0 + (int64_t)(p->start_ns + i * stagger));
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)

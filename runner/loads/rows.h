@@ -6,19 +6,20 @@
 
 #include <stddef.h>
 
+#include "plan/keys.h"
 #include "plan/param.h"
 
 #define HG_LOAD_WORKERS_MAX 1024
 
 #define HG_LOAD_ROW_WORKERS(type, member) \
-	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(type, member), \
+	{ .name = HG_KEY_WORKERS, .kind = HG_PARAM_UINT, .offset = offsetof(type, member), \
 	  .min = 1, .max = HG_LOAD_WORKERS_MAX, .def = "1", .help = "processes, each doing the load" }
 
 /* Worker i starts its work at the load's start + i * stagger (docs/loads.md,
  * "Staggered workers"); read by loads/process.c, checked by
  * scenario/resolve_loads.c, scaled by plan/timeline.c. */
 #define HG_LOAD_ROW_STAGGER(type, member) \
-	{ .name = "stagger", .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
+	{ .name = HG_KEY_STAGGER, .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
 	  .max = 86400000000000ull, .def = "0s", .help = "worker i starts at the load's start " \
 	  "+ i * stagger (Dougan's staggered readers); 0s: all at once" }
 

@@ -31,6 +31,7 @@
 #include "loads/rows.h"
 #include "loads/stress_ng_host.h"
 #include "loads/stress_ng_yaml.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -45,7 +46,7 @@ static const struct hg_param params[] = {
 	{ .name = "stressor", .kind = HG_PARAM_STRING, .offset = offsetof(struct params, stressor),
 	  .min = 1, .required = true,
 	  .help = "the stress-ng stressor to run (stress-ng --stressors): cpu, vm, hdd, fork, ..." },
-	{ .name = "workers", .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
+	{ .name = HG_KEY_WORKERS, .kind = HG_PARAM_UINT, .offset = offsetof(struct params, workers),
 	  .max = HG_LOAD_WORKERS_MAX, .def = "1",
 	  .help = "instances of the stressor (--STRESSOR N); 0: one per CPU the load may use" },
 	{ .name = "options", .kind = HG_PARAM_ARGS, .offset = offsetof(struct params, options),
@@ -148,11 +149,10 @@ static void sng_check(const void *values, struct hg_param_errors *e)
 {
 	const struct params *p = values;
 	char exe[PATH_MAX], why[256];
-	if (!hg_stress_ng_find(exe, sizeof(exe), why, sizeof(why))) {
-		hg_param_error(e, "type", "load type 'stress_ng' needs stress-ng, which is not "
-			       "here: %s", why);
+	/* Without stress-ng the stressor and options wait for a host that has
+	 * it: its absence is a note (hg_load_missing_tool), not an error. */
+	if (!hg_stress_ng_find(exe, sizeof(exe), why, sizeof(why)))
 		return;
-	}
 	size_t n;
 	const char *const *list = hg_stress_ng_stressors(&n);
 	if (n && p->stressor && !is_stressor(p->stressor, list, n)) {
@@ -164,6 +164,11 @@ static void sng_check(const void *values, struct hg_param_errors *e)
 	for (size_t i = 0; p->stressor && i < p->options.n; i++)
 		check_option(p, i, list, n, e);
 }
+
+static const struct hg_load_tool tools[] = {
+	{ .program = "stress-ng", .package = HG_STRESS_NG_PACKAGE },
+	{ NULL },
+};
 
 static bool sng_supported(char *why, size_t size)
 {
@@ -443,6 +448,7 @@ const struct hg_load_ops hg_load_stress_ng = {
 	.params = { params, sizeof(struct params) },
 	.check = sng_check,
 	.supported = sng_supported,
+	.tools = tools,
 	.trust_note = sng_trust_note,
 	.counters = { "bogo_ops" },
 	.counts_at_end = true,

@@ -20,6 +20,7 @@
 #include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
+#include "plan/keys.h"
 
 #define GIVE_UP_NS 10000000000LL        /* after SIGKILL: a process stuck in D state */
 #define GROUP_TICK_NS 5000000LL         /* polling groups whose leader is gone */
@@ -42,7 +43,7 @@ static void start_load(struct hg_loadrun *lr, struct hg_lsup *s)
 	/* A shorter --duration can move the stop before a staggered worker's
 	 * start (validation sees the scenario's own stop): say so. */
 	const struct hg_load_plan *p = s->run.plan;
-	uint64_t stagger = hg_params_u64(&s->ops->params, p->params, "stagger", 0);
+	uint64_t stagger = hg_load_stagger(p);
 	if (stagger && started > 1 && p->stop_ns > p->start_ns) {
 		uint64_t first_idle = (p->stop_ns - p->start_ns + stagger - 1) / stagger;
 		char which[48];
@@ -268,7 +269,7 @@ static int prepare_load(struct hg_loadrun *lr, size_t i, char *err, size_t errle
 	char msg[256] = "";
 	s->run.plan = p;
 	s->run.result_dir = lr->result_dir;
-	s->run.n_procs = (unsigned)hg_params_u64(&p->ops->params, p->params, "workers", 1);
+	s->run.n_procs = (unsigned)hg_load_workers(p);
 	if (!s->run.n_procs)
 		s->run.n_procs = 1;   /* prepare decides (cpu: one per CPU) */
 	s->ops = p->ops;

@@ -133,14 +133,6 @@ const struct hg_exec *hg_params_exec(const struct hg_params *ps, const void *val
 		? HG_PARAM_AT(values, p, const struct hg_exec) : NULL;
 }
 
-const struct hg_args *hg_params_args(const struct hg_params *ps, const void *values,
-				     const char *name)
-{
-	const struct hg_param *p = hg_param_find(ps, name);
-	return p && values && p->kind == HG_PARAM_ARGS
-		? HG_PARAM_AT(values, p, const struct hg_args) : NULL;
-}
-
 const char *hg_param_kind_name(enum hg_param_kind kind)
 {
 	switch (kind) {

@@ -91,18 +91,14 @@ void *hg_params_copy(const struct hg_params *ps, const void *values);
 void hg_params_free(const struct hg_params *ps, void *values);
 void hg_args_free(struct hg_args *a);
 
-/* Typed access to one value, for the generic code that reads a key many
- * plugins share (a load's `workers`, a workload's `period`). */
+/* Typed access to one value, for the accessors of the keys many plugins
+ * share (plan/keys.h: a load's `workers`, a workload's `period`). */
 #define HG_PARAM_AT(values, p, type) ((type *)((char *)(values) + (p)->offset))
 /* DURATION, SIZE or UINT `name`, or `fallback` when the plugin has none. */
 uint64_t hg_params_u64(const struct hg_params *ps, const void *values, const char *name,
 		       uint64_t fallback);
 /* EXEC `name`, or NULL. */
 const struct hg_exec *hg_params_exec(const struct hg_params *ps, const void *values,
-				     const char *name);
-
-/* ARGS `name`, or NULL. */
-const struct hg_args *hg_params_args(const struct hg_params *ps, const void *values,
 				     const char *name);
 
 /* "duration", "size", ... and the unit of the resolved value ("ns",

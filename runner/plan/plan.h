@@ -73,6 +73,7 @@ struct hg_load_plan {
 	struct hg_priority priority;
 	bool cpus_all;
 	cpu_set_t cpus;
+	bool optional;           /* a run without its program leaves it out (docs/loads.md) */
 	void *params;            /* ops->params.size bytes, laid out by the load */
 };
 

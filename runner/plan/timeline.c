@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/timeline.h"
 
@@ -89,7 +90,7 @@ int hg_plan_scale(struct hg_plan *plan, double factor, char *err, size_t size)
 			l->start_ns = l->stop_ns - 1;
 		}
 		/* a staggered load's offsets are on the same timeline (docs/loads.md) */
-		const struct hg_param *st = l->ops ? hg_param_find(&l->ops->params, "stagger") : NULL;
+		const struct hg_param *st = hg_load_stagger_row(l);
 		if (st && st->kind == HG_PARAM_DURATION && l->params) {
 			uint64_t *v = HG_PARAM_AT(l->params, st, uint64_t);
 			*v = scaled(*v, factor);

@@ -15,6 +15,7 @@
 #include "base/fsutil.h"
 #include "base/timeutil.h"
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/workload.h"
 #include "results/binfile.h"
 #include "results/cpucheck.h"
@@ -181,8 +182,8 @@ static uint64_t estimate_bytes(const struct hg_plan *plan)
 		uint64_t finish = tp->finish_ns < plan->duration_ns ? tp->finish_ns : plan->duration_ns;
 		double secs = finish > tp->start_ns ? (double)(finish - tp->start_ns) / 1e9 : 0;
 		double per_s = 1000;
-		uint64_t period = hg_params_u64(&w->ops->params, w->params, "period", 0);
-		uint64_t yield_after = hg_params_u64(&w->ops->params, w->params, "yield_after", 0);
+		uint64_t period = hg_workload_period(w);
+		uint64_t yield_after = hg_workload_yield_after(w);
 		if (period)
 			per_s += 2e9 / (double)period;
 		if (yield_after)

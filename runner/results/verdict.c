@@ -7,6 +7,7 @@
 
 #include "base/exitcodes.h"
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/metrics.h"
 #include "plan/workload.h"
 #include "results/not_received.h"
@@ -46,13 +47,13 @@ static void trim_number(char *buf)
 static void format_value(const struct hg_metric *m, const char *bound_text, double v,
 			 char *buf, size_t size)
 {
-	int u = m && m->is_ns ? written_unit(bound_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(bound_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.2f%%", v * 100);
-	} else if (m && m->is_ns && u >= 0) {
+	} else if (m && hg_metric_is_ns(m) && u >= 0) {
 		snprintf(buf, size, "%.4g", v / units[u].ns);
 		snprintf(buf + strlen(buf), size - strlen(buf), " %s", units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(v, t));
 	} else {
@@ -65,15 +66,15 @@ static void format_value(const struct hg_metric *m, const char *bound_text, doub
 static void format_bound(const struct hg_metric *m, const struct hg_expect_plan *e, char *buf,
 			 size_t size)
 {
-	int u = m && m->is_ns ? written_unit(e->limit_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(e->limit_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.6f", e->limit * 100);
 		trim_number(buf);
 		snprintf(buf + strlen(buf), size - strlen(buf), "%%");
 	} else if (u >= 0) {
 		snprintf(buf, size, "%.*s %s", (int)(strlen(e->limit_text) - strlen(units[u].unit)),
 			 e->limit_text, units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(e->limit, t));
 	} else {
@@ -144,8 +145,7 @@ static void cpu_findings(const struct hg_run_state *rs, json_t *lines)
 			got += g;
 			lo = g < lo ? g : lo;
 			hi = g > hi ? g : hi;
-			const struct hg_exec *x = hg_params_exec(&tp->workload.ops->params,
-								 tp->workload.params, "exec");
+			const struct hg_exec *x = hg_workload_exec(&tp->workload);
 			if (x)
 				asked += (double)nm->releases * mean_exec(x);
 			else if (!tp->workload.ops->blocks && w->st.started_ns >= 0 &&

@@ -370,8 +370,12 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
 				   .pmqos_fd = -1, .lock = { .dir = -1, .fd = -1 } };
 	rs.warnings = json_array();
-	if (opt->note && opt->note[0])
-		json_array_append_new(rs.warnings, json_string(opt->note));
+	for (const char *s = opt->note; s && *s;) {      /* a warning a line */
+		size_t n = strcspn(s, "\n");
+		if (n)
+			json_array_append_new(rs.warnings, json_stringn(s, n));
+		s += n + (s[n] == '\n');
+	}
 	rs.expectations = json_array();
 	sigset_t waited, old;
 	/* From the very start: a Ctrl-C during calibration or setup waits for

@@ -6,6 +6,7 @@
 
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
+#include "plan/keys.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
 #include "run/pmqos.h"
@@ -30,8 +31,8 @@ static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan,
 	for (size_t i = 0; i < plan->n_threads; i++) {
 		const struct hg_thread_plan *tp = &plan->threads[i];
 		const struct hg_workload_spec *w = &tp->workload;
-		const struct hg_exec *e = hg_params_exec(&w->ops->params, w->params, "exec");
-		uint64_t period = hg_params_u64(&w->ops->params, w->params, "period", 0);
+		const struct hg_exec *e = hg_workload_exec(w);
+		uint64_t period = hg_workload_period(w);
 		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
 			continue;
 		if (!w->ops->blocks || tp->timer->spins)

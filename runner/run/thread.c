@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/timeutil.h"
+#include "plan/keys.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
 #include "run/thread.h"
@@ -118,10 +119,9 @@ static int setup(struct hg_worker *w)
 	pthread_setname_np(pthread_self(), tp->os_name);
 	/* 1 ns unless timer.slack asks for more (0 would mean the default, 50us);
 	 * the kernel gives real-time threads none whatever is set here. */
-	const struct hg_params *timer_keys = &tp->timer->params;
-	unsigned long slack = (unsigned long)hg_params_u64(timer_keys, tp->timer_params, "slack", 0);
+	unsigned long slack = (unsigned long)hg_timer_slack(tp);
 	prctl(PR_SET_TIMERSLACK, slack ? slack : 1UL, 0, 0, 0);
-	w->tick_ns = hg_params_u64(timer_keys, tp->timer_params, "tick", 0);
+	w->tick_ns = hg_timer_tick(tp);
 	w->tid = gettid();
 	hg_sched_pin(tp, &w->sched);
 	/* buffers after pinning, so first touch places them near the CPU */

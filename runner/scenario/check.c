@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
 #include "plan/timer.h"
@@ -84,7 +85,7 @@ static void check_timer(struct checker *c, const struct hg_thread_plan *t)
 		struct plugin_errors e = { { plugin_report }, c, "timer.", s };
 		t->timer->check(t->timer_params, &e.base);
 	}
-	if (!hg_params_u64(&t->timer->params, t->timer_params, "slack", 0) || !t->workload.ops ||
+	if (!hg_timer_slack(t) || !t->workload.ops ||
 	    !t->workload.ops->blocks)
 		return;
 	if (pol == HG_POLICY_FIFO || pol == HG_POLICY_RR || pol == HG_POLICY_DEADLINE)

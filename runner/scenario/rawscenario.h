@@ -34,7 +34,7 @@ struct hg_raw_thread {
 };
 
 struct hg_raw_load {
-	char *name, *type, *start, *stop;
+	char *name, *type, *start, *stop, *optional;
 	/* cpus, priority, the load's parameters: decoded from the YAML nodes */
 };
 

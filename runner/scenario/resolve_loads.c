@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/metrics.h"
 #include "scenario/resolve_internal.h"
@@ -39,6 +40,9 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	snprintf(path, sizeof(path), "loads[%zu].stop", li);
 	if (raw->stop)
 		hg_r_duration(r, raw->stop, path, &lp->stop_ns);
+	snprintf(path, sizeof(path), "loads[%zu].optional", li);
+	if (raw->optional)
+		hg_r_bool(r, raw->optional, path, &lp->optional);
 
 	lp->cpus_all = true;
 	snprintf(path, sizeof(path), "loads[%zu].cpus", li);
@@ -63,7 +67,7 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 static void check_stagger(struct hg_resolver *r, size_t li, const struct hg_load_plan *lp,
 			  uint64_t workers)
 {
-	uint64_t stagger = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "stagger", 0) : 0;
+	uint64_t stagger = hg_load_stagger(lp);
 	if (!stagger || workers < 2 || lp->stop_ns <= lp->start_ns)
 		return;
 	uint64_t last = lp->start_ns + (workers - 1) * stagger;
@@ -95,7 +99,7 @@ void hg_resolve_loads(struct hg_resolver *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct hg_load_plan *lp = &r->plan->loads[i];
 		resolve_load(r, i, &r->plan->loads[i]);
-		uint64_t workers = lp->ops ? hg_params_u64(&lp->ops->params, lp->params, "workers", 1) : 1;
+		uint64_t workers = hg_load_workers(lp);
 		procs += workers ? (size_t)workers : (size_t)CPU_COUNT(&r->online);
 		check_stagger(r, i, lp, workers ? workers : (uint64_t)CPU_COUNT(lp->cpus_all ?
 										&r->online : &lp->cpus));
@@ -116,12 +120,19 @@ static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_pl
 	char path[HG_PATH], err[HG_ERRLEN];
 	ep->thread = strdup(raw->thread);
 	snprintf(path, sizeof(path), "expect[%zu].metric", ei);
-	const char *names[32];
-	for (size_t i = 0; i < hg_n_metrics; i++)
-		names[i] = hg_metrics[i].name;
-	int m = hg_r_choice(r, raw->metric, path, "metric", names, hg_n_metrics);
-	if (m >= 0)
-		ep->metric = hg_metrics[m].name;
+	/* the metrics expect: can bound: those the runner computes */
+	const struct hg_metric *bounded[HG_N_METRICS];
+	const char *names[HG_N_METRICS];
+	size_t n = 0;
+	for (size_t i = 0; i < HG_N_METRICS; i++)
+		if (hg_metrics[i].value) {
+			bounded[n] = &hg_metrics[i];
+			names[n++] = hg_metrics[i].name;
+		}
+	int k = hg_r_choice(r, raw->metric, path, "metric", names, n);
+	const struct hg_metric *m = k >= 0 ? bounded[k] : NULL;
+	if (m)
+		ep->metric = m->name;
 
 	if ((raw->max != NULL) == (raw->min != NULL)) {
 		snprintf(path, sizeof(path), raw->max ? "expect[%zu].min" : "expect[%zu]", ei);
@@ -134,17 +145,17 @@ static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_pl
 	ep->bound = raw->max ? HG_EXPECT_MAX : HG_EXPECT_MIN;
 	snprintf(path, sizeof(path), "expect[%zu].%s", ei, raw->max ? "max" : "min");
 	uint64_t ns;
-	if (m >= 0 && hg_metrics[m].is_ns && hg_parse_duration(text, &ns, err) == 0) {
+	if (m && hg_metric_is_ns(m) && hg_parse_duration(text, &ns, err) == 0) {
 		ep->limit = (double)ns;
 	} else if (hg_parse_number(text, &ep->limit, err) != 0) {
-		if (m >= 0 && hg_metrics[m].is_ns)
+		if (m && hg_metric_is_ns(m))
 			hg_yaml_error(r->y, r->d, path,
 				      "expected a duration such as 100us (or a number of ns), got '%s'", text);
 		else
 			hg_yaml_error(r->y, r->d, path, "%s", err);
 	} else if (ep->limit < 0) {
 		hg_yaml_error(r->y, r->d, path, "cannot be negative (got %s)", text);
-	} else if (m >= 0 && hg_metrics[m].is_ratio && ep->limit > 1) {
+	} else if (m && hg_metric_is_ratio(m) && ep->limit > 1) {
 		hg_yaml_error(r->y, r->d, path,
 			      "%s is a ratio in 0..1 (got %s; 1%% is written 0.01)", raw->metric, text);
 	}

@@ -19,7 +19,8 @@ struct hg_sweep_job {
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
-	char note[1024];              /* the last point's: what --duration cut (result.json) */
+	char note[1024];              /* the last point's warnings (result.json): what
+					 --duration cut, optional loads left out */
 	char dir[PATH_MAX];
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };

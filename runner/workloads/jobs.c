@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "base/units.h"
+#include "plan/keys.h"
 #include "workloads/jobs.h"
 
 static uint64_t exec_max(const struct hg_exec *e)
@@ -29,7 +30,7 @@ void hg_jobs_check(const void *params, struct hg_param_errors *e)
 	uint64_t max = exec_max(&p->exec);
 	char a[32], b[32];
 	if (p->period_ns && max > p->period_ns)
-		hg_param_error(e, "exec",
+		hg_param_error(e, HG_KEY_EXEC,
 			       "exec %s is longer than the period %s: every job would miss its deadline (exec <= period)",
 			       hg_format_duration(max, a), hg_format_duration(p->period_ns, b));
 }

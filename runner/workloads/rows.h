@@ -7,14 +7,15 @@
 
 #include <stddef.h>
 
+#include "plan/keys.h"
 #include "plan/param.h"
 
 #define HG_ROW_PERIOD(type, member, help_text) \
-	{ .name = "period", .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
+	{ .name = HG_KEY_PERIOD, .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
 	  .min = 10000, .required = true, .help = help_text }
 
 #define HG_ROW_EXEC(type, member) \
-	{ .name = "exec", .kind = HG_PARAM_EXEC, .offset = offsetof(type, member), \
+	{ .name = HG_KEY_EXEC, .kind = HG_PARAM_EXEC, .offset = offsetof(type, member), \
 	  .required = true, \
 	  .help = "CPU time each job must receive: a duration, a list cycled per job, " \
 		  "or {dist: uniform|normal, ...}; at most the period" }
@@ -25,7 +26,7 @@
 	  .help = "bytes of the array scanned, one cache line per step" }
 
 #define HG_ROW_YIELD_AFTER(type, member) \
-	{ .name = "yield_after", .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
+	{ .name = HG_KEY_YIELD_AFTER, .kind = HG_PARAM_DURATION, .offset = offsetof(type, member), \
 	  .min = 1, .required = true, .help = "CPU time received between two sched_yield() calls" }
 
 #endif

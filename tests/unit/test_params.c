@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "base/units.h"
 #include "cli/plugins.h"
+#include "plan/keys.h"
 #include "plan/load.h"
 #include "plan/param.h"
 #include "plan/timer.h"
@@ -137,9 +138,46 @@ static void test_helpers(void)
 	hg_params_free(&sample_params, b);
 }
 
+/* Each key of plan/keys.h is declared, with the kind its accessor reads, by
+ * at least `least` plugins of its family: an accessor cannot read a key no
+ * plugin has any more (a key renamed in a row without the macro). */
+static size_t takers(const struct hg_params *const *tables, size_t n, const char *key,
+		     enum hg_param_kind kind)
+{
+	size_t found = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct hg_param *p = hg_param_find(tables[i], key);
+		CHECK(!p || p->kind == kind, "%s: of another kind in a plugin's table", key);
+		found += p != NULL;
+	}
+	return found;
+}
+
+static void test_shared_keys(void)
+{
+	const struct hg_plugins *pl = &hg_builtin_plugins;
+	const struct hg_params *w[64], *t[64], *l[64];
+	CHECK(pl->n_workloads <= 64 && pl->n_timers <= 64 && pl->n_loads <= 64, "room");
+	for (size_t i = 0; i < pl->n_workloads; i++)
+		w[i] = &pl->workloads[i]->params;
+	for (size_t i = 0; i < pl->n_timers; i++)
+		t[i] = &pl->timers[i]->params;
+	for (size_t i = 0; i < pl->n_loads; i++)
+		l[i] = &pl->loads[i]->params;
+	CHECK(takers(w, pl->n_workloads, HG_KEY_PERIOD, HG_PARAM_DURATION) >= 2, "period");
+	CHECK(takers(w, pl->n_workloads, HG_KEY_EXEC, HG_PARAM_EXEC) >= 2, "exec");
+	CHECK(takers(w, pl->n_workloads, HG_KEY_YIELD_AFTER, HG_PARAM_DURATION) >= 2, "yield_after");
+	CHECK(takers(t, pl->n_timers, HG_KEY_TICK, HG_PARAM_DURATION) == pl->n_timers,
+	      "tick: every timer takes it");
+	CHECK(takers(t, pl->n_timers, HG_KEY_SLACK, HG_PARAM_DURATION) >= 2, "slack");
+	CHECK(takers(l, pl->n_loads, HG_KEY_WORKERS, HG_PARAM_UINT) >= 2, "workers");
+	CHECK(takers(l, pl->n_loads, HG_KEY_STAGGER, HG_PARAM_DURATION) >= 2, "stagger");
+}
+
 int main(void)
 {
 	test_every_table();
+	test_shared_keys();
 	test_helpers();
 	return unit_report("test_params");
 }
