@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A gap in which the measuring thread itself blocked is never blamed on whoever ran next
 (docs/kernel-trace.md, "How a gap is attributed"): a real-time thread spinning on CPU 0 beside
 a CPU load is stopped from outside for 60 ms (ptrace's PTRACE_INTERRUPT stops that one thread:

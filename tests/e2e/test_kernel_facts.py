@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What hgrun records of the kernel it runs on (docs/kernel-trace.md, "Host facts"; the
 kernels hgrun's users run): the preemption model agrees with the build string (`uname -v`)
 and the dynamic mode has its own field; kernel lockdown is read and named when it hides
