@@ -158,13 +158,6 @@ static const struct command_help *find(enum hg_command command)
 	return NULL;
 }
 
-void hg_cli_usage_line(FILE *out, enum hg_command command)
-{
-	const struct command_help *h = find(command);
-	if (h)
-		fputs(h->usage, out);
-}
-
 static void overview(FILE *out)
 {
 	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"

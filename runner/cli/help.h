@@ -11,7 +11,5 @@ enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CM
 
 /* The help of one command (HG_CMD_HELP: the overview). */
 void hg_cli_usage(FILE *out, enum hg_command command);
-/* The usage line(s) of one command, for errors. */
-void hg_cli_usage_line(FILE *out, enum hg_command command);
 
 #endif

@@ -259,12 +259,3 @@ void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 	out->attributed = true;
 	keep_top(&a);
 }
-
-int64_t hg_wake_seen_ns(const struct hg_wake_attr *a)
-{
-	int64_t sum = 0;
-	for (int c = 0; c < HG_WC_N; c++)
-		if (c != HG_WC_INVISIBLE)
-			sum += a->comp[c];
-	return sum;
-}

@@ -88,7 +88,4 @@ void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 		       const struct hg_wake_facts *f, hg_task_class_fn classify, void *ctx,
 		       struct hg_wake_attr *out);
 
-/* The kernel-seen share: every component but invisible. */
-int64_t hg_wake_seen_ns(const struct hg_wake_attr *a);
-
 #endif

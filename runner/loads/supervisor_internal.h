@@ -77,8 +77,4 @@ bool hg_loadproc_reap(struct hg_lsup *s, int64_t now);
  * reparented to the subreaper).  Returns how many. */
 unsigned hg_loadproc_sweep_orphans(void);
 
-/* supervisor_json.c */
-void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 #endif

@@ -70,14 +70,3 @@ enum hg_gap_result hg_gap_run_until(struct hg_gaptrace *g, uint64_t target, uint
 			return HG_GAP_STOPPED;
 	}
 }
-
-const char *hg_gap_end_name(enum hg_gap_end why)
-{
-	switch (why) {
-	case HG_END_PREEMPTED: return "preempted";
-	case HG_END_YIELDED: return "yielded";
-	case HG_END_BLOCKED: return "blocked";
-	case HG_END_FINISHED: return "finished";
-	}
-	return "unknown";
-}

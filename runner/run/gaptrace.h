@@ -87,6 +87,4 @@ static inline uint64_t hg_gap_received(const struct hg_gaptrace *g)
 enum hg_gap_result hg_gap_run_until(struct hg_gaptrace *g, uint64_t target, uint64_t limit,
 				    const atomic_int *stop);
 
-const char *hg_gap_end_name(enum hg_gap_end why);
-
 #endif

@@ -3,14 +3,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "base/jsonfmt.h"
 #include "run/runstate.h"
 
 void hg_run_warn(struct hg_run_state *rs, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	hg_json_vappendf(rs->warnings, fmt, ap);
 	va_end(ap);
-	json_array_append_new(rs->warnings, json_string(buf));
 }
