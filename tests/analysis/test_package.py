@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport as an installed package: the result schema travels with it (package data:
 analysis/hgreport/schemas/result.schema.json is a symlink to schemas/result.schema.json, which
 pip copies into the installed package) and an installed copy validates results without the

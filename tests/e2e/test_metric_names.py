@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """One vocabulary of metric names, declared once (runner/plan/metrics.c): `hgrun list metrics
 --json` prints it, schemas/metrics.json is generated from it (ctest tree.metrics_fresh) and
 hgreport reads that file (hgreport/base/metrics.py); expect:, docs/scenario.md and hgreport

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Metrics of one run, per thread set and per load, as the sweep tables use them."""
 from __future__ import annotations
 

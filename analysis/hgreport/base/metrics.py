@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The metric vocabulary: hgreport/schemas/metrics.json (schemas/metrics.json, which
 schemas/gen_metrics.py writes from the runner's one metric table, runner/plan/metrics.c), read
 once.  Each metric's name (its unit in the name where the value has one), unit, scope ("any",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The key figures `hgreport compare` puts side by side, per thread and per load of one run,
 with the raw samples behind the percentiles (for the bootstrap and the overlaid figures)."""
 from __future__ import annotations
