@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* base/jsonfmt.h. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A printf-formatted line appended to a JSON array of strings: the run's
  * warnings (run/runstate.h), the loads' (loads/supervisor_json.h), the
  * verdict's lines (results/verdict.c).  A line is cut at 511 bytes. */

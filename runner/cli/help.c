@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
 #include "cli/help.h"

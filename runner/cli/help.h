@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The commands of hgrun and their help texts (docs/cli.md): `hgrun help
  * COMMAND`, `--help`, and the usage lines errors end with. */
 #ifndef HG_HELP_H

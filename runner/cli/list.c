@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing the registries: workloads, timers, priorities, loads, metrics;
  * each plugin's parameters from its table (plan/param.h). */
 #include <jansson.h>

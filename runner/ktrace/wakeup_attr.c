@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Splitting a late wake-up over the kernel's segments (the rules are in
  * docs/kernel-trace.md, "Late wake-ups"; see ktrace/wakeup_attr.h).
  *

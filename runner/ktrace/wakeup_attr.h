@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Why a timer wake-up was late (docs/kernel-trace.md, "Late wake-ups"):
  * the time from the intended wake-up to the thread's return split over
  * what the kernel did on its CPU meanwhile.  Pure functions over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: prepares the loads, then one thread ("hg-loads")
  * starts and stops them on the run's timeline.  It sleeps in poll() on an
  * absolute CLOCK_MONOTONIC timerfd (the next start, stop or SIGKILL time),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to the load supervisor: supervisor.c (lifecycle, timeline
  * thread), process.c (fork, kill, reap), supervisor_json.c (results). */
 #ifndef HG_SUPERVISOR_INTERNAL_H

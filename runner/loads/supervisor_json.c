@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loads' part of result.json, built after hg_loadrun_stop_all from the
  * supervisor's records, the wait statuses and rusage of the reaped
  * processes, and their shared statistics slots. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of named priorities (docs/scenario.md "Priorities"). */
 #include <strings.h>
 

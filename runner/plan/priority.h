@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Named priorities (Hourglass -p) and scheduling policies. */
 #ifndef HG_PRIORITY_H
 #define HG_PRIORITY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict and the key findings (results/verdict.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing: the recording side of figure 2 and the polling loop. */
 #include <errno.h>
 #include <stdlib.h>

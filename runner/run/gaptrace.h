@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing (Hourglass section 3.1): a thread polls the cycle counter; a
  * step larger than the gap threshold ends an interval of continuous CPU.
  * Closed intervals go into a single-producer ring (base/ring.h) that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run's warnings, added by whoever notices something (run/, results/):
  * result.json's "warnings" and the summary print them. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving a thread's `timer`: a timer name, or a mapping {type, KEY...}
  * whose keys each timer declares in its table (timers/common.h;
  * docs/scenario.md#timers).  The node is taken whole from the thread, else

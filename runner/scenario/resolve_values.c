@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Value parsers used while resolving, each adding a located error. */
 #include <ctype.h>
 #include <stdlib.h>

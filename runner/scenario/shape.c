@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shape check of the YAML tree against the libcyaml schema. */
 #include <stdlib.h>
 #include <string.h>

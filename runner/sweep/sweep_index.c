@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep.json: built with jansson, compared key by key so a refusal names
  * the first difference ("scenario.threads[0].priority: 80 here, 70 in
  * sweep.json"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep.json, the index of a sweep directory: what the sweep is (resolved
  * scenario, grid, repeat, --set) and where each run goes (pNNN/rM).  Shards
  * and resumed sweeps compare their index with the one on disk. */

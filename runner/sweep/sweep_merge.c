@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Merging shard directories: every shard's sweep.json must describe the
  * same sweep; each run is copied from the first shard that holds it
  * complete; OUT gets the common sweep.json. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing with synthetic counter values (runner/run/gaptrace.c): the
  * recording logic of figure 2, drops on a full buffer, end reasons. */
 #include <stdio.h>

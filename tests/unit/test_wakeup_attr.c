@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Late wake-ups split over the kernel's segments (runner/ktrace/wakeup_attr.c):
  * the timer's delivery (bounded, the rest invisible and named after the task
  * the CPU ran), its handler, a softirq at its exit, the task that held the
