@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's own account of itself, for run/host.c: the facts the
  * preemption model is decided from (run/preempt_model.h): debugfs, the
  * kernel log, the build configuration; kernel lockdown; and the build

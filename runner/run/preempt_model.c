@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The preemption model from the kernel's facts: see run/preempt_model.h. */
 #include <stdio.h>
 #include <string.h>

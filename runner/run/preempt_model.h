@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The preemption model of the running kernel decided from the facts the
  * kernel gives about itself (docs/kernel-trace.md, "Host facts"): a pure
  * function, so that the order of the sources is tested without a kernel

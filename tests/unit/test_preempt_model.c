@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The preemption model from the kernel's facts (runner/run/preempt_model.c),
  * with the facts Debian's kernels give under QEMU: 6.1 and
  * 6.12 (PREEMPT_DYNAMIC, voluntary by default), with preempt= on the command
