@@ -47,13 +47,13 @@ static void trim_number(char *buf)
 static void format_value(const struct hg_metric *m, const char *bound_text, double v,
 			 char *buf, size_t size)
 {
-	int u = m && m->is_ns ? written_unit(bound_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(bound_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.2f%%", v * 100);
-	} else if (m && m->is_ns && u >= 0) {
+	} else if (m && hg_metric_is_ns(m) && u >= 0) {
 		snprintf(buf, size, "%.4g", v / units[u].ns);
 		snprintf(buf + strlen(buf), size - strlen(buf), " %s", units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(v, t));
 	} else {
@@ -66,15 +66,15 @@ static void format_value(const struct hg_metric *m, const char *bound_text, doub
 static void format_bound(const struct hg_metric *m, const struct hg_expect_plan *e, char *buf,
 			 size_t size)
 {
-	int u = m && m->is_ns ? written_unit(e->limit_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(e->limit_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.6f", e->limit * 100);
 		trim_number(buf);
 		snprintf(buf + strlen(buf), size - strlen(buf), "%%");
 	} else if (u >= 0) {
 		snprintf(buf, size, "%.*s %s", (int)(strlen(e->limit_text) - strlen(units[u].unit)),
 			 e->limit_text, units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(e->limit, t));
 	} else {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A closed stdout (`hgreport ... | head`): hgreport ends as coreutils do, killed by SIGPIPE
 (the shell's $? 141), without a message or a traceback, and keeps what it wrote
 (docs/cli.md, "hgreport and a closed pipe"). The pipes are real: their reader is closed
@@ -79,6 +80,6 @@ def test_a_broken_pipe_that_is_not_stdout_is_still_an_error(golden, hgreport, mo
     def broken(*_a, **_k):
         raise BrokenPipeError(32, "Broken pipe")
     monkeypatch.setattr(cli, "COMMANDS", tuple(
-        dataclasses.replace(c, run=broken) if c.name == "table1" else c for c in cli.COMMANDS))
+        dataclasses.replace(c, run=broken) if c.name == "abeni-table1" else c for c in cli.COMMANDS))
     rc, _, err = hgreport("table1", golden("mix"))
     assert rc == 2 and "Broken pipe" in err, (rc, err)

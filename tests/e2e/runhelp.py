@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers of the run tests: run a tiny scenario, load and check its result."""
 import json
 import os

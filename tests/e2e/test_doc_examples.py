@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every example command of README.md, docs/*.md and `hgrun COMMAND --help`
 runs (or validates) as written.
 

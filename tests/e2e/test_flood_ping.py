@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The flood_ping load (docs/loads.md): it floods both ways over a veth pair
 between two network namespaces of its own, counts requests and replies, and
 leaves no namespace, interface or process behind, after a normal end and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A program a load runs (stress-ng, ping, ip) is the host's to have, not the file's
 (docs/loads.md, "Programs a load runs"): without it `hgrun validate` passes with a note at
 the load's type naming the program and its Debian package; `hgrun run` and `sweep` stop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Root-safe result directories (docs/cli.md, "Result directories"): names
 read from a shard's sweep.json are never made into paths outside OUT, links
 in shards are not followed, one writer per run or sweep directory (a lock

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every parameter of every workload, timer and load is declared once, in
 its plugin's table (runner/plan/param.h); `hgrun list --json`, `validate
 --resolved`, schemas/scenario.schema.json and docs/scenario.md's key tables

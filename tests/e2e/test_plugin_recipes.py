@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """docs/architecture.md's recipes for a workload, a timer and a load, followed on a copy of
 runner/: the plugin's one file, its name added to the list macro of its folder's registry,
 the registry, cli/plugins.c and cli/main.c compiled from the copy and linked with the built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The test tiers of tests/conftest.py (docs/testing.md): a test's tier comes from the
 fixtures it uses, and the run tier is never run by two pytest-xdist workers at once."""
 import importlib.util

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/two_host_rx.sh: Hourglass 5.4 with the stream sent from another "host" (a second
 network namespace joined by a veth pair). Runs the script with 1 s phases and checks both
 result directories and that the namespaces are gone afterwards, also after a SIGTERM.

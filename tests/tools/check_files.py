@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Rules every source file of the runner's side keeps (docs/architecture.md,
 section 1), each a ctest:
 
@@ -23,8 +24,9 @@ import re
 import sys
 import tempfile
 
+import project_tree
+
 MAX_LINES = 500
-SKIP_DIRS = {".git", ".pytest_cache", "__pycache__", "node_modules"}
 
 
 def is_shell(path: pathlib.Path) -> bool:
@@ -44,12 +46,10 @@ def is_shell(path: pathlib.Path) -> bool:
 
 
 def sources(root: pathlib.Path) -> list:
-    """The C, CMake and shell files under root, sorted, build trees left out."""
+    """The C, CMake and shell files under root, sorted, build trees and Python
+    environments left out (project_tree.py)."""
     out = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(p in SKIP_DIRS or p.startswith("build") for p in rel.parts[:-1]):
-            continue
+    for path in project_tree.files(root):
         if not path.is_file() or path.is_symlink():
             continue
         if (path.suffix in (".c", ".h", ".cmake") or path.name == "CMakeLists.txt"
@@ -136,6 +136,9 @@ def self_test() -> int:
             'const struct hg_load_ops hg_load_exec = { .name = "period" };\n',
         "scripts/x.sh": "#!/bin/sh\ntrue\n",
         "build/big.c": "int b;\n" * (MAX_LINES + 1),      # build trees are not sources
+        # nor a Python environment's files (numpy's headers in scripts/setup.sh's .venv)
+        ".venv/pyvenv.cfg": "home = /usr/bin\n",
+        ".venv/lib/big.h": "int v;\n" * (MAX_LINES + 1),
     }
     # each check: the files planted and how many breaches they hold
     planted = {
