@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tests/requirements.txt lists every package the tests and hgreport import, and
 analysis/pyproject.toml every package hgreport imports: a fresh machine that installs them
 runs the whole suite, and no test fails for a package nobody said it needs (a test that
