@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The matching of gaps against the segments of kernel contexts
  * (ktrace/kernel_segments.c builds them); see ktrace/attribution.h and
  * docs/kernel-trace.md (the rules). */

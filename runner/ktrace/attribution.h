@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Why each gap happened (docs/kernel-trace.md): the kernel's events of a
  * run turned into per-CPU segments of one context each (a task, an IRQ, a
  * softirq, the local timer, an IPI), then each gap of a measuring thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Competition from outside the scenario, measured with or without a kernel
  * trace (docs/kernel-trace.md): /proc/stat (steal, irq, softirq time per
  * CPU), /proc/interrupts (interrupts per CPU) and every process's CPU time

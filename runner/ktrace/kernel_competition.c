@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json `competition` and its warnings: who else ran on the
  * scenario's CPUs (the trace's segments or /proc), steal time, interrupts. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building the findings of ktrace/kernel_findings.h: the gaps of each
  * thread from trace.bin, matched (ktrace/attribution.c) against the
  * segments of the kernel trace; the outsiders from the trace or from /proc;

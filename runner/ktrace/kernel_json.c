@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel trace in the results (docs/kernel-trace.md): result.json
  * `kernel_trace` and each thread's `gap_causes`, the segments file
  * kernel.jsonl, and the summary lines. */

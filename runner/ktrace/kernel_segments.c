@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The segments of kernel contexts: built from the events of each CPU
  * (a stack of contexts: task, irq, softirq, vector), with the switches the
  * kernel did not record found and their time marked unconfirmed, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tracefs instance of a run: find or mount tracefs, remove what dead
  * runs left, create instances/hgrun-<pid>, configure it (clock, buffer,
  * CPUs, events), start the reader (ktrace/ktrace_reader.c), and at the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Decoding tracefs ring-buffer pages (the layout of events/header_page and
  * events/header_event) and the events hgrun enables (their format files).
  * See ktrace/ktrace_parse.h. */

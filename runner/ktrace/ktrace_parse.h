@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel events as hgrun keeps them: decoded from the binary pages of a
  * tracefs instance's per_cpu/cpuN/trace_pipe_raw, with the layout of each
  * event read from its events/<system>/<event>/format file.  Pure functions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host object of result.json.  Each field comes from one small reader;
  * a file that is missing or unreadable gives null, never an error, because
  * containers, VMs and non-x86 machines lack different parts of /sys. */

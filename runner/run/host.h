@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host a run happened on, as result.json's "host" object: kernel,
  * preemption model, clocksource, CPUs, RT throttling, governor, TSC flags,
  * CPU isolation.  Every read is defensive: what cannot be read is null. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host facts that decide how a run reads (docs/kernel-trace.md): the
  * preemption model in effect, from debugfs even when it is not mounted (a
  * child process mounts it in a private mount namespace, so nothing changes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's own account of itself, for run/host.c: the preemption
  * model from debugfs, the kernel log or the build configuration, and the
  * build configuration's HZ and NO_HZ_FULL (docs/kernel-trace.md). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the scenario fuzz target (clang, -DHG_FUZZ=ON, into build-fuzz/) and
 # runs it for a while: seeds from tests/scenarios and experiments/, plus
 # structure-aware seeds from tests/fuzz/gen_corpus.py, with the dictionary of

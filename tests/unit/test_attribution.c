@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Matching gaps to kernel events (runner/ktrace/attribution.c,
  * runner/ktrace/kernel_segments.c): segments from events (nesting, an
  * exit whose entry came before the trace, the first task named by the

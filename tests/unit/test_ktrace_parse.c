@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Decoding kernel events (runner/ktrace/ktrace_parse.c): the format files of
  * each event kind, as this kernel (6.18) writes them, and ring-buffer pages
  * built byte by byte: small and long records, time extends, absolute time
