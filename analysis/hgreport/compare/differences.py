@@ -12,7 +12,9 @@ import numpy as np
 
 from ..base.significance import bootstrap_diff, mann_whitney
 from ..read.rungroups import Group
+from ..read.peers import is_peer
 from .keyfigures import FIGURES, LOAD_FIGURES, THREAD_FIGURES, RunData, run_data
+from .peer_figures import run_data as peer_run_data
 
 FORMAT = "hgreport-compare/1"
 
@@ -68,7 +70,7 @@ def _diff(key: str, base_runs: list, cand_runs: list, base_data: list[RunData],
 
 def build(groups: Sequence[Group], seed: int = 1, level: float = 0.95) -> Table:
     labels = [g.label for g in groups]
-    data = [[run_data(r) for r in g.runs] for g in groups]
+    data = [[peer_run_data(r) if is_peer(r) else run_data(r) for r in g.runs] for g in groups]
     rows: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, dict[str, list[np.ndarray]]]] = {}
     notes = [n for g in groups for n in g.notes] + [n for ds in data for d in ds for n in d.notes]
