@@ -10,9 +10,22 @@ the test on log-normal run values with each group's measured standard deviation 
 (20 000 trials per cell, seeded), not from a normal approximation, which is optimistic for
 the few runs that matter here.
 
-    # the runs, under the RT lock (docs/statistics.md gives the scenarios):
+    # the runs, under the RT lock: SCENARIOS below, one file per configuration
     for i in $(seq 1 12); do build/hgrun idle.yaml -o /tmp/p/idle/r$i --quiet; done
     bench/power_table.py --group idle=/tmp/p/idle --group loaded=/tmp/p/loaded
+
+SCENARIOS (docs/statistics.md measured these, 12 runs each, interleaved):
+
+    hgrun: 1
+    name: power_idle
+    duration: 3s
+    threads:
+      - {name: lat, cpus: [0], priority: RTHIGH, timer: absolute,
+         workload: {type: latency, period: 1ms}}
+
+and power_loaded: the same with
+    loads:
+      - {name: burn, type: cpu, workers: 2, cpus: [0]}
 """
 import argparse
 import json
@@ -29,8 +42,8 @@ import numpy as np  # noqa: E402
 from hgreport.base import stats  # noqa: E402
 
 FIGURES = ("p50_ns", "p99_ns", "p999_ns", "max_ns")
-CHANGES = (1.1, 1.25, 1.5, 2.0)
-NS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 40, 50)
+CHANGES = (1.1, 1.25, 1.5, 2.0, 4.0)
+NS = (3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 40, 50, 75, 100)
 
 
 def runs_of(path: pathlib.Path) -> list[dict]:
