@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The test suite (docs/testing.md).  Warnings are errors here, as in CI.
 #
 #   scripts/test.sh          the whole suite, what CI runs: installs what is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
 #include "cli/help.h"
@@ -156,13 +157,6 @@ static const struct command_help *find(enum hg_command command)
 		if (helps[i].command == command)
 			return &helps[i];
 	return NULL;
-}
-
-void hg_cli_usage_line(FILE *out, enum hg_command command)
-{
-	const struct command_help *h = find(command);
-	if (h)
-		fputs(h->usage, out);
 }
 
 static void overview(FILE *out)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hgrun: a declarative Hourglass.  The story: parse the command line, load
  * and check the scenario (load -> check -> resolve, with any --set applied),
  * then validate, list, calibrate, run or sweep it. */
