@@ -11,7 +11,7 @@ the test on log-normal run values with each group's measured standard deviation 
 the few runs that matter here.
 
     # the runs, under the RT lock: SCENARIOS below, one file per configuration
-    for i in $(seq 1 12); do build/hgrun idle.yaml -o /tmp/p/idle/r$i --quiet; done
+    for i in $(seq 1 12); do build/hgrun /tmp/p/idle.yaml -o /tmp/p/idle/r$i --quiet; done
     bench/power_table.py --group idle=/tmp/p/idle --group loaded=/tmp/p/loaded
 
 SCENARIOS (docs/statistics.md measured these, 12 runs each, interleaved):
