@@ -159,7 +159,8 @@ def estimate(values: Iterable[float | None], scale: str = LINEAR, lower: float |
         scale, note = LINEAR, " (a value <= 0: on the linear scale)"
     if scale == LOG:
         logs = [math.log(v) for v in xs]
-        value = math.exp(statistics.fmean(logs))
+        # one run (or runs that agree) is its own value, not exp(log(x)) a rounding away
+        value = xs[0] if len(set(xs)) == 1 else math.exp(statistics.fmean(logs))
         if n < MIN_RUNS:
             return Estimate(n, value, sd=sd, scale=LOG,
                             method=f"geometric mean of {n} run{'s' if n > 1 else ''}; "
