@@ -30,6 +30,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..base.units import fmt_ns
     from ..read.peers import read_any
     from ..read.rungroups import Group, assign_labels
+    from ..tables import verdicts
     runs = [read_any(p) for p in args.run_dir]
     groups = [Group(str(r.path), [r]) for r in runs]
     assign_labels(groups)
@@ -40,8 +41,10 @@ def _run(args: argparse.Namespace) -> int:
         for r in dispatch_table(run, args.thresholds):
             rows.append(dict(r, run=g.label if len(runs) > 1 else str(run.path),
                              max_ns=lat[r["label"]].get("max_ns"), p99_ns=lat[r["label"]].get("p99_ns")))
+    configs = verdicts.compute(verdicts.configurations(runs), _values)
     if args.json:
-        print(json.dumps({"thresholds_ns": args.thresholds, "rows": rows}, indent=2))
+        print(json.dumps({"thresholds_ns": args.thresholds, "rows": rows,
+                          "configurations": configs}, indent=2))
         return 0
     ths = args.thresholds
     body = [[r["run"], r["label"], r["samples"]]
@@ -57,7 +60,21 @@ def _run(args: argparse.Namespace) -> int:
                   "table counts the stored ones")
     if not rows:
         print("\nno latency threads in these runs (workload type: latency)")
+    section = verdicts.section(configs)
+    if section:
+        print("\n" + "\n".join(section).rstrip())
     return 0
+
+
+def _values(run) -> dict:
+    """A run's figures the table's verdicts compare: each latency thread's p99 and max."""
+    out = {}
+    for i, t in enumerate(run.threads):
+        lat = t["stats"].get("latency")
+        if lat:
+            out[(run.label(i), "latency_p99_ns")] = lat.get("p99_ns")
+            out[(run.label(i), "latency_max_ns")] = lat.get("max_ns")
+    return out
 
 
 COMMAND = Command("hourglass-table1", "Hourglass's table 1 (section 5.3, dispatch latency): "
