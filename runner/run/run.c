@@ -332,7 +332,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 		fprintf(err, "error: %s\n", why);
 		return HG_EXIT_FAILED;
 	}
-	rc = hg_counter_calibrate(&rs->cal, HG_CALIBRATE_MS);
+	rc = hg_counter_calibrate_kept(&rs->cal, HG_CALIBRATE_MS);
 	if (rc < 0) {
 		fprintf(err, "error: cannot calibrate the cycle counter: %s\n", strerror(-rc));
 		return HG_EXIT_FAILED;
