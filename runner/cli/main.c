@@ -91,8 +91,14 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 		hg_plan_free(plan);
 		return rc;
 	}
-	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
-						     stderr, NULL))) {
+	/* -o DIR: made, opened, locked and checked here, and locked from here
+	 * to the run's end (results/outdir.h): a second run on it is refused,
+	 * whenever it starts. */
+	char what[128];
+	struct hg_outdir od = { .fd = -1, .lock = { .dir = -1, .fd = -1 } };
+	snprintf(what, sizeof(what), "hgrun run %.100s", plan->name);
+	if (cli->out_dir && (rc = hg_outdir_claim(cli->out_dir, HG_OUTDIR_RUN, cli->force, what,
+						   stderr, &od))) {
 		hg_plan_free(plan);
 		return rc;
 	}
@@ -108,12 +114,14 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .observer = &hg_kernel_observer, .out_dir = cli->out_dir,
+		.dir_fd = od.fd, .lock = &od.lock,
 		.strict = cli->strict, .quiet = cli->quiet,
 		.argc = cli->argc, .argv = cli->argv, .overrides = sets, .note = note,
 		/* --json: stdout holds the summary object only (docs/cli.md) */
 		.out = cli->json ? stderr : stdout, .summary = summary,
 	};
 	rc = hg_run(plan, &opt);
+	hg_outdir_release(&od);
 	json_decref(sets);
 	hg_plan_free(plan);
 	return rc;

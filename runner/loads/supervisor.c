@@ -269,6 +269,7 @@ static int prepare_load(struct hg_loadrun *lr, size_t i, char *err, size_t errle
 	char msg[256] = "";
 	s->run.plan = p;
 	s->run.result_dir = lr->result_dir;
+	s->run.result_dir_fd = lr->result_dir_fd;
 	s->run.n_procs = (unsigned)hg_load_workers(p);
 	if (!s->run.n_procs)
 		s->run.n_procs = 1;   /* prepare decides (cpu: one per CPU) */
@@ -339,8 +340,8 @@ static int open_fds(struct hg_loadrun *lr, char *err, size_t errlen)
 	return 0;
 }
 
-struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *result_dir,
-				     char *err, size_t errlen)
+struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, int dir_fd,
+				     const char *result_dir, char *err, size_t errlen)
 {
 	struct hg_loadrun *lr = calloc(1, sizeof(*lr));
 	if (!lr) {
@@ -352,6 +353,7 @@ struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *res
 	lr->grace_ns = HG_LOADRUN_GRACE_NS;
 	lr->warnings = json_array();
 	lr->result_dir = strdup(result_dir ? result_dir : ".");
+	lr->result_dir_fd = dir_fd;
 	lr->n_loads = plan->n_loads;
 	lr->loads = calloc(lr->n_loads ? lr->n_loads : 1, sizeof(*lr->loads));
 	if (!lr->result_dir || !lr->loads) {
@@ -401,6 +403,18 @@ void hg_loadrun_stop_all(struct hg_loadrun *lr)
 		pthread_join(lr->thread, NULL);
 	lr->thread_running = false;
 	lr->stopped = true;
+	/* Every load process is gone: what they made beside their files goes
+	 * now, in this thread (not the real-time supervisor's), and what stays
+	 * is said before result.json is written. */
+	for (size_t i = 0; i < lr->n_loads; i++) {
+		struct hg_lsup *s = &lr->loads[i];
+		const char *left = s->prepared && s->ops->tidy ? s->ops->tidy(&s->run, s->warnings)
+							       : NULL;
+		if (left) {
+			snprintf(s->left, sizeof(s->left), "%s", left);
+			atomic_store_explicit(&s->left_set, true, memory_order_release);
+		}
+	}
 }
 
 void hg_loadrun_destroy(struct hg_loadrun *lr)

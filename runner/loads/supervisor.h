@@ -1,6 +1,6 @@
 /* The load supervisor: runs a plan's loads on the run's timeline.
  *
- *   struct hg_loadrun *lr = hg_loadrun_create(plan, result_dir, err, sizeof err);
+ *   struct hg_loadrun *lr = hg_loadrun_create(plan, dir_fd, result_dir, err, sizeof err);
  *   hg_loadrun_start(lr, t0);           // t0: CLOCK_MONOTONIC ns of the run's zero
  *   ... the run ...
  *   hg_loadrun_stop_all(lr);            // end of run, SIGINT/SIGTERM, failure
@@ -40,10 +40,11 @@ struct hg_loadrun;
 /* Before the run, before the runner pins or raises its own threads (the
  * CPUs the caller may use are "all CPUs" for loads without `cpus`): prepares
  * every load (shared statistics, listening sockets, temp dirs, output files
- * in result_dir).  Returns NULL with a message in err on failure.  A plan
- * without loads gives a valid, empty supervisor. */
-struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *result_dir,
-				     char *err, size_t errlen);
+ * in the result directory: dir_fd, borrowed until hg_loadrun_destroy,
+ * result_dir its name for messages).  Returns NULL with a message in err on
+ * failure.  A plan without loads gives a valid, empty supervisor. */
+struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, int dir_fd,
+				     const char *result_dir, char *err, size_t errlen);
 
 /* Starts the supervisor thread "hg-loads", which starts each load at
  * t0 + start and stops it at t0 + stop.  It inherits the caller's

@@ -274,9 +274,16 @@ bool hg_loadrun_shortfall(const struct hg_loadrun *lr)
 	return false;
 }
 
-void hg_loadrun_files(const struct hg_plan *plan, json_t *files)
+void hg_loadrun_files(const struct hg_plan *plan, const struct hg_loadrun *lr, json_t *files)
 {
-	for (size_t i = 0; plan && i < plan->n_loads; i++)
+	for (size_t i = 0; plan && i < plan->n_loads; i++) {
 		if (plan->loads[i].ops->files)
 			plan->loads[i].ops->files(&plan->loads[i], files);
+		const struct hg_lsup *s = lr && i < lr->n_loads ? &lr->loads[i] : NULL;
+		if (s && atomic_load_explicit(&s->left_set, memory_order_acquire)) {
+			char key[NAME_MAX + 16];
+			snprintf(key, sizeof(key), "load.%s.left", plan->loads[i].name);
+			json_object_set_new(files, key, json_string(s->left));
+		}
+	}
 }

@@ -20,7 +20,9 @@ struct hg_sweep_job {
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
 	char note[1024];              /* the last point's: what --duration cut (result.json) */
-	char dir[PATH_MAX];
+	char id[65];                /* the sweep's id (sweep/sweep_index.h, hg_sweep_id) */
+	char dir[PATH_MAX];         /* its name, for messages */
+	int dir_fd;                 /* the sweep directory: every write is relative to it */
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
 
