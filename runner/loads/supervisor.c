@@ -149,8 +149,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 		}
 		int64_t late = now - (lr->t0 + (int64_t)p->start_ns);
 		if (late > LATE_NS)
-			hg_loadrun_warn(s->warnings, "started %.1f ms after its start time (the "
-					"supervisor did not get a CPU in time)", (double)late / 1e6);
+			s->late_start_ns = late;    /* said, with why, by hg_loadrun_warnings */
 		start_load(lr, s);
 	}
 	if (s->state == HG_L_RUNNING) {
@@ -161,9 +160,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 			return;
 		}
 		if (!stop && now - stop_at > LATE_NS)
-			hg_loadrun_warn(s->warnings, "stopped %.1f ms after its stop time (the "
-					"supervisor did not get a CPU in time)",
-					(double)(now - stop_at) / 1e6);
+			s->late_stop_ns = now - stop_at;
 		if (stop || now >= stop_at)
 			begin_stop(lr, s, now);
 		else if (!leaders_watched(s) && now + GROUP_TICK_NS < stop_at)
@@ -441,6 +438,12 @@ void hg_loadrun_destroy(struct hg_loadrun *lr)
 	free(lr->loads);
 	free(lr->result_dir);
 	free(lr);
+}
+
+void hg_loadrun_note_stopped(struct hg_loadrun *lr)
+{
+	if (lr)
+		atomic_store(&lr->was_stopped, true);
 }
 
 bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,

@@ -54,6 +54,10 @@ struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, int dir_fd,
  * either.  Load processes never inherit it.  Returns 0 or a negative errno. */
 int hg_loadrun_start(struct hg_loadrun *lr, int64_t t0_monotonic_ns);
 
+/* hgrun was stopped (SIGSTOP) and continued during the run: a load that
+ * started or stopped late was late for that, not for want of a CPU. */
+void hg_loadrun_note_stopped(struct hg_loadrun *lr);
+
 /* Stops every load still running (SIGTERM, grace, SIGKILL), reaps them,
  * kills stray descendants, joins the thread.  Idempotent.  Returns within
  * about the grace period plus the time the kernel takes to kill. */

@@ -42,6 +42,7 @@ struct hg_lsup {
 	bool ended_early;       /* every process ended before the stop time */
 	unsigned stragglers;    /* group members still there at SIGKILL time */
 	atomic_bool counted;    /* ops->ended has set the counters (counts_at_end) */
+	int64_t late_start_ns, late_stop_ns;   /* started, stopped late by this much (> 5 ms) */
 	char left[NAME_MAX + 1];  /* what ops->tidy could not remove, when left_set */
 	atomic_bool left_set;
 	json_t *warnings;
@@ -62,6 +63,7 @@ struct hg_loadrun {
 	bool thread_running;
 	bool stopped;
 	int evfd, tfd;                  /* stop request, absolute timer */
+	atomic_bool was_stopped;        /* hgrun was SIGSTOPped during the run */
 	atomic_bool stop_req;
 	bool subreaper_set;
 	int prev_subreaper;

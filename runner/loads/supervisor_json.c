@@ -243,6 +243,15 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr)
 	for (size_t i = 0; i < lr->n_loads; i++) {
 		size_t k;
 		json_t *w, *mine = json_deep_copy(lr->loads[i].warnings);
+		const struct hg_lsup *s = &lr->loads[i];
+		const char *why = atomic_load(&lr->was_stopped) ? "hgrun itself was stopped (SIGSTOP) "
+				  "meanwhile" : "the supervisor did not get a CPU in time";
+		if (s->late_start_ns)
+			hg_loadrun_warn(mine, "started %.1f ms after its start time (%s)",
+					(double)s->late_start_ns / 1e6, why);
+		if (s->late_stop_ns)
+			hg_loadrun_warn(mine, "stopped %.1f ms after its stop time (%s)",
+					(double)s->late_stop_ns / 1e6, why);
 		if (lr->loads[i].started)
 			proc_warnings(mine, &lr->loads[i], lr->t0);   /* refusals, early ends */
 		json_array_foreach(mine, k, w)
