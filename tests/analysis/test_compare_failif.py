@@ -78,6 +78,20 @@ def test_verdicts():
     assert "missing in new" in v[0]["detail"]
 
 
+def test_one_row_applies_its_absolute_gates():
+    """A compare of one row (a glob that matched one run): its absolute gates are checked,
+    a change cannot be and counts as true. Before, every gate was skipped (exit 0)."""
+    rows = {"lat": {"kind": "thread", "set": "lat", "metrics": {
+        "latency_max_ns": {"values": {"only": 5.0}}}}}
+    v = evaluate([parse("latency_max_ns>0")], rows, ["only"])
+    assert [(x["run"], x["subject"], x["true"], x["evaluated"]) for x in v] == [
+        ("only", "lat", True, True)]
+    assert not evaluate([parse("latency_max_ns>10")], rows, ["only"])[0]["true"]
+    v = evaluate([parse("latency_max_ns>+10%")], rows, ["only"])
+    assert [(x["true"], x["evaluated"]) for x in v] == [(True, False)]
+    assert "one row only, no baseline" in v[0]["detail"]
+
+
 def test_relative_change_from_zero():
     c = parse("deadlines_missed>+10%")
     assert c.verdict(0.0, 0.0) == (False, 0.0)

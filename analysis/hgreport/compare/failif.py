@@ -136,12 +136,14 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
     true (a gate must not pass on what it could not see); a change from a baseline that lacks
     the value is not checked (false, said in the detail). With `significant_only`, a change
     (+/-, %) whose difference was tested and found not significant (its confidence interval
-    holds 0, or p >= 0.05) is false; one without a test (counts, maxima) is checked as is."""
+    holds 0, or p >= 0.05) is false; one without a test (counts, maxima) is checked as is.
+    With one row only (a glob that matched one run) that row is checked: its absolute gates
+    as for any row, a change, having no baseline, counts as true (cannot be checked)."""
     out = []
-    base = labels[0]
+    base = labels[0] if len(labels) > 1 else None
     for c in conds:
         subjects = _subjects(c, rows)
-        for label in labels[1:]:
+        for label in labels[1:] if len(labels) > 1 else labels[:1]:
             for s in subjects:
                 vals = rows[s]["metrics"][c.metric]["values"]
                 b, v = vals.get(base), vals.get(label)
@@ -163,6 +165,9 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                         true = False
                 elif v is None:
                     why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
+                elif base is None:
+                    why, true = (f"{s}: one row only, no baseline: the change cannot be checked "
+                                 "(counts as true)"), True
                 else:
                     why, true = f"{s}: not in the baseline, no change to check", False
                 out.append({"condition": c.text, "run": label, "subject": s, "baseline": b,
