@@ -22,6 +22,7 @@ import pathlib
 import subprocess
 import sys
 
+from generated import write_or_check
 from schema_pieces import *  # noqa: F401,F403 (the constructors and patterns)
 from schema_values import value_defs
 
@@ -153,6 +154,13 @@ def build(reg):
                     "stop <= duration."),
         "priority": ref("priority"),
         "cpus": ref("cpus"),
+        "optional": {"description": "When a program the load runs is not on this host's "
+                                    "PATH (stress-ng, ping, ip): true leaves the load out of "
+                                    "the run with a warning; false (the default) stops the "
+                                    "run before it measures, exit 4.",
+                     "anyOf": [{"type": "boolean"},
+                               {"type": "string", "pattern": ci_alternatives(["true", "false"])}],
+                     "default": False},
         **union_props(reg["loads"]),
     }
     lrules = per_type_rules(reg["loads"], load_keys, True)
@@ -423,15 +431,9 @@ def main():
     ap.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"),
                     help="the hgrun whose tables to read (default build/hgrun)")
     args = ap.parse_args()
-    text = json.dumps(build(load_registry(args.hgrun)), indent=2) + "\n"
-    if args.check:
-        if OUT.read_text() != text:
-            print(f"{OUT} is stale: the runner's parameter tables changed; run "
-                  f"python3 schemas/gen_scenario_schema.py and commit the schema", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    return 0
+    return write_or_check(OUT, json.dumps(build(load_registry(args.hgrun)), indent=2) + "\n",
+                          args.check, "the runner's parameter tables changed",
+                          "python3 schemas/gen_scenario_schema.py")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # From a fresh clone to a result: install what is missing, build, check every
 # shipped experiment, run the main one (Hourglass table 2, 30 s) with its
 # summary, then its report (table 2, figures, a Perfetto trace) with hgreport,
 # both of which setup.sh leaves on PATH (hgrun installed with cmake --install,
-# hgreport with pip install -e).
+# hgreport linked from the project's Python environment, .venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -15,11 +16,11 @@ out="results/rx_deadline/quickstart-$(date -u +%Y%m%dT%H%M%SZ)"
 status=0
 "${hgrun[@]}" experiments/rx_deadline.yaml -o "$out" || status=$?
 echo
-# setup.sh installed hgreport (pip install -e ./analysis); without it on PATH, the module.
+# setup.sh installed hgreport into .venv and linked it into PATH; without the link, .venv's.
 if command -v hgreport > /dev/null; then
 	hgreport=(hgreport)
 else
-	hgreport=(env PYTHONPATH="$PWD/analysis${PYTHONPATH:+:$PYTHONPATH}" python3 -m hgreport)
+	hgreport=("${HG_VENV:-$PWD/.venv}/bin/hgreport")
 fi
 "${hgreport[@]}" table2 "$out"
 "${hgreport[@]}" "$out" | tail -n 1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hourglass section 5.4 (table 2) with the TCP stream coming from "another
 # machine", on ONE machine: two network namespaces joined by a veth pair stand
 # in for the two hosts. The receiving namespace runs
@@ -60,7 +61,10 @@ done
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, RTHIGH threads)"
 command -v ip > /dev/null || die "the 'ip' command (iproute2) is missing: apt-get install iproute2"
 [ -x "$hgrun" ] || die "$hgrun not found: build first (cmake -S . -B build && cmake --build build)"
-command -v python3 > /dev/null || die "python3 is missing (scaling the scenarios, hgreport)"
+# the project's Python environment (scripts/setup.sh makes it) for hgreport, when there is one
+python=${HG_VENV:-$root/.venv}/bin/python
+[ -x "$python" ] || python=python3
+command -v "$python" > /dev/null || die "python3 is missing (scaling the scenarios, hgreport): run scripts/setup.sh"
 [ "$rate" != none ] || rate=""
 [ -z "$rate" ] || [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?([kmg]?bit|[kmg]?bps)$ ]] ||
 	die "--rate: '$rate' is not a tc rate such as 100mbit or 1gbit, or none"
@@ -99,7 +103,7 @@ trap 'exit 143' TERM
 # (10k s, or 10k - 0.5 s for the sender's early stops); rescale them to the
 # requested phase length, keeping the 0.5 s margin.
 scale() {
-	python3 - "$1" "$2" "$phase" << 'EOF'
+	"$python" - "$1" "$2" "$phase" << 'EOF'
 import re, sys
 src, dst, phase = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def sub(m):
@@ -159,10 +163,10 @@ pids=()
 
 echo "two_host_rx: receiver exit $rc_r, sender exit $rc_s; results in $out"
 if [ -f "$out/receiver/result.json" ]; then
-	PYTHONPATH="$root/analysis" python3 -m hgreport table2 "$out/receiver" || true
+	PYTHONPATH="$root/analysis" "$python" -m hgreport table2 "$out/receiver" || true
 fi
 if [ -f "$out/sender/result.json" ]; then
-	python3 - "$out/sender/result.json" << 'EOF' || true
+	"$python" - "$out/sender/result.json" << 'EOF' || true
 import json, sys
 r = json.load(open(sys.argv[1]))
 for ld in r["loads"]:

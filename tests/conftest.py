@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Test tiers (docs/testing.md): every test of tests/e2e and tests/analysis is marked by what
 it needs, here, from the fixtures it uses; no test carries a tier marker of its own.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The `hgreport` command line. The commands are listed once, in COMMANDS; each lives in its
 own module of commands/ (name, help, arguments, what it does: commands/command.py)."""
 from __future__ import annotations
@@ -12,16 +13,16 @@ from typing import Sequence
 from . import __version__
 from .base import bugreport
 from .base.errors import InputError
+from .commands import abeni_table1 as cmd_abeni_table1
 from .commands import cache_penalty as cmd_cache_penalty
 from .commands import compare as cmd_compare
-from .commands import dispatch as cmd_dispatch
 from .commands import export as cmd_export
+from .commands import hourglass_table1 as cmd_hourglass_table1
+from .commands import hourglass_table2 as cmd_hourglass_table2
 from .commands import report as cmd_report
 from .commands import rta as cmd_rta
 from .commands import series as cmd_series
 from .commands import sweep as cmd_sweep
-from .commands import table1 as cmd_table1
-from .commands import table2 as cmd_table2
 from .commands.command import Command, UsageError
 
 COMMANDS: tuple[Command, ...] = (
@@ -29,10 +30,10 @@ COMMANDS: tuple[Command, ...] = (
     cmd_rta.COMMAND,
     cmd_sweep.COMMAND,
     cmd_cache_penalty.COMMAND,
-    cmd_table2.COMMAND,
+    cmd_hourglass_table2.COMMAND,
     cmd_compare.COMMAND,
-    cmd_table1.COMMAND,
-    cmd_dispatch.COMMAND,
+    cmd_abeni_table1.COMMAND,
+    cmd_hourglass_table1.COMMAND,
     cmd_series.COMMAND,
     cmd_export.COMMAND,
 )
@@ -45,7 +46,9 @@ __all__ = ["COMMANDS", "UsageError", "main", "parser"]
 
 
 def parser() -> argparse.ArgumentParser:
-    overview = "\n".join(f"  hgreport {c.name} {c.usage}" for c in COMMANDS)
+    overview = "\n".join(f"  hgreport {c.name} {c.usage}"
+                         + (f"  (also: {', '.join(c.aliases)})" if c.aliases else "")
+                         for c in COMMANDS)
     p = argparse.ArgumentParser(
         prog="hgreport", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Analysis of hgrun result directories (never YAML): reports, figures, "
@@ -59,7 +62,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
-        c.add_arguments(sub.add_parser(c.name, help=c.help.replace("%", "%%"), description=c.help))
+        c.add_arguments(sub.add_parser(c.name, aliases=c.aliases, help=c.help.replace("%", "%%"),
+                                       description=c.help))
     return p
 
 
@@ -98,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    names = {c.name: c for c in COMMANDS}
+    names = {name: c for c in COMMANDS for name in (c.name, *c.aliases)}
     if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv.insert(0, DEFAULT)        # `hgreport RUN_DIR` is `hgreport report RUN_DIR`
     try:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exit codes of every hgrun command (docs/cli.md, "Exit codes").  A
  * finding (5: the runs are whole, an expectation failed) is kept apart from
  * a failure (1: a run broke or is incomplete), so CI can tell a regression
@@ -10,7 +11,8 @@ enum hg_exit {
 	HG_EXIT_FAILED = 1,       /* a run failed or is incomplete */
 	HG_EXIT_INVALID = 2,      /* invalid scenario */
 	HG_EXIT_USAGE = 3,        /* bad command line */
-	HG_EXIT_PRIVILEGE = 4,    /* missing privilege or kernel feature (--strict) */
+	HG_EXIT_PRIVILEGE = 4,    /* missing privilege or kernel feature (--strict), or a
+				     program a load runs (docs/loads.md) */
 	HG_EXIT_EXPECT = 5,       /* every run complete and valid, an expectation failed */
 	HG_EXIT_SIGHUP = 129,     /* ended by SIGHUP (a result is still written) */
 	HG_EXIT_SIGINT = 130,     /* interrupted by SIGINT (a result is still written) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mkdir -p, files created relative to a directory fd without following
  * links, and atomic whole-file writes. */
 #include <dirent.h>
@@ -5,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -196,6 +198,23 @@ bool hg_still_at(int dir, const char *name, int fd)
 	struct stat a, b;
 	return fstat(fd, &a) == 0 && fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+bool hg_find_program(const char *name, char *path, size_t size)
+{
+	const char *env = getenv("PATH");
+	const char *dirs = env && env[0] ? env : "/usr/local/bin:/usr/bin:/bin";
+	for (const char *d = dirs; d; d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+		size_t len = strcspn(d, ":");
+		struct stat st;
+		if (len == 0 || d[0] != '/')        /* relative entries are not searched */
+			continue;
+		if (snprintf(path, size, "%.*s/%s", (int)len, d, name) >= (int)size)
+			continue;
+		if (access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
 }
 
 int64_t hg_free_bytes_fd(int fd)

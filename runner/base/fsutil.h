@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small file-system helpers shared by the result writers.  Everything
  * hgrun writes or removes is named relative to a directory fd opened once
  * and checked (docs/security.md): a directory swapped for a link after it
@@ -57,5 +58,10 @@ int hg_open_own_dir_at(int dir, const char *name, bool create, uid_t *uid);
  * same device and inode, not a link): false once it was renamed away or
  * replaced. */
 bool hg_still_at(int dir, const char *name, int fd);
+
+/* The program `name` as execvp would find it: the first executable
+ * `DIR/name` of PATH's absolute directories (PATH unset or empty:
+ * /usr/local/bin:/usr/bin:/bin), into path; false when there is none. */
+bool hg_find_program(const char *name, char *path, size_t size);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Walking and removing a tree of any depth (base/tree.h).  The walk holds
  * one directory open at a time: it goes down with openat(O_NOFOLLOW),
  * checking that what it opened is what it saw, and up with "..", checking

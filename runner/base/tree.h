@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Walking and removing a directory tree of any depth (a stress-ng
  * stressor's leftovers, an io load's directory) through one directory fd
  * at a time: no recursion and no limit on depth, a bounded number of open

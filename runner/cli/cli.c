@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsing the command line (getopt_long after the subcommand); each option
  * says which commands take it, so a misplaced one is named with its
  * command, and a mistyped one gets a "did you mean". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The help texts: one per command, each with its usage, options and
  * examples (docs/cli.md says the same at more length). */
 #include "cli/help.h"
@@ -93,6 +94,8 @@ static const struct command_help helps[] = {
 	  "usage: hgrun validate [--resolved] [--set PATH=VALUE]... FILE...\n",
 	  "Checks scenario files without running anything: prints 'FILE: ok (...)' for\n"
 	  "each good one and every error of the bad ones (exit 2 if any is invalid).\n"
+	  "A program a load runs that is not on PATH here (stress-ng, ping) is a note,\n"
+	  "not an error: 'run' then stops before it measures (exit 4).\n"
 	  "\n"
 	  "options:\n"
 	  "  --resolved          print the resolved scenario (defaults filled in, units in\n"
@@ -156,13 +159,6 @@ static const struct command_help *find(enum hg_command command)
 	return NULL;
 }
 
-void hg_cli_usage_line(FILE *out, enum hg_command command)
-{
-	const struct command_help *h = find(command);
-	if (h)
-		fputs(h->usage, out);
-}
-
 static void overview(FILE *out)
 {
 	fputs("usage: hgrun [run] SCENARIO [-o DIR] [--force] [--duration TIME] [--set PATH=VALUE]...\n"
@@ -198,7 +194,8 @@ static void overview(FILE *out)
 	      "\n"
 	      "exit codes: 0 ok, 5 an expectation failed (every run complete and valid),\n"
 	      "            1 a run failed or is incomplete, 2 invalid scenario,\n"
-	      "            3 bad command line, 4 privilege or kernel feature missing (--strict),\n"
+	      "            3 bad command line, 4 privilege or kernel feature missing (--strict)\n"
+	      "            or a program a load runs missing (before measuring),\n"
 	      "            130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
 	      "            (a result is still written; SIGUSR1 prints a status line)\n"
 	      "docs: docs/cli.md (command line), docs/scenario.md (scenario reference), README.md\n",
@@ -217,6 +214,7 @@ void hg_cli_usage(FILE *out, enum hg_command command)
 	fputs(h->text, out);
 	fputs("\nexit codes: 0 ok, 5 an expectation failed (runs complete and valid), 1 a run\n"
 	      "failed or is incomplete, 2 invalid scenario, 3 bad command line, 4 privilege\n"
-	      "missing (--strict), 130/143/129/131 SIGINT/SIGTERM/SIGHUP/SIGQUIT; see docs/cli.md\n",
+	      "missing (--strict) or a program a load runs missing, 130/143/129/131\n"
+	      "SIGINT/SIGTERM/SIGHUP/SIGQUIT; see docs/cli.md\n",
 	      out);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The commands of hgrun and their help texts (docs/cli.md): `hgrun help
  * COMMAND`, `--help`, and the usage lines errors end with. */
 #ifndef HG_HELP_H
@@ -11,7 +12,5 @@ enum hg_command { HG_CMD_RUN, HG_CMD_SWEEP, HG_CMD_MERGE, HG_CMD_VALIDATE, HG_CM
 
 /* The help of one command (HG_CMD_HELP: the overview). */
 void hg_cli_usage(FILE *out, enum hg_command command);
-/* The usage line(s) of one command, for errors. */
-void hg_cli_usage_line(FILE *out, enum hg_command command);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing the registries: workloads, timers, priorities, loads, metrics;
  * each plugin's parameters from its table (plan/param.h). */
 #include <jansson.h>
@@ -50,7 +51,7 @@ static json_t *list_json(void)
 		json_array_append_new(w, workload_json(hg_builtin_plugins.workloads[i]));
 	for (size_t i = 0; i < hg_builtin_plugins.n_timers; i++)
 		json_array_append_new(t, plugin_json(PLUGIN(hg_builtin_plugins.timers[i])));
-	for (size_t i = 0; i < hg_n_priority_levels; i++)
+	for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 		json_array_append_new(p, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 			"name", hg_priority_levels[i].name,
 			"policy", hg_policy_name(hg_priority_levels[i].policy),
@@ -58,12 +59,12 @@ static json_t *list_json(void)
 			"nice", hg_priority_levels[i].nice, "summary", hg_priority_levels[i].summary));
 	for (size_t i = 0; i < hg_builtin_plugins.n_loads; i++)
 		json_array_append_new(l, plugin_json(PLUGIN(hg_builtin_plugins.loads[i])));
-	for (size_t i = 0; i < hg_n_metrics + hg_n_report_metrics; i++) {
-		bool expect = i < hg_n_metrics;
-		const struct hg_metric *x = expect ? &hg_metrics[i] : &hg_report_metrics[i - hg_n_metrics];
-		json_array_append_new(m, json_pack("{s:s, s:s, s:s, s:b}", "name", x->name,
-						   "unit", x->unit, "summary", x->summary,
-						   "expect", expect));
+	for (size_t i = 0; i < HG_N_METRICS; i++) {
+		const struct hg_metric *x = &hg_metrics[i];
+		json_array_append_new(m, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "name", x->name,
+						   "unit", x->unit, "scope",
+						   hg_metric_scope_name(x->scope), "label", x->label,
+						   "summary", x->summary, "expect", x->value != NULL));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "workloads", w, "timers", t,
 			 "priorities", p, "loads", l, "metrics", m);
@@ -108,7 +109,7 @@ static void print_text(FILE *out, const char *what)
 	if (all || !strcmp(what, "priorities")) {
 		fprintf(out, "%spriorities (priority; any case; or {policy: fifo|rr|other|batch|idle, priority: 1..98 | nice: -20..19}):\n",
 			all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_priority_levels; i++)
+		for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 			fprintf(out, "  %-15s %s\n", hg_priority_levels[i].name,
 				hg_priority_levels[i].summary);
 	}
@@ -120,13 +121,15 @@ static void print_text(FILE *out, const char *what)
 	if (all || !strcmp(what, "metrics")) {
 		fprintf(out, "%smetrics (expect[].metric and hgreport compare --fail-if):\n",
 			all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_metrics; i++)
-			fprintf(out, "  %-28s %-6s %s\n", hg_metrics[i].name, hg_metrics[i].unit,
-				hg_metrics[i].summary);
+		for (size_t i = 0; i < HG_N_METRICS; i++)
+			if (hg_metrics[i].value)
+				fprintf(out, "  %-28s %-6s %s\n", hg_metrics[i].name,
+					hg_metrics[i].unit, hg_metrics[i].summary);
 		fprintf(out, "metrics hgreport computes from the trace (compare --fail-if only):\n");
-		for (size_t i = 0; i < hg_n_report_metrics; i++)
-			fprintf(out, "  %-28s %-6s %s\n", hg_report_metrics[i].name,
-				hg_report_metrics[i].unit, hg_report_metrics[i].summary);
+		for (size_t i = 0; i < HG_N_METRICS; i++)
+			if (!hg_metrics[i].value)
+				fprintf(out, "  %-28s %-6s %s\n", hg_metrics[i].name,
+					hg_metrics[i].unit, hg_metrics[i].summary);
 	}
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hgrun: a declarative Hourglass.  The story: parse the command line, load
  * and check the scenario (load -> check -> resolve, with any --set applied),
  * then validate, list, calibrate, run or sweep it. */
@@ -17,6 +18,7 @@
 #include "cli/overrides.h"
 #include "cli/plugins.h"
 #include "ktrace/observe.h"
+#include "plan/load.h"
 #include "plan/plan_json.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
@@ -24,6 +26,7 @@
 #include "results/summary.h"
 #include "run/run.h"
 #include "run/wake.h"
+#include "scenario/scenario.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
 
@@ -52,12 +55,15 @@ static int validate_files(const struct hg_cli *cli)
 		if (!cli->resolved) {
 			print_ok(cli->files[i], plan);
 			hg_plan_trust_notes(plan, "  ", stdout);
+			fflush(stdout);         /* the notes below are about this file */
 		}
 		else if (all)
 			json_array_append_new(all, json_pack("{s:s, s:o}", "file", cli->files[i],
 							     "scenario", hg_plan_to_json(plan)));
 		else
 			one = hg_plan_to_json(plan);
+		/* A program a load runs is the host's to have (docs/loads.md) */
+		hg_scenario_tool_notes(cli->files[i], plan, false, stderr);
 		hg_plan_free(plan);
 	}
 	json_t *out = all ? all : one;
@@ -86,11 +92,22 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 						 NULL);
 	if (!plan)
 		return rc;
-	/* Before -o DIR is prepared: --force must not remove a run for nothing. */
-	char note[1024];
+	/* Before -o DIR is prepared and before calibration: nothing is measured
+	 * or written without the programs the loads run (docs/loads.md), and
+	 * --force must not remove a run for nothing. */
+	char note[1024], left_out[1024] = "";
+	if (hg_scenario_tool_notes(cli->files[0], plan, true, stderr)) {
+		hg_plan_free(plan);
+		return HG_EXIT_PRIVILEGE;
+	}
+	hg_load_leave_out_missing(plan, left_out, sizeof(left_out));
 	if ((rc = hg_apply_length(cli, plan, "hgrun: ", stderr, note, sizeof(note)))) {
 		hg_plan_free(plan);
 		return rc;
+	}
+	if (left_out[0]) {
+		size_t used = strlen(note);
+		snprintf(note + used, sizeof(note) - used, "%s%s", used ? "\n" : "", left_out);
 	}
 	/* -o DIR: made, opened, locked and checked here, and locked from here
 	 * to the run's end (results/outdir.h): a second run on it is refused,
@@ -146,6 +163,11 @@ static int sweep_scenario(const struct hg_cli *cli)
 						 &text);
 	if (!base)
 		return rc;
+	if (hg_scenario_tool_notes(cli->files[0], base, !cli->dry_run, stderr)) {
+		free(text);
+		hg_plan_free(base);
+		return HG_EXIT_PRIVILEGE;
+	}
 	json_t *sets = hg_sets_json(cli);
 	struct hg_sweep_options opt = {
 		.file = cli->files[0], .plugins = &hg_builtin_plugins, .text = text, .n_sets = cli->n_sets, .overrides = sets,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding the installed JSON Schemas (runner/cli/schema_cmd.h).  The binary
  * knows where `cmake --install` puts them relative to itself
  * (HG_BIN_TO_DATA, from GNUInstallDirs: ../share/hgrun), so an installed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'flood_ping': ICMP echo floods (`ping -f`, iputils), the network
  * load of Dougan's jitter test (docs/loads.md).
  *
@@ -22,6 +23,7 @@
  * stop's SIGTERM without a summary). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -33,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/fsutil.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 
@@ -264,20 +267,16 @@ static int flood_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *
 
 /* ---- in hgrun ----------------------------------------------------------- */
 
-/* The directory of PATH holding an executable `name`, or false. */
-static bool on_path(const char *name)
+static bool veth_mode(const void *values)
 {
-	const char *path = getenv("PATH");
-	char dir[4096];
-	for (const char *p = path ? path : "/usr/sbin:/usr/bin:/sbin:/bin"; *p;) {
-		size_t len = strcspn(p, ":");
-		snprintf(dir, sizeof(dir), "%.*s/%s", (int)len, p, name);
-		if (len && access(dir, X_OK) == 0)
-			return true;
-		p += len + (p[len] == ':');
-	}
-	return false;
+	return ((const struct params *)values)->peer == NULL;
 }
+
+static const struct hg_load_tool tools[] = {
+	{ .program = "ping", .package = "iputils-ping" },
+	{ .program = "ip", .package = "iproute2", .used = veth_mode },
+	{ NULL },
+};
 
 static bool flood_supported(char *why, size_t size)
 {
@@ -286,14 +285,13 @@ static bool flood_supported(char *why, size_t size)
 			 "run hgrun as root");
 		return false;
 	}
-	if (!on_path("ping")) {
-		snprintf(why, size, "no ping on PATH (install iputils-ping)");
-		return false;
-	}
-	if (!on_path("ip")) {
-		snprintf(why, size, "no ip on PATH (install iproute2)");
-		return false;
-	}
+	char path[PATH_MAX];
+	for (const struct hg_load_tool *t = tools; t->program; t++)
+		if (!hg_find_program(t->program, path, sizeof(path))) {
+			snprintf(why, size, "%s is not on PATH; install it: apt-get install %s",
+				 t->program, t->package);
+			return false;
+		}
 	return true;
 }
 
@@ -350,6 +348,7 @@ const struct hg_load_ops hg_load_flood_ping = {
 	.params = { params, sizeof(struct params) },
 	.check = flood_check,
 	.supported = flood_supported,
+	.tools = tools,
 	.trust_note = flood_trust_note,
 	.counters = { "requests", "replies" },
 	.prepare = flood_prepare,

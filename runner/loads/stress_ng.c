@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'stress_ng': one stress-ng stressor (stress-ng --STRESSOR N, its
  * options passed as arguments, no shell) in the load's window, with
  * stress-ng's own metrics (bogo-ops) as the load's counters.
@@ -153,11 +154,10 @@ static void sng_check(const void *values, struct hg_param_errors *e)
 {
 	const struct params *p = values;
 	char exe[PATH_MAX], why[256];
-	if (!hg_stress_ng_find(exe, sizeof(exe), why, sizeof(why))) {
-		hg_param_error(e, "type", "load type 'stress_ng' needs stress-ng, which is not "
-			       "here: %s", why);
+	/* Without stress-ng the stressor and options wait for a host that has
+	 * it: its absence is a note (hg_load_missing_tool), not an error. */
+	if (!hg_stress_ng_find(exe, sizeof(exe), why, sizeof(why)))
 		return;
-	}
 	size_t n;
 	const char *const *list = hg_stress_ng_stressors(&n);
 	if (n && p->stressor && !is_stressor(p->stressor, list, n)) {
@@ -169,6 +169,11 @@ static void sng_check(const void *values, struct hg_param_errors *e)
 	for (size_t i = 0; p->stressor && i < p->options.n; i++)
 		check_option(p, i, list, n, e);
 }
+
+static const struct hg_load_tool tools[] = {
+	{ .program = "stress-ng", .package = HG_STRESS_NG_PACKAGE },
+	{ NULL },
+};
 
 static bool sng_supported(char *why, size_t size)
 {
@@ -470,6 +475,7 @@ const struct hg_load_ops hg_load_stress_ng = {
 	.params = { params, sizeof(struct params) },
 	.check = sng_check,
 	.supported = sng_supported,
+	.tools = tools,
 	.trust_note = sng_trust_note,
 	.counters = { "bogo_ops" },
 	.counts_at_end = true,

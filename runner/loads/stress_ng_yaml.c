@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading stress-ng's --yaml output with libyaml.  The shape (stress-ng
  * 0.15, with --metrics-brief):
  *
@@ -16,7 +17,11 @@
  *         max-rss: 6508
  *
  * --metrics-brief lists only stressors with bogo-ops; unknown keys are
- * ignored, so newer versions' additions do not break it. */
+ * ignored, so newer versions' additions do not break it.  Only the two
+ * top-level sections read here are handed to libyaml: stress-ng 0.19.02
+ * (Debian 13) writes a `build-info:` section that is not valid YAML (its
+ * `source-date-epoch` line is not indented, the lines after it are), which
+ * would otherwise lose the metrics with it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,21 +68,64 @@ static void metric(yaml_document_t *d, yaml_node_t *n, struct hg_stress_ng_metri
 	m->max_rss_kib = (uint64_t)number(d, n, "max-rss");
 }
 
+/* Whether the top-level line at p (n bytes, no newline) opens a section read here. */
+static int wanted_section(const char *p, size_t n)
+{
+	static const char *const keep[] = { "system-info:", "metrics:" };
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		size_t k = strlen(keep[i]);
+		if (n >= k && !memcmp(p, keep[i], k))
+			return 1;
+	}
+	return 0;
+}
+
+/* Copies into out the document markers ("---", "...") and the top-level
+ * sections read here, each with its indented lines; returns the length.  out
+ * holds len bytes. */
+static size_t keep_sections(const char *buf, size_t len, char *out)
+{
+	size_t o = 0;
+	int keeping = 0;
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+		const char *p = buf + i;
+		if (n >= 3 && (!memcmp(p, "---", 3) || !memcmp(p, "...", 3)))
+			keeping = 2;                    /* the marker line alone */
+		else if (n > 0 && p[0] != ' ' && p[0] != '\t' && p[0] != '#')
+			keeping = wanted_section(p, n);
+		if (keeping) {
+			size_t take = nl ? n + 1 : n;
+			memcpy(out + o, p, take);
+			o += take;
+		}
+		if (keeping == 2)
+			keeping = 0;
+		i += nl ? n + 1 : n;
+	}
+	return o;
+}
+
 int hg_stress_ng_parse(const char *buf, size_t len, struct hg_stress_ng_report *r, char *err,
 		       size_t errlen)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	memset(r, 0, sizeof(*r));
-	if (!yaml_parser_initialize(&parser)) {
+	char *kept = malloc(len + 1);
+	if (!kept || !yaml_parser_initialize(&parser)) {
+		free(kept);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	size_t klen = keep_sections(buf, len, kept);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)kept, klen);
 	if (!yaml_parser_load(&parser, &doc)) {
 		snprintf(err, errlen, "not YAML: %s at line %zu", parser.problem ? parser.problem : "?",
 			 parser.problem_mark.line + 1);
 		yaml_parser_delete(&parser);
+		free(kept);
 		return -1;
 	}
 	int rc = 0;
@@ -101,5 +149,6 @@ int hg_stress_ng_parse(const char *buf, size_t len, struct hg_stress_ng_report *
 		metric(&doc, yaml_document_get_node(&doc, *i), &r->m[r->n++]);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
+	free(kept);
 	return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Background load generators: one file per load under loads/, each ending
  * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST (loads/registry.h).
  *
@@ -51,6 +52,17 @@ struct hg_load_run {
 	void *priv;             /* the load's own state, from prepare to cleanup */
 };
 
+/* A program a load runs, which a host may lack (docs/loads.md, "Programs
+ * a load runs"): `hgrun validate` notes it, a run stops before it measures
+ * (exit 4) unless the load is optional, `hgrun list` shows the load as
+ * unsupported here (its supported()). */
+struct hg_load_tool {
+	const char *program;    /* looked up on PATH */
+	const char *package;    /* the Debian package that has it */
+	/* Whether a load with these parameters runs it.  May be NULL: always. */
+	bool (*used)(const void *params);
+};
+
 struct hg_load_ops {
 	const char *name;
 	const char *summary;
@@ -63,6 +75,8 @@ struct hg_load_ops {
 	/* Whether it works on this host; false with the reason in why (for
 	 * `hgrun list`).  May be NULL: always. */
 	bool (*supported)(char *why, size_t size);
+	/* The programs it runs, ended by { NULL }.  May be NULL: none. */
+	const struct hg_load_tool *tools;
 	/* What it does beyond loading the machine that a user must trust
 	 * (docs/security.md): one line into buf ("runs a shell command as
 	 * USER: ..."), or false.  May be NULL. */
@@ -126,5 +140,18 @@ static inline void hg_load_add(struct hg_load_slot *s, unsigned counter, uint64_
  * returns 1, the exit status to return from run. */
 int hg_load_fail(struct hg_load_slot *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The first program of its tools that load lp runs and that is not on PATH
+ * here, or NULL. */
+const struct hg_load_tool *hg_load_missing_tool(const struct hg_load_plan *lp);
+
+struct hg_plan;
+/* Takes out of the plan each optional load whose program is not on PATH
+ * here (hg_load_missing_tool), appending a line for result.json's
+ * warnings to note ("load 'net' (flood_ping, optional) was left out: ping
+ * is not on PATH here (Debian package iputils-ping)").  Returns how many
+ * loads that are not optional lack theirs: the run must not start (exit 4,
+ * docs/loads.md). */
+size_t hg_load_leave_out_missing(struct hg_plan *plan, char *note, size_t size);
 
 #endif

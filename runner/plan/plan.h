@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The resolved scenario ("plan"): every default filled in, units in ns and
  * bytes, thread sets expanded into instances.  This is the only thing the
  * runner sees; it never sees YAML.  Built by resolve.c, echoed as JSON by
@@ -73,6 +74,7 @@ struct hg_load_plan {
 	struct hg_priority priority;
 	bool cpus_all;
 	cpu_set_t cpus;
+	bool optional;           /* a run without its program leaves it out (docs/loads.md) */
 	void *params;            /* ops->params.size bytes, laid out by the load */
 };
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plan -> JSON.  Names follow the scenario keys, with units in the name
  * (period -> period_ns, working_set -> working_set_bytes); a plugin's
  * parameters are echoed from its table (plan/param.h). */
@@ -151,12 +152,12 @@ static json_t *opt_string(const char *s)
 
 static json_t *load_to_json(const struct hg_load_plan *l)
 {
-	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o}",
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:b}",
 			      "name", l->name, "type", l->ops->name,
 			      "start_ns", (json_int_t)l->start_ns, "stop_ns", (json_int_t)l->stop_ns,
 			      "priority", l->priority_given ? hg_priority_to_json(&l->priority)
 							    : json_null(),
-			      "cpus", hg_cpus_to_json(l->cpus_all, &l->cpus));
+			      "cpus", hg_cpus_to_json(l->cpus_all, &l->cpus), "optional", l->optional);
 	params_to_json(o, "", &l->ops->params, l->params);
 	return o;
 }

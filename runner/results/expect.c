@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Expectations (expect:): a bound on one metric of a thread set.  Over the
  * set's instances the worst value counts: the largest for a max bound, the
  * smallest for a min bound.  A metric with nothing to measure (no releases,
@@ -9,34 +10,12 @@
 #include "results/expect.h"
 #include "results/numbers.h"
 
-/* The value of `metric` for one instance; false when there is none. */
+/* The value of `metric` for one instance (its accessor, plan/metrics.h);
+ * false when there is none. */
 static bool metric_value(const struct hg_thread_numbers *n, const char *metric, double *v)
 {
-	const struct hg_summary *l = &n->latency;
-	struct { const char *name; double value; bool ok; } t[] = {
-		{ "deadline_miss_ratio", n->releases ? (double)n->deadlines_missed /
-			(double)n->releases : 0, n->releases > 0 },
-		{ "deadlines_missed", (double)n->deadlines_missed, true },
-		{ "deadlines_hit", (double)n->deadlines_hit, true },
-		{ "releases", (double)n->releases, true },
-		{ "latency_max_ns", (double)l->max, l->count > 0 },
-		{ "latency_mean_ns", l->mean, l->count > 0 },
-		{ "latency_p50_ns", (double)l->p50, l->count > 0 },
-		{ "latency_p99_ns", (double)l->p99, l->count > 0 },
-		{ "latency_p999_ns", (double)l->p999, l->count > 0 },
-		{ "cpu_ns", (double)n->cpu_ns, true },
-		{ "gaps", (double)n->gaps, true },
-		{ "intervals", (double)n->intervals, true },
-		{ "records_dropped", (double)n->records_dropped, true },
-		{ "work_units", (double)n->work_units, true },
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (strcmp(t[i].name, metric) == 0) {
-			*v = t[i].value;
-			return t[i].ok;
-		}
-	}
-	return false;
+	const struct hg_metric *m = hg_metric_find(metric);
+	return m && m->value && m->value(n, v);
 }
 
 static json_t *evaluate_one(struct hg_run_state *rs, const struct hg_expect_plan *e)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Claiming an output directory: made, opened once, locked, then checked
  * under the lock (results/outdir.h); what may be removed there is the
  * walk's to say (results/outdir_walk.c). */

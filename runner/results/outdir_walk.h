@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What in a result or sweep directory is hgrun's own (results/outdir_walk.c):
  * the walk --force, --resume and the -o check share.  Only names hgrun or
  * hgreport write, in files and directories of the user running it, one

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict and the key findings (results/verdict.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/exitcodes.h"
+#include "base/jsonfmt.h"
 #include "base/units.h"
 #include "plan/keys.h"
 #include "plan/metrics.h"
@@ -47,13 +48,13 @@ static void trim_number(char *buf)
 static void format_value(const struct hg_metric *m, const char *bound_text, double v,
 			 char *buf, size_t size)
 {
-	int u = m && m->is_ns ? written_unit(bound_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(bound_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.2f%%", v * 100);
-	} else if (m && m->is_ns && u >= 0) {
+	} else if (m && hg_metric_is_ns(m) && u >= 0) {
 		snprintf(buf, size, "%.4g", v / units[u].ns);
 		snprintf(buf + strlen(buf), size - strlen(buf), " %s", units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(v, t));
 	} else {
@@ -66,15 +67,15 @@ static void format_value(const struct hg_metric *m, const char *bound_text, doub
 static void format_bound(const struct hg_metric *m, const struct hg_expect_plan *e, char *buf,
 			 size_t size)
 {
-	int u = m && m->is_ns ? written_unit(e->limit_text) : -1;
-	if (m && m->is_ratio) {
+	int u = m && hg_metric_is_ns(m) ? written_unit(e->limit_text) : -1;
+	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.6f", e->limit * 100);
 		trim_number(buf);
 		snprintf(buf + strlen(buf), size - strlen(buf), "%%");
 	} else if (u >= 0) {
 		snprintf(buf, size, "%.*s %s", (int)(strlen(e->limit_text) - strlen(units[u].unit)),
 			 e->limit_text, units[u].unit);
-	} else if (m && m->is_ns) {
+	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
 		snprintf(buf, size, "%s", hg_format_ns_approx(e->limit, t));
 	} else {
@@ -101,17 +102,6 @@ static json_t *expectation(const struct hg_expect_plan *e, json_t *r)
 	return json_pack("{s:s, s:s, s:b, s:s, s:s, s:s?, s:s}", "thread", e->thread, "metric",
 			 e->metric, "pass", pass, "value", value, "bound", bound, "worst_instance",
 			 worst, "line", line);
-}
-
-static void add(json_t *lines, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(json_t *lines, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(lines, json_string(buf));
 }
 
 static double mean_exec(const struct hg_exec *x)
@@ -157,11 +147,11 @@ static void cpu_findings(const struct hg_run_state *rs, json_t *lines)
 			snprintf(each, sizeof(each), " (%zu threads, %s to %s each)", n,
 				 hg_format_ns_approx(lo, b), hg_format_ns_approx(hi, c));
 		if (asked > 0)
-			add(lines, "%s: received %s of CPU%s, of %s it asked for (%.1f%%)", tp->name,
+			hg_json_appendf(lines, "%s: received %s of CPU%s, of %s it asked for (%.1f%%)", tp->name,
 			    hg_format_ns_approx(got, a), each, hg_format_ns_approx(asked, b),
 			    100 * got / asked);
 		else
-			add(lines, "%s: received %s of CPU%s", tp->name, hg_format_ns_approx(got, a), each);
+			hg_json_appendf(lines, "%s: received %s of CPU%s", tp->name, hg_format_ns_approx(got, a), each);
 	}
 }
 
@@ -184,11 +174,11 @@ static void miss_and_latency_findings(const struct hg_run_state *rs, json_t *lin
 		}
 		char a[32], b[32];
 		if (tp->workload.ops->periodic)
-			add(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
+			hg_json_appendf(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
 			    (unsigned long long)missed, (unsigned long long)releases,
 			    releases ? 100.0 * (double)missed / (double)releases : 0.0);
 		if (tp->workload.ops->wakeups && count)
-			add(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
+			hg_json_appendf(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
 			    hg_format_ns_approx((double)worst, a), strcmp(where, tp->name) ? " in " : "",
 			    strcmp(where, tp->name) ? where : "", hg_format_ns_approx((double)p99, b));
 	}
@@ -205,14 +195,14 @@ static void not_received_findings(const struct hg_run_state *rs, json_t *lines)
 		if (rec + miss <= 0 || miss / (rec + miss) < 0.01)
 			continue;
 		char a[32], b[32];
-		add(lines, "CPU %lld: the scenario did not get %s of the %s it wanted there (%.1f%%)",
+		hg_json_appendf(lines, "CPU %lld: the scenario did not get %s of the %s it wanted there (%.1f%%)",
 		    (long long)json_integer_value(json_object_get(c, "cpu")),
 		    hg_format_ns_approx(miss, a), hg_format_ns_approx(rec + miss, b),
 		    100 * miss / (rec + miss));
 		shown++;
 	}
 	if (!shown && json_array_size(cpus))
-		add(lines, "the scenario got over 99%% of the CPU time it wanted on every CPU");
+		hg_json_appendf(lines, "the scenario got over 99%% of the CPU time it wanted on every CPU");
 	json_decref(nr);
 }
 

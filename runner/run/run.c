@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hg_run(): the story of one run.  Check the CPUs, calibrate, lock memory,
  * start one thread per instance, meet them on the start gate, let the
  * watchdog end the run on time, join, and hand the state to the sink
@@ -371,8 +372,12 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		opt->lock->dir = opt->lock->fd = -1;
 	}
 	rs.warnings = json_array();
-	if (opt->note && opt->note[0])
-		json_array_append_new(rs.warnings, json_string(opt->note));
+	for (const char *s = opt->note; s && *s;) {      /* a warning a line */
+		size_t n = strcspn(s, "\n");
+		if (n)
+			json_array_append_new(rs.warnings, json_stringn(s, n));
+		s += n + (s[n] == '\n');
+	}
 	rs.expectations = json_array();
 	sigset_t waited, old;
 	/* From the very start: a Ctrl-C during calibration or setup waits for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run's demands on the machine and its warnings about it (run/run_env.h). */
 #include <errno.h>
 #include <stdlib.h>

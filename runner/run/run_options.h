@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What hg_run() is given: the options of one run and the sink its results
  * go to.  Read by run/ while it runs and by results/ as it writes, so it
  * sits below both (run/run.h declares hg_run() itself). */
@@ -66,8 +67,9 @@ struct hg_run_options {
 	json_t *overrides;        /* borrowed: --set {"PATH": "VALUE"}; NULL = {} */
 	FILE *out;                /* summary; NULL = stdout */
 	FILE *err;                /* errors; NULL = stderr */
-	const char *note;         /* a warning from the command line (what --duration cut
-				     or left out), or NULL / "" */
+	const char *note;         /* warnings from the command line and the host, one a
+				     line (what --duration cut, an optional load left
+				     out), or NULL / "" */
 	json_t **summary;         /* run --json: the summary as an object (new reference,
 				     results/summary_json.c) when the run got that far */
 };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libcyaml schema of the scenario format, version 1. */
 #include <pthread.h>
 #include <stdio.h>
@@ -60,11 +61,13 @@ static const cyaml_schema_value_t thread_entry = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct hg_raw_thread, thread_fields),
 };
 
-static cyaml_schema_field_t load_fields[6 + PARAM_ROOM + 1] = {
+#define LOAD_KEYS 7
+static cyaml_schema_field_t load_fields[LOAD_KEYS + PARAM_ROOM + 1] = {
 	STR("name", 0, struct hg_raw_load, name),
 	STR("type", 0, struct hg_raw_load, type),
 	STR("start", OPT, struct hg_raw_load, start),
 	STR("stop", OPT, struct hg_raw_load, stop),
+	STR("optional", OPT, struct hg_raw_load, optional),
 	CYAML_FIELD_IGNORE("priority", OPT),
 	CYAML_FIELD_IGNORE("cpus", OPT),
 };
@@ -138,10 +141,10 @@ static void list_params(const struct hg_plugins *p)
 	memset(workload_fields + n, 0, sizeof(workload_fields) - n * sizeof(workload_fields[0]));
 	for (size_t i = 0; i < p->n_workloads; i++)
 		n = add_params(workload_fields, n, 1 + PARAM_ROOM, &p->workloads[i]->params);
-	n = 6;
+	n = LOAD_KEYS;
 	memset(load_fields + n, 0, sizeof(load_fields) - n * sizeof(load_fields[0]));
 	for (size_t i = 0; i < p->n_loads; i++)
-		n = add_params(load_fields, n, 6 + PARAM_ROOM, &p->loads[i]->params);
+		n = add_params(load_fields, n, LOAD_KEYS + PARAM_ROOM, &p->loads[i]->params);
 }
 
 const cyaml_schema_value_t *hg_raw_scenario_schema(const struct hg_plugins *p)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scenario as libcyaml loads it: the document's structure, every leaf
  * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
  * fields and 1abc as 1, so hgrun parses every value itself, in scenario/resolve*.c).
@@ -34,7 +35,7 @@ struct hg_raw_thread {
 };
 
 struct hg_raw_load {
-	char *name, *type, *start, *stop;
+	char *name, *type, *start, *stop, *optional;
 	/* cpus, priority, the load's parameters: decoded from the YAML nodes */
 };
 

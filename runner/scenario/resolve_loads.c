@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving loads:, expect: and sweep:. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,9 @@ static void resolve_load(struct hg_resolver *r, size_t li, struct hg_load_plan *
 	snprintf(path, sizeof(path), "loads[%zu].stop", li);
 	if (raw->stop)
 		hg_r_duration(r, raw->stop, path, &lp->stop_ns);
+	snprintf(path, sizeof(path), "loads[%zu].optional", li);
+	if (raw->optional)
+		hg_r_bool(r, raw->optional, path, &lp->optional);
 
 	lp->cpus_all = true;
 	snprintf(path, sizeof(path), "loads[%zu].cpus", li);
@@ -117,12 +121,19 @@ static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_pl
 	char path[HG_PATH], err[HG_ERRLEN];
 	ep->thread = strdup(raw->thread);
 	snprintf(path, sizeof(path), "expect[%zu].metric", ei);
-	const char *names[32];
-	for (size_t i = 0; i < hg_n_metrics; i++)
-		names[i] = hg_metrics[i].name;
-	int m = hg_r_choice(r, raw->metric, path, "metric", names, hg_n_metrics);
-	if (m >= 0)
-		ep->metric = hg_metrics[m].name;
+	/* the metrics expect: can bound: those the runner computes */
+	const struct hg_metric *bounded[HG_N_METRICS];
+	const char *names[HG_N_METRICS];
+	size_t n = 0;
+	for (size_t i = 0; i < HG_N_METRICS; i++)
+		if (hg_metrics[i].value) {
+			bounded[n] = &hg_metrics[i];
+			names[n++] = hg_metrics[i].name;
+		}
+	int k = hg_r_choice(r, raw->metric, path, "metric", names, n);
+	const struct hg_metric *m = k >= 0 ? bounded[k] : NULL;
+	if (m)
+		ep->metric = m->name;
 
 	if ((raw->max != NULL) == (raw->min != NULL)) {
 		snprintf(path, sizeof(path), raw->max ? "expect[%zu].min" : "expect[%zu]", ei);
@@ -135,17 +146,17 @@ static void resolve_expect(struct hg_resolver *r, size_t ei, struct hg_expect_pl
 	ep->bound = raw->max ? HG_EXPECT_MAX : HG_EXPECT_MIN;
 	snprintf(path, sizeof(path), "expect[%zu].%s", ei, raw->max ? "max" : "min");
 	uint64_t ns;
-	if (m >= 0 && hg_metrics[m].is_ns && hg_parse_duration(text, &ns, err) == 0) {
+	if (m && hg_metric_is_ns(m) && hg_parse_duration(text, &ns, err) == 0) {
 		ep->limit = (double)ns;
 	} else if (hg_parse_number(text, &ep->limit, err) != 0) {
-		if (m >= 0 && hg_metrics[m].is_ns)
+		if (m && hg_metric_is_ns(m))
 			hg_yaml_error(r->y, r->d, path,
 				      "expected a duration such as 100us (or a number of ns), got '%s'", text);
 		else
 			hg_yaml_error(r->y, r->d, path, "%s", err);
 	} else if (ep->limit < 0) {
 		hg_yaml_error(r->y, r->d, path, "cannot be negative (got %s)", text);
-	} else if (m >= 0 && hg_metrics[m].is_ratio && ep->limit > 1) {
+	} else if (m && hg_metric_is_ratio(m) && ep->limit > 1) {
 		hg_yaml_error(r->y, r->d, path,
 			      "%s is a ratio in 0..1 (got %s; 1%% is written 0.01)", raw->metric, text);
 	}

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loading story: each stage sees only what the one before produced,
  * and a stage runs only when the one before found no error. */
 #include "base/cpuset.h"
+#include "plan/load.h"
 #include "scenario/check.h"
 #include "scenario/rawscenario.h"
 #include "scenario/resolve.h"
@@ -95,4 +97,44 @@ struct hg_plan *hg_scenario_load_for_run(const char *path, const struct hg_plugi
 	hg_yaml_close(&y);
 	hg_plan_free(plan);
 	return NULL;
+}
+
+size_t hg_scenario_tool_notes(const char *path, const struct hg_plan *plan, bool run, FILE *out)
+{
+	struct hg_yaml y;
+	struct hg_diags d;      /* the file was read a moment ago: an error here costs positions */
+	int opened = 0;         /* 1: y holds the file; -1: it could not be read again */
+	size_t errors = 0;
+	for (size_t i = 0; i < plan->n_loads; i++) {
+		const struct hg_load_plan *l = &plan->loads[i];
+		const struct hg_load_tool *t = l->ops ? hg_load_missing_tool(l) : NULL;
+		if (!t)
+			continue;
+		if (!opened) {
+			hg_diags_init(&d, path);
+			opened = hg_yaml_open(&y, path, &d) == 0 ? 1 : -1;
+		}
+		char where[48];
+		unsigned line = 0, col = 0;
+		snprintf(where, sizeof(where), "loads[%zu].type", i);
+		if (opened > 0)
+			hg_yaml_locate(&y, where, &line, &col);
+		bool error = run && !l->optional;
+		errors += error;
+		if (line)
+			fprintf(out, "%s:%u:%u: ", path, line, col);
+		else
+			fprintf(out, "%s: ", path);
+		fprintf(out, "%s: %s: load '%s' (%s) runs %s, which is not on PATH here (Debian "
+			"package %s: apt-get install %s)%s\n", error ? "error" : "note", where,
+			l->name, l->ops->name, t->program, t->package, t->package,
+			error ? ": nothing was run; install it, or give the load 'optional: true' to "
+				"run without it"
+			: l->optional ? (run ? "; the load is optional: this run leaves it out"
+					     : "; the load is optional: a run here leaves it out")
+			: "; a run here stops before it measures (exit 4) until it is installed");
+	}
+	if (opened)
+		hg_yaml_close(&y);
+	return errors;
 }

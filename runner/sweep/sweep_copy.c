@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copying one run for sweep-merge (sweep/sweep_copy.h).  A shard is read
  * as untrusted: a file is copied only when it has a name hgrun writes, is
  * listed in the run's result.json (itself the user's: sweep/sweep_index.h)

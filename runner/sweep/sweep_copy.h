@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copying one finished run of a shard into sweep-merge's OUT
  * (sweep/sweep_copy.c): only the files hgrun writes, as result.json lists
  * them, each exactly the size result.json records, holes kept. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The directory of a sweep (docs/cli.md): -o DIR is refused unless it is
  * new, empty, this sweep's (a shard's, or --resume), or --force; it is
  * opened once, locked before it is checked and for as long as the sweep

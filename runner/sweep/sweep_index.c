@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep.json: built with jansson, compared key by key so a refusal names
  * the first difference ("scenario.threads[0].priority: 80 here, 70 in
  * sweep.json"). */
@@ -260,6 +261,24 @@ const char *hg_sweep_index_differs(json_t *recorded, json_t *now, const char *re
 bool hg_sweep_result_complete(json_t *result)
 {
 	return json_is_object(result) && json_is_true(json_object_get(result, "complete"));
+}
+
+int hg_sweep_open_run_at(int dir, const char *name, bool create, int *point)
+{
+	char p[32], r[32];
+	if (point)
+		*point = -1;
+	if (!hg_sweep_run_name_split(name, p, r))
+		return -EINVAL;
+	int pfd = hg_open_dir_at(dir, p, create);
+	if (pfd < 0)
+		return pfd;
+	int rfd = hg_open_dir_at(pfd, r, create);
+	if (point && rfd >= 0)
+		*point = pfd;
+	else
+		close(pfd);
+	return rfd;
 }
 
 /* The run's result.json says it is RUN of this sweep. */

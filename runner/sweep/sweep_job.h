@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One sweep as it runs: shared by sweep/sweep_run.c, which runs it, and
  * sweep/sweep_dir.c, which prepares its directory; no one else. */
 #ifndef HG_SWEEP_JOB_H
@@ -19,7 +20,8 @@ struct hg_sweep_job {
 	json_t *sets;               /* --set as {"PATH": "VALUE"} (borrowed) */
 	size_t n_points, n_runs;
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
-	char note[1024];              /* the last point's: what --duration cut (result.json) */
+	char note[1024];              /* the last point's warnings (result.json): what
+					 --duration cut, optional loads left out */
 	char id[65];                /* the sweep's id (sweep/sweep_index.h, hg_sweep_id) */
 	char dir[PATH_MAX];         /* its name, for messages */
 	int dir_fd;                 /* the sweep directory: every write is relative to it */

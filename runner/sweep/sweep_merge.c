@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Merging shard directories: every shard's sweep.json must describe the
  * same sweep; each run is copied from the first shard that holds it
  * complete; OUT gets the common sweep.json. */
@@ -14,26 +15,11 @@
 #include "base/dirlock.h"
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
-#include "results/outdir.h"
 #include "base/units.h"
+#include "results/outdir.h"
 #include "sweep/sweep_copy.h"
 #include "sweep/sweep_index.h"
 #include "sweep/sweep_merge.h"
-
-/* dir/pNNN/rM as a directory fd, without following a link at either
- * level; create: make them (in OUT).  -errno on failure. */
-static int open_run(int dir, const char *name, bool create)
-{
-	char point[32], rep[32];
-	if (!hg_sweep_run_name_split(name, point, rep))
-		return -EINVAL;
-	int p = hg_open_dir_at(dir, point, create);
-	if (p < 0)
-		return p;
-	int r = hg_open_dir_at(p, rep, create);
-	close(p);
-	return r;
-}
 
 /* The shards' indexes, each checked against the first. */
 static int read_indexes(char *const *shards, const int *shard_fd, json_t **idx, int n)
@@ -71,8 +57,8 @@ static int merge_run(const char *out, int out_fd, char *const *shards, const int
 		size_t len;
 		if (!hg_sweep_run_read_at(shard_fd[s], name, id, &result, &text, &len))
 			continue;
-		int src = open_run(shard_fd[s], name, false);
-		int dst = src >= 0 ? open_run(out_fd, name, true) : -1;
+		int src = hg_sweep_open_run_at(shard_fd[s], name, false, NULL);
+		int dst = src >= 0 ? hg_sweep_open_run_at(out_fd, name, true, NULL) : -1;
 		int rc = src < 0 ? src : dst < 0 ? dst : hg_sweep_copy_run(src, dst, result, text, len,
 									      why, sizeof(why));
 		if (src < 0 || dst < 0)

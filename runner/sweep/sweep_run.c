@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running a sweep.  Runs go repeat by repeat (every point once, then every
  * point again), so slow drifts of the machine spread over all points rather
  * than landing on the last ones.  A sweep directory is refused unless it is
@@ -17,6 +18,7 @@
 #include "base/exitcodes.h"
 #include "base/fsutil.h"
 #include "ktrace/observe.h"
+#include "plan/load.h"
 #include "plan/timeline.h"
 #include "plan/trust.h"
 #include "results/outdir.h"
@@ -81,6 +83,15 @@ static struct hg_plan *point_plan(struct hg_sweep_job *j, size_t point)
 	len.note = j->note;
 	len.note_size = sizeof(j->note);
 	if (hg_plan_apply_length(plan, &len, what, stderr)) {
+		hg_plan_free(plan);
+		return NULL;
+	}
+	/* Optional loads without their program (docs/loads.md) are left out, a
+	 * warning each; the others stopped the sweep before it began, unless
+	 * the grid gave a point a load type the base did not have. */
+	if (hg_load_leave_out_missing(plan, j->note, sizeof(j->note))) {
+		fprintf(stderr, "%sa load runs a program that is not on PATH here (hgrun validate "
+			"names it)\n", what);
 		hg_plan_free(plan);
 		return NULL;
 	}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Fixtures of the analysis tests. They read checked-in golden result directories
 (tests/analysis/golden/<case>/, made by a real hgrun with tests/analysis/make_golden.sh) and
 never build or run the C runner; tests/e2e/test_hgreport_e2e.py does that.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Checks a drawn figure for tick labels that run together (`50100 200 5001000`):
 used by the tests on every figure hgreport writes, through plotting.SAVE_HOOKS."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reads a Perfetto protobuf trace back with the official protos (the `perfetto` package's
 perfetto_trace_pb2 and the `protobuf` package), applying what trace_processor does with the
 fields hgreport's export uses: compressed_packets, per-sequence defaults and incremental

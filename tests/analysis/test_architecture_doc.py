@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """docs/architecture.md stays true to the tree: every path it names in backticks exists (a
 NAME placeholder: its folder does), every symbol it names exists, and on a table row or a
 recipe step each symbol is found in a file that row or step names; its links resolve, anchors
@@ -303,3 +304,71 @@ def test_the_section_recipe_works_on_a_copy(golden, tmp_path):
     assert f"\n## Instances\n\n{', '.join(names)}\n" in md
     headings = re.findall(r"^## (.+)$", md, re.M)
     assert headings[-1] == "Instances", "the registry's last entry is the page's last section"
+
+
+def test_the_figure_recipe_works_on_a_copy(golden, tmp_path):
+    r = recipe("A report figure")
+    for named in ("`analysis/hgreport/figures/NAME.py`", "`analysis/hgreport/figures/figure.py`",
+                  '`FIGURE = Figure("NAME.png", draw, applies, caption)`', "`figures`"):
+        assert named in r, f"the figure recipe no longer names {named}"
+    site = copy_package(tmp_path)
+    pkg = site / "hgreport"
+    (pkg / "figures" / "cpu_bars.py").write_text(
+        '"""cpu_bars.png: the CPU each thread received."""\n'
+        "from .figure import Figure\n\n\n"
+        "def applies(given):\n"
+        "    return bool(given.run.threads)\n\n\n"
+        "def draw(given, path):\n"
+        "    from .plotting import plt, save\n"
+        "    fig, ax = plt.subplots(figsize=(4, 3))\n"
+        "    ax.bar(range(len(given.run.threads)),\n"
+        "           [t['stats']['cpu_ns'] for t in given.run.threads])\n"
+        "    save(fig, path)\n\n\n"
+        'FIGURE = Figure("cpu_bars.png", draw, applies, "The CPU each thread received.")\n')
+    section = pkg / "report" / "sections" / "threads.py"
+    text = section.read_text()
+    assert 'SECTION = Section("Threads", render)' in text
+    section.write_text(text.replace('SECTION = Section("Threads", render)',
+                                    "from ...figures import cpu_bars\n"
+                                    'SECTION = Section("Threads", render, '
+                                    "figures=(cpu_bars.FIGURE,))"))
+    run = golden("miss")
+    p = hgreport_in(site, run, "-o", tmp_path / "out")
+    assert p.returncode == 0, p.stderr
+    md = (tmp_path / "out" / "report.md").read_text()
+    threads = md.split("\n## Threads\n", 1)[1].split("\n## ", 1)[0]
+    assert threads.endswith("\n\n![cpu_bars.png](cpu_bars.png)\n\nThe CPU each thread received.\n")
+    assert (tmp_path / "out" / "cpu_bars.png").read_bytes()[:4] == b"\x89PNG"
+    files = __import__("json").loads((tmp_path / "out" / "summary.json").read_text())["files"]
+    assert "cpu_bars.png" in files
+
+
+def test_the_export_format_recipe_works_on_a_copy(golden, tmp_path):
+    r = recipe("An export format")
+    for named in ("`analysis/hgreport/export/NAME.py`", "`analysis/hgreport/export/registry.py`",
+                  "`FORMATS`", "`FORMAT = Format(name, help, write, output)`"):
+        assert named in r, f"the export recipe no longer names {named}"
+    site = copy_package(tmp_path)
+    pkg = site / "hgreport"
+    (pkg / "export" / "names.py").write_text(
+        '"""The names of the run\'s threads, one a line."""\n'
+        "from ..base import safeout\n"
+        "from .format import Format\n\n\n"
+        "def write(run, args):\n"
+        "    path = args.output or run.path / 'export' / 'names.txt'\n"
+        "    safeout.make_dir(path.parent)\n"
+        "    safeout.write_text(path, ''.join(run.label(i) + '\\n'\n"
+        "                                     for i in range(len(run.threads))))\n"
+        "    print(f'{path}: {len(run.threads)} lines')\n\n\n"
+        'FORMAT = Format("names", "the threads\' names", write, "output file")\n')
+    add_entry(pkg / "export" / "registry.py", "FORMATS", "from . import names", "names.FORMAT")
+    run = golden("miss")
+    p = hgreport_in(site, "export", run, "--format", "names", "-o", tmp_path / "names.txt")
+    assert p.returncode == 0, p.stderr
+    labels = [t.get("os_name") or f"{t['name']}.{t['instance']}" for t in
+              __import__("json").loads((run / "result.json").read_text())["threads"]]
+    assert (tmp_path / "names.txt").read_text().splitlines() == labels
+    p = hgreport_in(site, "export", "--help")
+    assert "names: the threads' names" in p.stdout
+    p = hgreport_in(site, "export", run, "--format", "names", "--buckets", "9")
+    assert p.returncode == 3 and "--buckets belongs to --format cyclictest" in p.stderr

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport bounded on any input (analysis/README.md): every file it reads is refused unless
 regular (a FIFO used to block forever), a symlink loop is one line, and a line longer than any
 line hgrun writes costs one block, not time and memory that grow with it."""

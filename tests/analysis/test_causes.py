@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The cause report (docs/kernel-trace.md): the table of causes per thread from
 result.json, the largest gaps with cause and culprit from trace.bin and kernel.jsonl, the
 section's text with and without a kernel trace."""

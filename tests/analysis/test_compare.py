@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport compare on the golden runs: a sweep's points as rows of repeats, a run against a
 copy of itself (labels from the kernel, zero differences, intervals around 0), errors."""
 import json

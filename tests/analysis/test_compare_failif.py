@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """--fail-if: the grammar (values, changes, percentages, units, names), its errors, the verdicts."""
 import math
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """compare: rows labelled by --name, else by what differs between them, else by directory."""
 from pathlib import Path
 

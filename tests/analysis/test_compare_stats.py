@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """base/significance.py: the Mann-Whitney U test against hand-computed values, and the bootstrap
 CI of a difference of percentiles (coverage, reproducibility, equality with a naive bootstrap)."""
 import itertools

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Damaged runs are read, with a warning (docs/results.md, "Checkpoints and crashes"): a
 trace.bin, latency.bin or series.jsonl holding fewer whole records or lines than result.json
 says were written (the disk filled, a copy still in progress, a power cut) is read up to its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The stored summaries behind docs/reproductions*.md and docs/cache.md (docs/data/*.json,
 each the JSON output of the hgreport command the doc names): every one the docs link exists,
 every stored one is linked, and the numbers the docs quote are the stored ones."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Inputs that are not results: exit status 2 and a message naming the file and the problem."""
 import json
 import os

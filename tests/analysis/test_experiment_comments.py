@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The experiments' header comments name the directories hgrun really writes
 (results/<name>/<time>/, results/<name>/sweep-<time>/: runner/results/results.c and
 runner/sweep/sweep_run.c, or the -o DIR the comment gives) and hgreport commands that exist."""

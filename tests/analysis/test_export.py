@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport export: trace.bin / latency.bin as JSON lines, and back: a run whose files name
 the exported lines gives the same report numbers as the binary files."""
 import json

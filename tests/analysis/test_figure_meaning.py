@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Figures that say what they mean: the load panel of series.png has no empty axis, whole-run
 loads do not hatch every panel, gaps.png draws no empty panel, the timeline marks releases
 and names every line it draws, outlier panels run in time order with the outlier marked."""
@@ -59,10 +60,10 @@ def test_gaps_figure_draws_no_empty_panel(golden, rendered, figures, tmp_path, m
     assert len(both.figures["gaps.png"]["meaning"]) == 2
     # as a run of one thread draws it: gaps, no switches between traced threads
     from types import SimpleNamespace
-    from hgreport.figures import gaps_latency
-    monkeypatch.setattr(gaps_latency, "switches", SimpleNamespace(
+    from hgreport.figures import gaps
+    monkeypatch.setattr(gaps, "switches", SimpleNamespace(
         gaps_of_run=switches.gaps_of_run, of_run=lambda run: []))
-    gaps_latency.plot_gaps(read_run(mix), tmp_path / "gaps.png")
+    gaps.plot_gaps(read_run(mix), tmp_path / "gaps.png")
     titles = [a[0] for a in figures["gaps.png"]["axes"]]
     assert len(titles) == 1 and titles[0].startswith("gaps of each thread")
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The findings of hgreport's fuzzer (tests/fuzz/fuzz_hgreport.py, docs/fuzzing.md), replayed:
 each input of tests/fuzz/hgreport_regressions/ (its first byte picks a file of a golden run or
 sweep, the rest replaces it) is loaded the way the fuzzer loads it, every reader of the run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Inter-activation times (Abeni et al., figure 2): summary.json's numbers equal those computed
 here straight from the binary files, and report.md shows their density next to the 1 - CDF."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Late wake-ups in the report and the Perfetto export (docs/kernel-trace.md, "Late wake-ups"):
 a copy of the mix run given late_wakeups.jsonl and threads[].wakeup_causes as hgrun writes
 them; the report's section lists the threads' counts, components, largest parts and worst

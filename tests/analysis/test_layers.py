@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport's layers (analysis/README.md#code): a module imports only modules of its own
 subpackage or of a lower layer, and no two modules import each other, directly or around a
 loop (imports inside functions count). A new subpackage must be given a layer here."""

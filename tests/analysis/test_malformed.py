@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Malformed inputs: every one ends with exit status 2 and a message naming the file and the
 problem, never a traceback; only files inside the run directory are read; a missing trace
 is an error unless the run recorded none. Each case damages a copy of a golden run."""
@@ -240,7 +241,8 @@ def test_malformed_input_exits_2_naming_the_file(case, golden, hgreport, tmp_pat
     assert file in first and says in first, first
 
 
-@pytest.mark.parametrize("command", ["table2", "rta", "table1", "dispatch", "compare"])
+@pytest.mark.parametrize("command", ["hourglass-table2", "rta", "abeni-table1", "hourglass-table1",
+                                     "compare"])
 @pytest.mark.parametrize("case", [c for c in CASES if c[0] in (
     "garbage", "nan", "cpu_ns-string", "files-absolute", "trace-magic", "trace-cut", "result-fifo")],
     ids=lambda c: c[0])

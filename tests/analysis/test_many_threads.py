@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Figures bounded in the thread count (analysis/README.md): past MAX_ROWS threads the
 timeline draws the first ones a row each and the rest as one row, and says so in the figure's
 title and in the report (bench/hgreport_threads.py times 4096 threads)."""

@@ -1,5 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """table2 and the dispatch-latency table of several runs: a row per run; one run unchanged."""
 import json
+import pytest
 
 
 
@@ -8,7 +10,7 @@ def test_table2_several_runs(rx_run, copy_run, hgreport):
     rc, out, err = hgreport("table2", a, b)
     assert rc == 0, err
     lines = out.splitlines()
-    assert lines[0] == "# Table 2: 2 runs"
+    assert lines[0] == "# Hourglass table 2: 2 runs"
     assert lines[2] == ("| run | alone missed | rx_alone throughput | rt + rx missed | "
                         "rt + rx throughput |")
     assert [x.split(" | ")[0] for x in lines[4:6]] == ["| kernel " + json.loads((a / "result.json").read_text())["host"]["kernel_release"], "| kernel 9.9.9"]   # labelled by what differs
@@ -17,7 +19,7 @@ def test_table2_several_runs(rx_run, copy_run, hgreport):
     res = json.loads((b / "result.json").read_text())
     assert doc[1]["rows"][0]["missed"] == res["threads"][0]["stats"]["deadlines_missed"]
     rc, one, _ = hgreport("table2", a)
-    assert rc == 0 and one.startswith("# Table 2: rx_small (")       # single run: as before
+    assert rc == 0 and one.startswith("# Hourglass table 2: rx_small (")       # single run: as before
 
 
 def test_dispatch_several_runs(mix_run, copy_run, hgreport):
@@ -33,3 +35,16 @@ def test_dispatch_several_runs(mix_run, copy_run, hgreport):
     lat = next(t for t in res["threads"] if t["name"] == "lat")["stats"]["latency"]
     assert doc["rows"][0]["samples"] == lat["samples"] and doc["rows"][0]["max_ns"] == lat["max_ns"]
     assert 0 <= doc["rows"][0]["later_than"]["10000"] <= lat["samples"]
+
+
+@pytest.mark.parametrize("name, alias", [("abeni-table1", "table1"),
+                                         ("hourglass-table1", "dispatch"),
+                                         ("hourglass-table2", "table2")])
+def test_a_table_command_names_its_paper_and_keeps_its_old_name(name, alias, mix_run, hgreport):
+    rc, new, err = hgreport(name, mix_run)
+    assert rc == 0, err
+    rc, old, err = hgreport(alias, mix_run)
+    assert rc == 0, err
+    assert new == old and new.startswith("# Abeni table 1: " if name == "abeni-table1" else "# ")
+    rc, usage, _ = hgreport("--help")
+    assert f"hgreport {name} " in usage and f"(also: {alias})" in usage

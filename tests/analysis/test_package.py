@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport as an installed package: the result schema travels with it (package data:
 analysis/hgreport/schemas/result.schema.json is a symlink to schemas/result.schema.json, which
 pip copies into the installed package) and an installed copy validates results without the
@@ -15,18 +16,23 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "analysis" / "hgreport" / "schemas" / "result.schema.json"
+# the metric vocabulary travels the same way (schemas/gen_metrics.py writes it)
+SHIPPED_FILES = ("result.schema.json", "metrics.json")
 
 
-def test_shipped_schema_is_the_repository_schema():
-    assert SHIPPED.resolve() == (ROOT / "schemas" / "result.schema.json").resolve(), (
-        "analysis/hgreport/schemas/result.schema.json must be a symlink to "
-        "schemas/result.schema.json (ln -sf ../../../schemas/result.schema.json)")
+@pytest.mark.parametrize("name", SHIPPED_FILES)
+def test_shipped_schema_is_the_repository_schema(name):
+    shipped = ROOT / "analysis" / "hgreport" / "schemas" / name
+    assert shipped.is_symlink() and shipped.resolve() == (ROOT / "schemas" / name).resolve(), (
+        f"analysis/hgreport/schemas/{name} must be a symlink to "
+        f"schemas/{name} (ln -sf ../../../schemas/{name})")
 
 
 def test_pyproject_ships_the_schema_as_package_data():
     conf = tomllib.loads((ROOT / "analysis" / "pyproject.toml").read_text())
     patterns = conf["tool"]["setuptools"]["package-data"]["hgreport"]
-    assert any(fnmatch("schemas/result.schema.json", p) for p in patterns)
+    for name in SHIPPED_FILES:
+        assert any(fnmatch(f"schemas/{name}", p) for p in patterns), name
     assert any(d.startswith("jsonschema") for d in conf["project"]["dependencies"])
 
 
@@ -82,8 +88,10 @@ def test_pip_installed_hgreport_validates(tmp_path):
     shutil.rmtree(ROOT / "analysis" / "build", ignore_errors=True)
     if proc.returncode != 0:
         pytest.skip(f"pip could not build analysis/ here (offline?): {proc.stderr[-300:]}")
-    shipped = target / "hgreport" / "schemas" / "result.schema.json"
-    assert not shipped.is_symlink() and shipped.read_bytes() == SHIPPED.read_bytes()
+    for name in SHIPPED_FILES:
+        shipped = target / "hgreport" / "schemas" / name
+        assert not shipped.is_symlink() and \
+            shipped.read_bytes() == (ROOT / "schemas" / name).read_bytes(), name
     assert (target / "bin" / "hgreport").exists()
     proc = _run(target, _bad_copy(tmp_path), tmp_path)
     assert proc.returncode == 2 and "host.cpus_online" in proc.stderr, proc.stderr

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The Perfetto export of real runs (tests/analysis/conftest.py), read back with the official
 protos (perfetto_reader.py): every track, every slice, counter and instant against trace.bin,
 latency.bin and result.json."""

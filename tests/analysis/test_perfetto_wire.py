@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport's hand-written protobuf encoder (perfetto/proto.py) against the official Perfetto
 protos: every packet it writes is parsed by the protobuf package with perfetto_trace_pb2 and
 must carry exactly the values it was given."""

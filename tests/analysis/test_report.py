@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The report of one real run: summary.json against result.json, the trace and the figures."""
 import json
 from collections import defaultdict
@@ -42,6 +43,23 @@ def test_report_writes_every_file(report):
                  "trace.perfetto-trace"):
         assert (report / name).stat().st_size > 0, name
     assert (report / "timeline.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("case", ["mix", "outliers", "none"])
+def test_summary_lists_every_file_the_report_writes(case, rendered):
+    """summary.json's `files`: every file in the report's directory, each once; each figure
+    linked in report.md (a run without a trace draws no timeline and no gaps.png)."""
+    r = rendered(case)
+    assert r.rc == 0, r.stderr
+    files = load(r.out / "summary.json")["files"]
+    assert sorted(files) == sorted(p.name for p in r.out.iterdir())
+    assert len(set(files)) == len(files)
+    md = (r.out / "report.md").read_text()
+    for name in files:
+        if name.endswith(".png"):
+            assert md.count(f"![{name}]({name})") == 1, name
+    if case == "none":
+        assert not {"timeline.png", "gaps.png"} & set(files)
 
 
 def test_summary_numbers_match_result(mix_run, report):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The report's Perfetto export in a forked child (hgreport/base/forked.py, report/assemble.py): failures come
 back as the same errors, and the report is the same as written in one process; the default
 timeline's windows (timeline._rows) select what a per-thread scan selects."""
@@ -74,7 +75,8 @@ def test_the_child_is_reaped_when_the_parent_fails(mix_run, tmp_path, monkeypatc
         raise InputError("x", "figure failed (test)")
 
     monkeypatch.setattr(forked, "Job", job)
-    monkeypatch.setattr(report.figures, "plot_gaps", boom)
+    from hgreport.figures import gaps
+    monkeypatch.setattr(gaps, "plot_gaps", boom)
     with pytest.raises(InputError, match="figure failed"):
         report.write_report(read_run(mix_run), tmp_path / "out")
     assert started and started[0].pid is None    # killed and waited for: no zombie left

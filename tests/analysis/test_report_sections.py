@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """report.md is assembled from a registry of sections (report/registry.py), each one module of
 report/sections/ with one contract (report/section.py): the registry lists every module once,
 the page follows its order, a section that does not apply is left out, and a new section is

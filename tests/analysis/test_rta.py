@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Response-time analysis: the paper's section 5.5 numbers, and tasks from a real run."""
 import json
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every file hgreport writes is created without following links, in a directory that is
 itself checked (base/safeout.py; docs/security.md): a planted `report/report.md -> victim`,
 a dangling link or a hard link at an output's name is replaced, never written through; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """series.jsonl read as columns (docs/results.md#seriesjsonl): against result.json's totals on a
 real run, torn and NUL tails, checkpoints, errors, and the bins of a long run."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The "Over time" section and `hgreport series` on real runs: a complete one, an `outliers`-mode
 one with windows, and one killed with SIGKILL part-way (the report reads what was measured up to
 the last checkpoint: docs/results.md)."""
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from hgreport.report.sections.over_time import section
-from hgreport.report.outliers import windows
+from hgreport.figures.outliers import largest as windows
 from hgreport.read.rundir import read_run
 
 @pytest.fixture(scope="module")
@@ -101,7 +102,7 @@ def test_series_json_holds_the_bins_of_the_figure(mix_run, tmp_path):
 
 
 def _bins(run, bin_ns=None):
-    from hgreport.report.sections.over_time import covered_ns
+    from hgreport.analyses.series_bins import covered_ns
     from hgreport.read.series import read_series
     from hgreport.analyses.series_bins import aggregate
     s = read_series(run)

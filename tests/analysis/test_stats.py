@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Intervals that fit the metric (Wilson, bootstrap), nearest-rank percentiles."""
 import pytest
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Sweeps: a real `hgrun sweep`, aggregation over constructed repeats, the cache penalty."""
 import csv
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The vectorised trace computations against plain per-record references: switches and gaps
 (switches.py, any block size, outlier windows), jobs rebuilt from the trace (jobs.py), the
 order statistics (stats.describe) and the pixel merge of the timeline."""
@@ -47,7 +48,7 @@ def test_switches_and_gaps_match_the_reference(seed, monkeypatch):
     monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 40)))
     iv = random_trace(rng, int(rng.integers(0, 250)), windows=seed % 2 == 1)
     sw = switches.switches(iv)
-    got = list(zip(sw.cost.tolist(), sw.from_thread.tolist(), sw.to_thread.tolist(),
+    got = list(zip(sw.cost.tolist(), sw.from_thread.tolist(), sw.iv.thread[sw.b].tolist(),
                    sw.cpu.tolist(), sw.voluntary.tolist()))
     assert got == ref_switches(iv)
     assert sw.involuntary_count == sum(1 for r in got if not r[4])

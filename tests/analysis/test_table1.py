@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """table1: per-window latency, deadline misses and switch counts on a synthetic run whose every
 number is worked out by hand; the command on a real run."""
 import json
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 
 from hgreport.read.rundir import END_KINDS, Intervals, Run, Samples
-from hgreport.analyses.table1 import QUIET, table1, windows
+from hgreport.analyses.abeni_table1 import QUIET, table1, windows
 
 MS, S = 1_000_000, 1_000_000_000
 P, E, D = 100 * MS, 10 * MS, 5_000      # rt's period and exec; hog's distance to rt (5 us)
@@ -111,6 +112,6 @@ def test_table1_command(mix_run, miss_run, hgreport):
         res["threads"][3]["stats"]["latency"]["samples"]
     rc, out, err = hgreport("table1", mix_run, miss_run)
     assert rc == 0, err
-    assert out.startswith("# Table 1: 2 runs") and "| mix |" in out and "| miss |" in out
+    assert out.startswith("# Abeni table 1: 2 runs") and "| mix |" in out and "| miss |" in out
     rc, _, err = hgreport("table1", mix_run.parent / "nope")
     assert rc == 2 and "no such directory" in err

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Table 2 from a run with a periodic thread alone, a stream alone, and both."""
 import json
 import pathlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shared fixtures of the end-to-end tests: the hgrun binary and a runner."""
 import json
 import os

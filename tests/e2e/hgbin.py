@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reading trace.bin and latency.bin (docs/results.md) with numpy: a 64-byte header,
 then 32-byte little-endian records; a torn last record is ignored."""
 import pathlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The cause report on a fresh run recorded with `--kernel-trace` (docs/kernel-trace.md): the
 report's tables agree with result.json and trace.bin, and the largest gaps name a culprit the
 kernel saw. Skipped without root and tracefs, or when the kernel refuses the trace."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Cleanup that finishes or says so (docs/loads.md, docs/hardening.md): a stress_ng load's
 scratch directory is removed whatever its depth (a dirdeep stressor killed after its grace
 leaves thousands of levels), and what cannot be removed is said in a warning and listed in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The command line: exit codes, messages, validate, --resolved, list."""
 import json
 import os

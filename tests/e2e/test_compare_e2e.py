@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport compare on fresh short runs of the real runner, one scenario with and without a CPU
 load: the table, the figures, the differences and the --fail-if verdicts; repeats grouped by
 --name get a rank test. (tests/analysis/test_compare.py covers the rest on golden runs.)"""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport export --format cyclictest` (analysis/README.md) against real cyclictest
 output: data/cyclictest_t2_h20.txt is `cyclictest -m -p 80 -i 1000 -l 500 -h 20 -t 2 -q`
 and data/cyclictest_h200.txt `cyclictest -m -p 80 -i 1000 -l 1000 -h 200 -q`, both

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Runs damaged on the way (docs/results.md, "Shared directories, read-only
 and full disks", "Checkpoints and crashes"): series lines reach the file
 as they are written, a disk that fills is reported with when and how much

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Driving runs and sweeps (docs/cli.md): safe -o, --set, sweep --resume,
 progress and counts, sweep-merge."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A plan cut by --duration --cut (docs/cli.md): what does not run is a
 warning in result.json, not only a note on stderr, and an expectation on a
 thread that never ran fails as "nothing measured" instead of passing."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """An exec load's processes (docs/loads.md, "Lifetime"): whatever the
 command starts dies with the load, also after leaving its process group and
 also when hgrun itself is SIGKILLed; its output is bounded by output_max and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The fork load's `population` (docs/loads.md): N children alive mid-run,
 none after the load's window, none after hgrun is SIGKILLed; the bounds
 and the cap on load processes refused with a message."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgreport on fresh runs of the real runner (the analysis tests in tests/analysis read
 checked-in golden directories instead): run -> hgreport -> the report agrees with the run."""
 import json
@@ -81,8 +82,9 @@ def test_over_time_rates_of_a_load_that_starts_and_stops_inside_intervals(hgrun,
     # without drawing series.png, which is not read here
     sys.path.insert(0, str(ROOT / "analysis"))
     from hgreport.read.rundir import read_run
+    from hgreport.figures import series as series_figure
     from hgreport.report.sections import over_time
-    monkeypatch.setattr(over_time, "plot_series", lambda *args, **kwargs: None)
+    monkeypatch.setattr(series_figure, "plot_series", lambda *args, **kwargs: None)
     text, _ = over_time.section(read_run(run), tmp_path / "rep")
     assert "### Loads over time" in text
     load = json.loads((run / "result.json").read_text())["loads"][0]

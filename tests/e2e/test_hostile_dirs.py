@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Output directories under attack or failing: a read-only directory is
 refused before anything runs; a disk that fills up during the run still
 gets result.json, with the exact errno in its warnings, and the summary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile scenario files: every class of input that used to hang, exhaust
 memory or overflow a buffer ends quickly with one clear error (exit 2)."""
 import os

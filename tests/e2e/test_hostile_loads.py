@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every failure reaches the run: a load that did not run as asked (refused
 connect, command not found, a command that exits at once, a keeper killed
 from outside, a refused priority) and a thread that ran outside its CPUs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Signals: SIGHUP and SIGQUIT end a run like SIGTERM (a result, exit 128 +
 signal); SIGUSR1 prints a status line and the run goes on; every one of
 them leaves no io directory behind, and a directory left by a SIGKILLed

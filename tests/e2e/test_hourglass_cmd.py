@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgrun hourglass ARGS...`: every Hourglass command line the paper quotes (Regehr, USENIX
 2002, sections 3.1 and 5.1-5.6) becomes a scenario that validates and means the same."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """hgrun installed like a tool (docs/cli.md, "Installing"; docs/scenario.md,
 "Editors"): `cmake --install` lays out bin/, share/hgrun/schemas,
 share/hgrun/experiments and share/doc/hgrun; the installed binary finds its

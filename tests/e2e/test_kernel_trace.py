@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The kernel trace (docs/kernel-trace.md): a run's own tracefs instance is
 removed after the run and after SIGINT, a stale one of a dead run is
 cleaned, gaps get causes (trace.bin's cause field), a competing process is named in the warnings, and

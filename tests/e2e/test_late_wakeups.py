@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Late wake-ups explained by the kernel trace (docs/kernel-trace.md, "Late wake-ups"): a
 real-time hog of higher priority on the latency thread's CPU is found as the top
 component of its late wake-ups; every late wake-up of latency.bin has its line in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every limit of a duration is in the docs, and the docs' number is hgrun's (docs/scenario.md,
 "Limits"; docs/cli.md `--duration`; `hgrun run --help`): the 30-day cap used to be in no doc,
 only in the error a longer duration gets."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Messages in the user's terms (issue: the first hour of a new user): help,
 suggestions, expectation units, warnings before figures.  YAML syntax and
 priority messages are pinned by tests/scenarios/invalid/ (yaml_*,

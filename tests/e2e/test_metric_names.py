@@ -1,6 +1,9 @@
-"""One vocabulary of metric names (runner/plan/metrics.h): `hgrun list metrics --json` is
-the source; expect:, docs/scenario.md and hgreport compare (--fail-if, its tables) must
-use the same strings, with the unit in the name where the value has one."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""One vocabulary of metric names, declared once (runner/plan/metrics.c): `hgrun list metrics
+--json` prints it, schemas/metrics.json is generated from it (ctest tree.metrics_fresh) and
+hgreport reads that file (hgreport/base/metrics.py); expect:, docs/scenario.md and hgreport
+compare (--fail-if, its tables) and sweep --metric must use the same strings, with the unit in
+the name where the value has one."""
 import re
 import sys
 
@@ -51,11 +54,37 @@ def test_expect_accepts_exactly_the_listed_names(vocabulary, hgcli, scenario):
     assert "did you mean 'latency_p99_ns'?" in r.err
 
 
+NEEDS = {"periodic": "`periodic` or `cpu_periodic`", "latency": "`latency`", "any": "any"}
+
+
 def test_docs_list_the_same_expect_metrics(vocabulary):
+    """docs/scenario.md's table of expect: metrics: the same names in the same order, each
+    with the threads its scope needs."""
     text = (ROOT / "docs" / "scenario.md").read_text()
     table = text.split("## expect", 1)[1].split("Bounds of", 1)[0].split("| metric |", 1)[1]
-    documented = re.findall(r"^\| `([a-z0-9_]+)` \|", table, re.M)
-    assert documented == [m["name"] for m in vocabulary if m["expect"]]
+    documented = re.findall(r"^\| `([a-z0-9_]+)` \| [^|]* \| ([^|]*) \|", table, re.M)
+    listed = [m for m in vocabulary if m["expect"]]
+    assert [d[0] for d in documented] == [m["name"] for m in listed]
+    for (name, needs), m in zip(documented, listed):
+        assert needs.startswith(NEEDS[m["scope"]]), (name, needs, m["scope"])
+
+
+def test_hgreport_reads_the_runners_table(vocabulary):
+    """The file hgreport ships is the table this hgrun prints, field by field."""
+    sys.path.insert(0, str(ROOT / "analysis"))
+    from hgreport.base import metrics
+    assert [vars(m) for m in metrics.METRICS] == [
+        {k: m[k] for k in ("name", "unit", "scope", "label", "summary", "expect")}
+        for m in vocabulary]
+
+
+def test_hgreport_sweep_uses_the_same_names(vocabulary):
+    sys.path.insert(0, str(ROOT / "analysis"))
+    from hgreport.analyses import sweep_metrics
+    names = {m["name"] for m in vocabulary}
+    assert set(sweep_metrics.THREAD_METRICS) <= names
+    assert {m["name"] for m in vocabulary if m["expect"]} <= set(sweep_metrics.THREAD_METRICS)
+    assert set(sweep_metrics.DEFAULT_METRICS) <= set(sweep_metrics.ALL_METRICS)
 
 
 def test_hgreport_compare_uses_the_same_names(vocabulary):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """CPU the scenario did not get (docs/results.md): from the gap trace, per CPU and phase,
 the time the scenario's threads wanted a CPU and none of them ran there. A busy loop started
 outside hgrun on CPU 0 shows up as such and warns; a quiet run does not warn."""

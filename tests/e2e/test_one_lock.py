@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """One lock from the -o check to the end, and every write relative to a directory opened
 once (docs/security.md; docs/hardening.md, the fourth attack): two runs racing into one new
 -o never both succeed, a sweep point swapped for a link at any stage receives nothing, and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Command-line edits of a scenario (docs/cli.md): every --set applied as one
 edit and checked once, sweep.* paths, --duration that would leave phases out,
 --cut and --scale."""

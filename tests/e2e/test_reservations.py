@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """CPU reservations (SCHED_DEADLINE): what a hard and a soft reservation give a
 thread, what is recorded as granted, and the messages of every refusal.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgrun run --json` (docs/cli.md): stdout holds one compact JSON object,
 the summary for scripts, and nothing else; the human summary goes to
 stderr; the object's exit_status and verdict are the process's."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Runs that this machine cannot give refuse to start, with a message, and
 leave nothing behind."""
 from runhelp import run_scenario, scenario_text

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Runs with background loads: windows on the run's timeline, statistics in
 result.json, and no load process left behind, even after SIGINT."""
 import json

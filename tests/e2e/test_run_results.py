@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgrun run`: the result directory, the trace, start/finish, drops,
 expectations, signals, CPUs the machine lacks."""
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgrun run`: every workload and every timer, and their accounting."""
 import statistics
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """runhelp's result validator (schemas/result.schema.json with its "$defs" inlined and arrays
 of counts checked in one pass, for speed) judges a result.json as the schema does: the golden
 runs pass it, and damaged copies of one (its latency histograms cut to a few bins, so that the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """cpu_scan's `pattern` (docs/cache.md): accepted, echoed, defaulted, refused
 where it does not belong, and a random chase that runs and counts lines."""
 import pytest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """schemas/scenario.schema.json and `hgrun validate` give the same verdict on
 every scenario of the test corpus, for the faults a JSON Schema can express.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shards of a job array that start at the same moment into one shared,
 new -o DIR (scripts/slurm/sweep.sbatch on several nodes): each must take
 the directory another shard just made as that sweep's, not as an earlier

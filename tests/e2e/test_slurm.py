@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/slurm/ under a real Slurm (docs/slurm.md): the module starts a
 one-node cluster of its own (a munge key, munged, slurm.conf, slurmctld and
 slurmd, all in a temporary directory on free ports; batch_sched_delay=0, so a

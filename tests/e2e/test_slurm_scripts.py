@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """scripts/slurm/merge.sbatch run as a plain script, with stand-ins for hgrun and hgreport
 (no cluster, nothing run): hgreport reports a sweep only when hgrun left it whole (exit 0,
 or 5: complete, an expectation failed), and the script's exit code is hgrun's."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Staggered load workers (docs/loads.md): worker i begins its work at the load's start +
 i * stagger, on the run's timeline (--scale scales it too); a stagger that would start a
 worker at or after the load's stop is refused naming the largest that fits."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The exit code and result.json agree, whatever signal comes when
 (docs/cli.md, "Exit codes"): a SIGTERM after the measuring (kernel
 attribution, the summary) is the run's status, not a surprise kill after

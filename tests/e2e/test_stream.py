@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Streaming (docs/results.md): series.jsonl, the trace modes, checkpoints and kill -9,
 memory that does not grow with the run, progress lines."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgrun sweep`: one run per grid point and repeat, sweep.json, shards."""
 import json
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shards and run order of a sweep (docs/cli.md, "Shards and run order"): every value of
 every axis on every shard as evenly as the grid allows (whole replicates when repeat >= N),
 a warning when that is impossible, and each replicate's points shuffled with a recorded seed."""

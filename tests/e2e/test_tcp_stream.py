@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tcp_stream against a remote side that is not there yet, goes away, resets or never answers:
 the sender keeps trying, backing off, and connects again (docs/loads.md#tcp_stream); a window
 with no stream, or a stream that had to be made again, is a warning that says so."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Timers with a granularity and timer slack (docs/scenario.md#timers): the
 scalar form still works, the mapping form is echoed, wrong uses are refused
 with a message, and a tick shows as lateness against the unrounded release."""

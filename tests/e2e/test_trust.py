@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """validate and run say what a scenario does beyond measuring (docs/security.md)."""
 from runhelp import scenario_text
 

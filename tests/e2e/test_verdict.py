@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The verdict first (docs/results.md, "The verdict"): the summary opens with each
 expectation's PASS/FAIL in the units its bound was written in, then the key findings, then
 warnings and details; result.json's `verdict` holds the same for hgreport."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """An atheris (libFuzzer for Python) target for hgreport's readers: the files of a run or a
 sweep directory that others may have written (docs/fuzzing.md, "hgreport's readers").
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Structure-aware seeds for the scenario fuzzer: scenarios written from a
 small grammar of the format (keys and values of schemas/scenario.schema.json)
 with the hostile shapes mixed in: aliases and anchors, deep flow and block

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes hostile seeds for the sweep.json / result.json readers' fuzz target
 (tests/fuzz/fuzz_results.c): an index whose run names lead outside the
 directory, deep nesting around jansson's limit, huge numbers, duplicate keys,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the fuzzer's dictionary: every key and every enumerated value of the scenario format,
 read from schemas/scenario.schema.json (generated from the plugins' parameter tables, so a new
 parameter reaches the fuzzer without a list to keep), plus YAML's tokens and a few shapes of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the scenario fuzz target (clang, -DHG_FUZZ=ON, into build-fuzz/) and
 # runs it for a while: seeds from tests/scenarios and experiments/, plus
 # structure-aware seeds from tests/fuzz/gen_corpus.py, with the dictionary of
@@ -16,8 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-45}
 build=${FUZZ_BUILD:-build-fuzz}
+# the project's environment (scripts/setup.sh makes it) when there is one
+python=${HG_VENV:-$PWD/.venv}/bin/python
+[ -x "$python" ] || python=python3
 if [ "${FUZZ_TARGET:-}" = hgreport ]; then
-	if ! python3 -c "import atheris" 2>/dev/null; then
+	if ! "$python" -c "import atheris" 2>/dev/null; then
 		echo "fuzz: atheris not installed: skipped (pip install atheris)" >&2
 		exit 0
 	fi
@@ -27,7 +31,7 @@ if [ "${FUZZ_TARGET:-}" = hgreport ]; then
 	scratch=$build/hgreport-scratch
 	mkdir -p "$corpus" "$findings" "$scratch"
 	rm -rf "$seeds"
-	python3 tests/fuzz/fuzz_hgreport.py --seeds "$seeds" >/dev/null
+	"$python" tests/fuzz/fuzz_hgreport.py --seeds "$seeds" >/dev/null
 	args=(-timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1)
 	if [ -n "${FUZZ_RUNS:-}" ]; then
 		args+=(-runs="$FUZZ_RUNS")
@@ -39,7 +43,7 @@ if [ "${FUZZ_TARGET:-}" = hgreport ]; then
 	before=$(find "$findings" -name 'finding-*.txt' | wc -l)
 	# Each process makes its own scratch copy of the golden runs under $TMPDIR.
 	rc=0
-	TMPDIR=$(cd "$scratch" && pwd) python3 tests/fuzz/fuzz_hgreport.py "${deep[@]}" --keep-going "$findings" \
+	TMPDIR=$(cd "$scratch" && pwd) "$python" tests/fuzz/fuzz_hgreport.py "${deep[@]}" --keep-going "$findings" \
 		"${args[@]}" "$corpus" "$seeds" tests/fuzz/hgreport_regressions || rc=$?
 	rm -rf "${scratch:?}"/hgreport-fuzz-*
 	after=$(find "$findings" -name 'finding-*.txt' | wc -l)
@@ -53,6 +57,17 @@ if ! command -v clang >/dev/null; then
 	echo "fuzz: clang not found: skipped (apt-get install clang libclang-rt-dev)" >&2
 	exit 0
 fi
+# clang without its libFuzzer runtime (Debian's libclang-rt-dev) links no fuzz target
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return !d && n; }' \
+	>"$probe/probe.c"
+if ! clang -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" 2>/dev/null; then
+	echo "fuzz: clang cannot link libFuzzer: skipped (apt-get install libclang-rt-dev)" >&2
+	exit 0
+fi
+rm -rf "$probe"
+trap - EXIT
 target=${FUZZ_TARGET:-scenario}
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHG_FUZZ=ON >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "fuzz_$target" >/dev/null
@@ -67,8 +82,8 @@ if [ "$target" = results ]; then
 		cp "$f" "$seeds/seed-$((i++)).json"
 	done
 	cp tests/fuzz/results_regressions/*.json "$seeds"/     # earlier findings
-	python3 tests/fuzz/gen_results_corpus.py "$seeds"
-	python3 tests/fuzz/make_dict.py --results "$build/results.dict"
+	"$python" tests/fuzz/gen_results_corpus.py "$seeds"
+	"$python" tests/fuzz/make_dict.py --results "$build/results.dict"
 	dict=$build/results.dict
 	max_len=65536
 	export HG_FUZZ_SCRATCH=$PWD/$build/fuzz-results-scratch   # the files it reads back
@@ -80,8 +95,8 @@ else
 	for d in tests/scenarios/invalid/*/; do
 		cp "$d/scenario.yaml" "$seeds/invalid-$(basename "$d").yaml"
 	done
-	python3 tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
-	python3 tests/fuzz/make_dict.py "$build/scenario.dict"
+	"$python" tests/fuzz/gen_corpus.py "$seeds" --count 400 --seed "${FUZZ_SEED:-1}"
+	"$python" tests/fuzz/make_dict.py "$build/scenario.dict"
 	dict=$build/scenario.dict
 	max_len=300000
 fi

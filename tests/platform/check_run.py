@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Checks the result of tests/platform/short_run.yaml (scripts/arm64.sh):
 the run is complete, the counter in use is the one asked for, its
 calibration is sane, the gap thread traced and the latency thread woke, and

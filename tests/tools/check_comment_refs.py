@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Comments that name a project file must name one that exists: a comment
 citing a design note or a source file that is not in the tree misleads the
 next reader.  Scans comments of runner/ (C) and the Python sources of
@@ -9,9 +10,12 @@ in the repository, so the reader cannot follow them; cite the document or
 file that says it.  That is checked in the same comments and in every
 Markdown page, YAML comment, shell script and CMakeLists.txt (a line with a
 URL may name an issue of the project it links to)."""
+import fnmatch
 import pathlib
 import re
 import sys
+
+import project_tree
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REF = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:c|h|md|py|sh|yaml|json))\b")
@@ -26,9 +30,7 @@ EXTERNAL = {"cyaml.h", "yaml.h", "jansson.h", "sched.h", "trace.proto", "perfett
 
 def known_files():
     names, paths = set(), set()
-    for p in ROOT.rglob("*"):
-        if ".git" in p.parts or "build" in p.parts[len(ROOT.parts):len(ROOT.parts) + 1]:
-            continue
+    for p in project_tree.files(ROOT):
         if p.is_file():
             rel = p.relative_to(ROOT).as_posix()
             paths.add(rel)
@@ -68,17 +70,12 @@ def issue_refs(path: pathlib.Path):
 
 
 def issue_sources():
-    globs = ["runner/**/*.[ch]", "analysis/**/*.py", "tests/**/*.py", "tests/**/*.[ch]",
-             "bench/**/*.py", "**/*.md", "**/*.yaml", "**/*.yml", "scripts/**/*.sh",
-             "scripts/**/*", "**/CMakeLists.txt"]
-    seen = set()
-    for g in globs:
-        for p in ROOT.glob(g):
-            rel = p.relative_to(ROOT).parts
-            if p.is_file() and p not in seen and rel[0] not in (".git", "build") and \
-                    not rel[0].startswith("build"):
-                seen.add(p)
-                yield p
+    patterns = ["runner/*.[ch]", "analysis/*.py", "tests/*.py", "tests/*.[ch]", "bench/*.py",
+                "*.md", "*.yaml", "*.yml", "scripts/*", "*CMakeLists.txt"]
+    for p in project_tree.files(ROOT):
+        rel = p.relative_to(ROOT).as_posix()
+        if p.is_file() and any(fnmatch.fnmatchcase(rel, g) for g in patterns):
+            yield p
 
 
 def self_test() -> int:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The runner's folders form layers: each may include its own headers and
 those of the folders below it (runner/README.md), never one above, so the
 tree shows the pipeline and no two folders include each other.  Each

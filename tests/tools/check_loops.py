@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """No two files of the runner depend on each other, directly or around a
 loop.  check_layers.py orders the folders; this orders the files inside
 them, so each can be read, tested and changed knowing only what is below it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Removing a tree of any depth (runner/base/tree.c): a stress-ng dirdeep
  * stressor's thousands of levels go entirely, links are removed and never
  * followed, FIFOs never opened, another user's entry is left and named,

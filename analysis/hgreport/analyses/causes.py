@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the gaps happened, when the run was recorded with the kernel's events
 (docs/kernel-trace.md): per thread the time, count and share of each cause (result.json
 `threads[].gap_causes`), and the largest gaps with their cause and culprit (trace.bin's cause
@@ -12,16 +13,18 @@ import numpy as np
 from ..base.markdown import pct
 from ..base.units import fmt_ns
 from ..read import kernel
+from ..read.memo import per_run
 from ..read.rundir import Run
 from .switches import gaps_of_run
 
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
 CAUSES = ("unattributed", "invisible", "scenario_thread", "hgrun", "load", "process",
-          "kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi")
+          "kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi", "irq_thread", "blocked")
 _COLORS = {"unattributed": "#d9d9d9", "invisible": "#de77ae", "scenario_thread": "#1f78b4",
            "hgrun": "#a6cee3", "load": "#ff7f00", "process": "#e31a1c",
            "kernel_thread": "#6a3d9a", "idle": "#b2df8a", "irq": "#33a02c", "softirq": "#fb9a99",
-           "local_timer": "#fdbf6f", "ipi": "#cab2d6"}
+           "local_timer": "#fdbf6f", "ipi": "#cab2d6", "irq_thread": "#b15928",
+           "blocked": "#969696"}
 TOP_GAPS = 20
 
 
@@ -75,17 +78,11 @@ def culprit(segs: list[dict[str, Any]], lo: int, hi: int, own_tid: int | None) -
     return f"{best} {fmt_ns(time[best])}"
 
 
+@per_run
 def top_gaps(run: Run, n: int = TOP_GAPS) -> list[dict[str, Any]]:
-    """The `n` largest gaps of trace.bin, with cause and culprit; kept in run.cache (the report
-    asks before it draws anything, so that a bad kernel.jsonl is refused first:
-    report/assemble.py)."""
-    key = ("top_gaps", n)
-    if key not in run.cache:
-        run.cache[key] = _top_gaps(run, n)
-    return run.cache[key]
-
-
-def _top_gaps(run: Run, n: int) -> list[dict[str, Any]]:
+    """The `n` largest gaps of trace.bin, with cause and culprit, once per run (the report
+    asks before it draws anything, so that a bad kernel.jsonl is refused first: the causes
+    section's `prepare`)."""
     g = gaps_of_run(run, same_cpu=False)      # docs/kernel-trace.md's gaps, from the columns
     if not len(g):
         return []

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Inter-activation times (Abeni et al., section 4.1 and figure 2): the time between two
 consecutive activations of a periodic or latency thread, t(k) - t(k-1), whose distribution
 around the period shows the timer's jitter the way the paper drew it (a density, not a tail).

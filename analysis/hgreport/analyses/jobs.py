@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Jobs of a periodic thread rebuilt from its gap trace, by the runner's own rule
 (docs/semantics.md): a job released at r needs `exec` of received CPU; done by r + period
 is a hit and the next release is r + period; later is a miss and the next job is released

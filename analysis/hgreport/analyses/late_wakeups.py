@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the wake-ups were late (docs/kernel-trace.md, "Late wake-ups"): per latency thread the
 components summed (result.json `threads[].wakeup_causes`), and from late_wakeups.jsonl the worst
 wake-ups with their breakdown and the components of the tail, the worst TAIL of each thread, for
@@ -10,6 +11,7 @@ from typing import Any
 
 from ..base.units import fmt_ns
 from ..read.late_wakeups import COMPONENTS, lines, present
+from ..read.memo import per_run
 from ..read.rundir import Run
 
 WORST = 10          # wake-ups listed in the report
@@ -23,17 +25,12 @@ class Late:
     count: dict[int, int] = field(default_factory=dict)
 
 
+@per_run
 def collect(run: Run, keep: int = TAIL) -> Late:
     """The `keep` latest wake-ups of each thread among the attributed ones (those with
-    components); `count` counts them all. Kept in run.cache (the report reads the file before
-    it draws anything, so that a bad line is refused first: report/assemble.py)."""
-    key = ("late_wakeups", keep)
-    if key not in run.cache:
-        run.cache[key] = _collect(run, keep)
-    return run.cache[key]
-
-
-def _collect(run: Run, keep: int) -> Late:
+    components); `count` counts them all. Once per run (the report reads the file before it
+    draws anything, so that a bad line is refused first: the late wake-ups section's
+    `prepare`)."""
     heaps: dict[int, list[tuple[int, int, dict[str, Any]]]] = {}
     out = Late()
     for x in lines(run):

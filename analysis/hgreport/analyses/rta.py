@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Fixed-priority response-time analysis (Audsley et al., Tindell et al.; the paper's 5.5).
 
 For task i with execution time C, release jitter J, blocking B, and the set hp(i) of tasks

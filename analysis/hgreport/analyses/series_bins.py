@@ -1,14 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The series aggregated into bins of time: a day at 1 s becomes 288 bins of 5 minutes, as the
 OSADL long-term latency plots show a day. Every reduction is a numpy bincount / ufunc.at over the
 columns of series.py."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..read.series import MISSING, Series
+from ..read.memo import per_run
+from ..read.series import MISSING, Series, read_series
 
 if TYPE_CHECKING:
     from ..read.rundir import Run
@@ -238,3 +240,53 @@ def fmt_at(ns: float) -> str:
     if ns < 3600e9:
         return f"{ns / 1e9:.6f} s"
     return fmt_clock(ns) + f" {ns / 1e9 % 60:06.3f} s"
+
+
+@dataclass(frozen=True)
+class OverTime:
+    """What the Over time section and series.png show of a run: its series cut to each
+    thread's and load's window, the bins, and the time the run recorded."""
+    series: Series
+    bins: Bins
+    covered_ns: int
+    windows: list                    # result.json trace.outliers
+
+
+def covered_ns(run: "Run", s: Series) -> int:
+    """The time the run recorded: the duration when complete, else the later of the last
+    checkpoint and the last series line read."""
+    cp = (run.result.get("checkpoint") or {}).get("covers_ns")
+    if run.complete and run.duration_ns:
+        return max(run.duration_ns, s.end_ns)
+    return max(int(cp or 0), s.end_ns) or run.duration_ns
+
+
+def active_windows(items: list[dict], covered: int) -> list[tuple[int, int] | None]:
+    """(started_ns, stopped_ns) of each thread or load, None where it did not start; a window
+    still open ends at `covered`. A load's ends at its SIGTERM (`stop_requested_ns`) when that
+    came first: its rates are over that time (docs/loads.md#statistics), and a dying load
+    does no work."""
+    out: list[tuple[int, int] | None] = []
+    for t in items:
+        a, b = t.get("started_ns"), t.get("stopped_ns")
+        asked = t.get("stop_requested_ns")
+        if isinstance(asked, int) and (not isinstance(b, int) or asked < b):
+            b = asked
+        out.append((a, b if isinstance(b, int) else covered) if isinstance(a, int) else None)
+    return out
+
+
+@per_run
+def over_time(run: "Run") -> OverTime | None:
+    """The run's series in bins (series.jsonl read once: read/series.py), once per run; None
+    without a series or with no line in it."""
+    s = read_series(run)
+    if s is None or s.lines == 0:
+        return None
+    covered = covered_ns(run, s)
+    s = s.within_windows(dict(enumerate(active_windows(run.threads, covered))),
+                         {ld["name"]: w for ld, w in
+                          zip(run.loads, active_windows(run.loads, covered)) if w is not None})
+    b = aggregate(s, len(run.threads), covered_ns=covered)
+    b = replace(b, lat_p99_exact=sample_p99(run, b))
+    return OverTime(s, b, covered, list((run.result.get("trace") or {}).get("outliers") or []))

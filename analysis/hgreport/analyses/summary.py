@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The numbers of one run's report (summary.json): every table of report.md comes from here."""
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..base.stats import describe
+from ..base.units import DEFAULT_THRESHOLDS_NS
+from ..read.memo import per_run
 from ..read.rundir import Run
 from . import interactivation, jobs
 from . import switches
 
-DEFAULT_THRESHOLDS_NS = (1_000_000, 5_000_000, 10_000_000, 50_000_000)   # table 1
 
 
 def thread_window(run: Run, index: int) -> tuple[int, int]:
@@ -37,12 +39,13 @@ def periodic_jobs(run: Run, index: int) -> list[jobs.Job] | None:
     t = run.threads[index]
     if w.get("type") != "periodic" or not execs or t["stats"]["records_dropped"]:
         return None
-    key = f"jobs.{index}"
-    if key not in run.cache:
-        start, end = thread_window(run, index)
-        run.cache[key] = jobs.rebuild(run.intervals.of_thread(index), start, end,
-                                      int(w["period_ns"]), execs)
-    return run.cache[key]
+    return _rebuilt(run, index, int(w["period_ns"]), tuple(execs))
+
+
+@per_run
+def _rebuilt(run: Run, index: int, period_ns: int, execs: tuple[int, ...]) -> list[jobs.Job]:
+    start, end = thread_window(run, index)
+    return jobs.rebuild(run.intervals.of_thread(index), start, end, period_ns, list(execs))
 
 
 def _thread(run: Run, index: int) -> dict[str, Any]:
@@ -84,24 +87,22 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
     return row
 
 
+@per_run
 def _trace_counts(run: Run) -> np.ndarray:
     """Intervals in the trace per thread (one pass over the thread column)."""
-    if "trace_counts" not in run.cache:
-        run.cache["trace_counts"] = np.bincount(run.intervals.thread, minlength=len(run.threads))
-    return run.cache["trace_counts"]
+    return np.bincount(run.intervals.thread, minlength=len(run.threads))
 
 
+@per_run
 def switch_stats(run: Run) -> dict[str, Any]:
     """describe() of the costs of all, the voluntary and the involuntary inferred switches;
     computed once per run (the summary and figures.plot_gaps share it)."""
-    if "switch_stats" not in run.cache:
-        sw = switches.of_run(run)
-        cost, vol = sw.cost, sw.voluntary
-        out = {"voluntary": describe(cost[vol], scratch=True),
-               "involuntary": describe(cost[~vol], scratch=True)}
-        out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
-        run.cache["switch_stats"] = {k: out[k] for k in ("all", "voluntary", "involuntary")}
-    return run.cache["switch_stats"]
+    sw = switches.of_run(run)
+    cost, vol = sw.cost, sw.voluntary
+    out = {"voluntary": describe(cost[vol], scratch=True),
+           "involuntary": describe(cost[~vol], scratch=True)}
+    out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
+    return {k: out[k] for k in ("all", "voluntary", "involuntary")}
 
 
 def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:

@@ -1,16 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Metrics of one run, per thread set and per load, as the sweep tables use them."""
 from __future__ import annotations
 
+from ..base.metrics import BY_NAME, METRICS
 from ..read.rundir import Run
 from . import switches
 
 DEFAULT_METRICS = ("deadline_miss_ratio", "deadlines_missed", "cpu_ns", "work_units",
                    "latency_p99_ns", "latency_max_ns", "mbps")
-THREAD_METRICS = ("deadline_miss_ratio", "deadlines_missed", "deadlines_hit", "releases",
-                  "cpu_ns", "work_units", "intervals", "gaps", "records_dropped",
-                  "latency_mean_ns", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns",
-                  "latency_max_ns", "involuntary_switches")
-LOAD_METRICS = ("mbps", "ops_per_s")
+# The runner's per-thread metrics (hgreport/base/metrics.py: those expect: bounds, read from a
+# thread's stats), and the one the sweep counts from the trace.
+THREAD_METRICS = (tuple(m.name for m in METRICS if m.expect)
+                  + (BY_NAME["involuntary_switches"].name,))
+LOAD_METRICS = ("mbps", "ops_per_s")     # a load's stats, as result.json names them
 ALL_METRICS = THREAD_METRICS + LOAD_METRICS
 
 

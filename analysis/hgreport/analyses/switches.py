@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the gap trace says about the scheduler (paper section 4, `process_ctx` of section 5.1):
 gaps of a thread on one CPU, and context switches inferred between traced threads.
 
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
+from ..read.memo import per_run
 from ..read.rundir import END_KINDS, Intervals
 
 if TYPE_CHECKING:
@@ -72,10 +74,6 @@ class Switches:
     @property
     def from_thread(self) -> np.ndarray:
         return self.iv.thread[self.a]
-
-    @property
-    def to_thread(self) -> np.ndarray:
-        return self.iv.thread[self.b]
 
     @property
     def at(self) -> np.ndarray:
@@ -213,16 +211,13 @@ def switches(iv: Intervals) -> Switches:
     return Switches(iv, np.concatenate([p[0] for p in pairs]), np.concatenate([p[1] for p in pairs]))
 
 
+@per_run
 def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
     """gaps(run.intervals, same_cpu), computed once per run."""
-    key = "gaps" if same_cpu else "gaps.any_cpu"
-    if key not in run.cache:
-        run.cache[key] = gaps(run.intervals, same_cpu)
-    return run.cache[key]
+    return gaps(run.intervals, same_cpu)
 
 
+@per_run
 def of_run(run: "Run") -> Switches:
     """switches(run.intervals), computed once per run (the summary and the figures share it)."""
-    if "switches" not in run.cache:
-        run.cache["switches"] = switches(run.intervals)
-    return run.cache["switches"]
+    return switches(run.intervals)

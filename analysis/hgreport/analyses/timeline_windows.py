@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Where the default timeline looks instead of the first 500 ms: up to five windows of the
 execution trace chosen from the run: the first three phase changes (a load or a thread starting
 or stopping), the longest gap, the worst deadline miss (or, without periodic threads, the latest

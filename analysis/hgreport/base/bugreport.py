@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """An internal error of hgreport, told apart from bad input: an exception no check raised
 (a KeyError, a TypeError, ...) is a bug in hgreport, not in the run directory. Its traceback
 goes into a new file of its own in the temporary directory ($TMPDIR, else /tmp), created

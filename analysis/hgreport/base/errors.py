@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The errors hgreport tells the user about: an input to fix (InputError, exit status 2) and a
 command line that cannot be run (UsageError, exit 3). Anything else is a bug (cli.py)."""
 from pathlib import Path

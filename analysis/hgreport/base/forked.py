@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A part of the report computed in a forked child process, concurrently with the rest (the
 Perfetto export beside the figures: report/assemble.py). The child shares the parent's columns copy on
 write, runs one function and leaves with os._exit (no atexit handlers, no flushing of buffers

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every file hgreport writes goes through here (docs/security.md): safe for root in a
 directory others can write to.
 
@@ -110,8 +111,3 @@ def write_text(path: Path, text: str) -> Path:
         f.write(text)
     return Path(path)
 
-
-def write_bytes(path: Path, data: bytes) -> Path:
-    with open_out(path, "wb") as f:
-        f.write(data)
-    return Path(path)

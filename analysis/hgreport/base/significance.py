@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Significance without scipy, for `hgreport compare`: the Mann-Whitney U rank test (over
 repeats) and a bootstrap confidence interval of the difference of two nearest-rank percentiles
 (single runs; stats.nearest_rank)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Statistics without scipy, one module for every table and figure: intervals that fit the
 metric (Wilson for ratios from counts, a percentile bootstrap for non-negative values, none
 below three repeats), nearest-rank percentiles, one-pass descriptions."""

@@ -1,9 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Units: the scenario's duration and size words, and human formatting of ns."""
 import re
 
 _DURATION = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "m": 60_000_000_000}
 _SIZE = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "KB": 1000, "MB": 1000**2, "GB": 1000**3}
 _WORD = re.compile(r"^(\d+(?:\.\d+)?)([A-Za-z]+)$")
+# The dispatch-latency thresholds of the Hourglass paper's table 1: 1, 5, 10 and 50 ms.
+DEFAULT_THRESHOLDS_NS = (1_000_000, 5_000_000, 10_000_000, 50_000_000)
 
 
 def parse_duration(text: str) -> int:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Argument types shared by hgreport's commands (durations as hgrun writes them)."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport cache-penalty SWEEP_DIR`: Hourglass section 5.2, the penalty per context switch."""
 from __future__ import annotations
 

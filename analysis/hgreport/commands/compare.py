@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport compare RUN...`: runs (or sweep points, their repeats grouped) side by side, the
 differences from the first with a confidence interval or a rank test, --fail-if gates."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport report RUN_DIR` (the default command): the report of one run."""
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import argtypes
+from ..base.units import DEFAULT_THRESHOLDS_NS
 from .command import Command
 
 
@@ -16,7 +18,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="timeline window (default: windows around the first phase change, the "
                         "longest gap and the worst deadline miss)")
     p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
-                   default=[1_000_000, 5_000_000, 10_000_000, 50_000_000],
+                   default=list(DEFAULT_THRESHOLDS_NS),
                    help="dispatch-latency thresholds of table 1 (default 1ms,5ms,10ms,50ms)")
 
 

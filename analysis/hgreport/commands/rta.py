@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport rta`: response-time analysis of a run's (or a resolved scenario's) periodic threads."""
 from __future__ import annotations
 

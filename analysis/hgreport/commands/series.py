@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport series RUN_DIR`: a run over its whole length from series.jsonl alone (the part of the
 report a run of hours or days is read by), without reading the trace."""
 from __future__ import annotations

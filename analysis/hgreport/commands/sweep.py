@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport sweep SWEEP_DIR`: each metric per grid point with an interval that fits it."""
 from __future__ import annotations
 

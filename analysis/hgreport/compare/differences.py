@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport compare`: key figures of several runs (or groups of repeats) side by side, the
 difference of each from the first (the baseline) with a bootstrap confidence interval (single
 runs) or a Mann-Whitney rank test over the repeats (two or more runs per group)."""

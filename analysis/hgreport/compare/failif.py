@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`--fail-if` conditions of `hgreport compare`: parsed with errors that say what to write,
 evaluated for every run (group) but the baseline.
 

@@ -1,7 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The key figures `hgreport compare` puts side by side, per thread and per load of one run,
 with the raw samples behind the percentiles (for the bootstrap and the overlaid figures)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,6 +11,7 @@ import numpy as np
 
 from ..analyses import switches
 from ..analyses.summary import miss_ratio, thread_window
+from ..base.metrics import METRICS, Metric
 from ..base.stats import nearest_rank
 from ..base.units import fmt_ns
 from ..read.rundir import Run
@@ -23,31 +26,23 @@ class Figure:
     q: float | None = None      # which percentile (bootstrap CI), None for a maximum or a count
 
 
-# Keys are the runner's metric names (runner/plan/metrics.c, `hgrun list metrics`): expect:
-# and --fail-if say the same strings, with the unit in the name where the value has one.
-THREAD_FIGURES = (
-    Figure("deadline_miss_ratio", "missed %", "ratio"),
-    Figure("deadlines_missed", "missed", "count"),
-    Figure("deadlines_hit", "hit", "count"),
-    Figure("releases", "released", "count"),
-    Figure("latency_mean_ns", "latency mean", "ns"),
-    Figure("latency_p50_ns", "latency p50", "ns", "latency", 0.5),
-    Figure("latency_p99_ns", "latency p99", "ns", "latency", 0.99),
-    Figure("latency_p999_ns", "latency p99.9", "ns", "latency", 0.999),
-    Figure("latency_max_ns", "latency max", "ns", "latency"),
-    Figure("gap_p99_ns", "gap p99", "ns", "gap", 0.99),
-    Figure("gap_max_ns", "gap max", "ns", "gap"),
-    Figure("cpu_ns", "CPU received", "ns"),
-    Figure("intervals", "intervals", "count"),
-    Figure("gaps", "gaps", "count"),
-    Figure("records_dropped", "dropped", "count"),
-    Figure("work_units", "work units", "count"),
-    Figure("preemptions", "preempted", "count"),
-    Figure("involuntary_switches", "inv. switches", "count"),
-    Figure("involuntary_switches_per_s", "inv. switches/s", "rate"),
-    Figure("switch_cost_p50_ns", "switch cost p50", "ns", "switch", 0.5),
-)
-LOAD_FIGURES = (Figure("throughput", "throughput", "rate"),)
+# The runner's metrics (hgreport/base/metrics.py, from runner/plan/metrics.c), in its order:
+# expect: and --fail-if say the same strings, with the unit in the name where the value has
+# one.  A percentile or a maximum of a sample names it: latency_p99_ns, gap_max_ns,
+# switch_cost_p50_ns (the bootstrap draws from that sample).
+_KINDS = {"ratio": "ratio", "count": "count", "ns": "ns", "1/s": "rate", "ops/s": "rate"}
+_SAMPLES = {"latency": "latency", "gap": "gap", "switch_cost": "switch"}
+
+
+def _figure(m: Metric) -> Figure:
+    hit = re.fullmatch(r"(latency|gap|switch_cost)_(?:p(\d+)|max)_ns", m.name)
+    sample = _SAMPLES[hit.group(1)] if hit else None
+    q = int(hit.group(2)) / 10 ** len(hit.group(2)) if hit and hit.group(2) else None
+    return Figure(m.name, m.label, _KINDS[m.unit], sample, q)
+
+
+THREAD_FIGURES = tuple(_figure(m) for m in METRICS if m.scope != "load")
+LOAD_FIGURES = tuple(_figure(m) for m in METRICS if m.scope == "load")
 FIGURES = {f.key: f for f in THREAD_FIGURES + LOAD_FIGURES}
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The overlaid figures of `hgreport compare`, one line per row (run or group of repeats), the
 baseline in black: wake-up latency as 1 − CDF on log axes (the tail shows), gap lengths and
 switch costs as histograms on log bins (Hourglass figure 4 overlays several systems)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The Markdown page of `hgreport compare`: the runs, one table of key figures per thread and
 one per load (a row per run), the differences from the baseline with their confidence
 interval or rank test, and the --fail-if verdicts."""

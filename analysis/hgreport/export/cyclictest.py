@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Latency threads' histograms in cyclictest's `-h` text layout, the form OSADL's
 latency plots and many lab scripts read (rt-tests' cyclictest, its print_hist):
 
@@ -20,11 +21,16 @@ overflows are the wake-ups' `seq` in latency.bin, which holds every wake-up only
 mode `full` without drops: otherwise the line says how many it could not name."""
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Any
 
 import numpy as np
 
+from ..base import safeout
+from ..base.errors import InputError, UsageError
 from ..read.rundir import Run
+from .format import Format
 
 MAX_BUCKETS = 20000     # result.json's histogram covers 20 ms in 1 us buckets
 
@@ -100,3 +106,31 @@ def text(run: Run, buckets: int | None = None) -> str:
             line += f" # {over - len(cycles):05d} not in latency.bin"
         out.append(line)
     return "\n".join(out) + "\n\n"
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--buckets", type=int, metavar="N",
+                   help="cyclictest: histogram buckets of 1 us (cyclictest's -h N; default: "
+                        "enough for the largest latency, at most 20000)")
+
+
+def _write(run: Run, args: argparse.Namespace) -> None:
+    if args.buckets is not None and not 1 <= args.buckets <= MAX_BUCKETS:
+        raise UsageError(f"--buckets must be 1..{MAX_BUCKETS} (1 us each, cyclictest's -h), "
+                         f"got {args.buckets}")
+    try:
+        out = text(run, args.buckets)
+    except ValueError as e:
+        raise InputError(run.path / "result.json", str(e)) from None
+    if str(args.output) == "-":
+        sys.stdout.write(out)
+        return
+    path = args.output or run.path / "export" / "cyclictest.txt"
+    safeout.make_dir(path.parent)
+    safeout.write_text(path, out)
+    print(f"{path}: {len(latency_threads(run))} thread(s), {out.count(chr(10)) - 1} lines")
+
+
+FORMAT = Format("cyclictest", "the latency threads' histograms as `cyclictest -h N -q` prints "
+                "them", _write, "output file, '-' for stdout (default "
+                "RUN_DIR/export/cyclictest.txt)", _arguments)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A run in Hourglass's own output form (Regehr, USENIX 2002, section 5.1 and 5.3), for
 Hourglass's scripts (process_ctx, render_trace) and for reading next to the paper:
 
@@ -16,11 +17,15 @@ thread that has deadlines. Times are exact to the ns (6 decimals of ms, 3 of us 
 Hourglass's 6)."""
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Iterator
 
 import numpy as np
 
+from ..base import safeout
 from ..read.rundir import Run
+from .format import Format
 
 CHUNK = 1 << 16
 
@@ -88,3 +93,28 @@ def incomplete_note(run: Run) -> str | None:
     if dropped:
         return f"{dropped} interval record(s) were dropped during the run"
     return None
+
+
+def _write(run: Run, args: argparse.Namespace) -> None:
+    """Streamed line by line: a long run's trace never sits in memory as text."""
+    note = incomplete_note(run)
+    if note:
+        print(f"hgreport export: {run.path}: {note}; the gaps span what is missing",
+              file=sys.stderr)
+    if str(args.output) == "-":
+        for line in lines(run):
+            sys.stdout.write(line)
+        return
+    path = args.output or run.path / "export" / "hourglass.txt"
+    safeout.make_dir(path.parent)
+    n = 0
+    with safeout.open_out(path, "w") as f:
+        for line in lines(run):
+            f.write(line)
+            n += 1
+    print(f"{path}: {n} lines")
+
+
+FORMAT = Format("hourglass", "Hourglass's `thread start finish duration gap` lines (ms), "
+                "`latlate:` lines (us) and `thread N: missed ...` lines", _write,
+                "output file, '-' for stdout (default RUN_DIR/export/hourglass.txt)")

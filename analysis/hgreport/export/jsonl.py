@@ -1,14 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """trace.bin / latency.bin as JSON lines (docs/results.md): one object per record, in the
 file's order, with the thread named as in result.json, for tools that want text. hgreport
 reads these files back (rundir.py's JSON-lines path) when result.json's files name them."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Iterator
 
-from ..read.rundir import END_KINDS, Run
 from ..base import safeout
+from ..read.rundir import END_KINDS, Run
+from .format import Format
 
 CHUNK = 1 << 16
 
@@ -61,3 +64,12 @@ def write(run: Run, out: Path) -> list[tuple[Path, int]]:
                 n += 1
         written.append((out / name, n))
     return written
+
+
+def _write(run: Run, args: argparse.Namespace) -> None:
+    for path, n in write(run, args.output or run.path / "export"):
+        print(f"{path}: {n} lines")
+
+
+FORMAT = Format("jsonl", "trace.jsonl, latency.jsonl (the default)", _write,
+                "output directory (default RUN_DIR/export)")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The probability density of inter-activation times around the period (Abeni et al.,
 figure 2): one panel per thread, a histogram normalised to a density, a red line at exactly
 one period."""
@@ -9,7 +10,7 @@ import numpy as np
 
 from ..analyses.interactivation import gaps
 from ..read.rundir import Run
-from .plotting import plt, save
+from .figure import Figure, Given
 
 MAX_PANELS = 8
 
@@ -27,6 +28,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
     shown = [r for r in rows if r["count"] > 1][:MAX_PANELS]
     if not shown:
         return None
+    from .plotting import plt, save
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown) + 0.8, 3.6),
                              squeeze=False)
     for ax, r in zip(axes[0], shown):
@@ -48,3 +50,14 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
         fig.text(0.01, 0.01, "run incomplete", color="tab:red")
     fig.tight_layout()
     return save(fig, path)
+
+
+def applies(given: Given) -> bool:
+    return any(r["count"] > 1 for r in given.summary.get("inter_activation") or [])
+
+
+def draw(given: Given, path: Path) -> None:
+    plot(given.run, given.summary["inter_activation"], path)
+
+
+FIGURE = Figure("interactivation.png", draw, applies)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """jitter.png: Dougan's form of the latency threads' results: per CPU, a histogram of the
 wake-ups' scheduling jitter (lateness) with the worst case marked, as the article's figures
 show a run's jitter distribution and report its worst case per CPU."""
@@ -9,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..base.units import fmt_ns
+from ..read.memo import per_run
 from ..read.rundir import Run
-from .plotting import legend_outside, log_axis, plt, save
+from .figure import Figure, Given
 
 
 def thread_cpu(run: Run, i: int) -> str:
@@ -34,6 +36,7 @@ def per_cpu(run: Run) -> dict[str, list[int]]:
     return out
 
 
+@per_run
 def worst_per_cpu(run: Run) -> list[dict[str, Any]]:
     """Per CPU: wake-ups stored, the worst jitter and the thread that had it."""
     smp = run.samples
@@ -54,6 +57,7 @@ def plot_jitter(run: Run, path: Path) -> Path | None:
     groups = per_cpu(run)
     if not groups:
         return None
+    from .plotting import legend_outside, log_axis, plt, save
     smp = run.samples
     late = smp.late
     lo = max(1.0, float(late[late > 0].min())) if (late > 0).any() else 1.0
@@ -80,3 +84,17 @@ def plot_jitter(run: Run, path: Path) -> Path | None:
                  "and its worst case)", fontsize=10)
     fig.tight_layout()
     return save(fig, path)
+
+
+def applies(given: Given) -> bool:
+    return bool(worst_per_cpu(given.run))
+
+
+def draw(given: Given, path: Path) -> None:
+    plot_jitter(given.run, path)
+
+
+FIGURE = Figure("jitter.png", draw, applies,
+                "Per CPU, the wake-ups' jitter (lateness against the grid) as a histogram on "
+                "log-log axes, the worst case dashed: the form of Dougan's figures, which report "
+                "a run's worst-case jitter per CPU under load.")

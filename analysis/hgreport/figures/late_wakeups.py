@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """late_wakeups.png: the components of the tail (docs/kernel-trace.md, "Late wake-ups"): per
 latency thread, its worst wake-ups (analyses/late_wakeups.py's TAIL), worst first, as bars of
 their components' shares of the lateness (one colour per component, the residual on top), and
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analyses.late_wakeups import COMPONENTS, Late
+from ..analyses.late_wakeups import COMPONENTS, TAIL, Late, collect
 from ..read.rundir import Run
-from .plotting import plt, save
+from .figure import Figure, Given
 
 COLORS = {"programmed": "#b3b3b3", "timer_delay": "#fdbf6f", "timer_irq": "#ff7f00",
           "irq": "#33a02c", "softirq": "#fb9a99", "local_timer": "#ffff99", "ipi": "#cab2d6",
@@ -27,6 +28,7 @@ def plot(run: Run, late_all: Late, path: Path) -> Path | None:
     shown = [(i, late_all.worst[i]) for i in sorted(late_all.worst) if late_all.worst[i]]
     if not shown:
         return None
+    from .plotting import plt, save
     fig, axes = plt.subplots(len(shown), 1, figsize=(11, 3.2 * len(shown)), squeeze=False)
     for ax, (i, xs) in zip(axes[:, 0], shown):
         x = np.arange(len(xs))
@@ -55,3 +57,16 @@ def plot(run: Run, late_all: Late, path: Path) -> Path | None:
                   frameon=False, borderaxespad=0.0)
     axes[-1, 0].set_xlabel("wake-ups, by lateness (worst first)")
     return save(fig, path)
+
+
+def applies(given: Given) -> bool:
+    """Whether a thread has an attributed late wake-up (late_wakeups.jsonl)."""
+    return any(collect(given.run).worst.values())
+
+
+def draw(given: Given, path: Path) -> None:
+    plot(given.run, collect(given.run), path)
+
+
+FIGURE = Figure("late_wakeups.png", draw, applies,
+                f"Each thread's {TAIL} worst wake-ups, stacked by component.")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """outliers.png: one small timeline per outlier window of an `outliers`-mode run, around its
 largest outlier (docs/results.md#trace-modes): intervals of CPU, gaps (by cause when the kernel
 was traced), wake-ups as ticks from the intended to the actual time."""
@@ -14,9 +15,16 @@ from ..analyses.switches import Gaps, gaps_of_run
 from ..base.units import fmt_ns
 from ..read.records import interval_records, wakeup_records
 from ..read.rundir import Run
-from .plotting import legend_outside, plt, save
+from .figure import Figure, Given
 
 MAX_ROWS = 6
+MAX_PANELS = 9
+
+
+def largest(run: Run) -> list[dict[str, Any]]:
+    """The outlier windows of the run (result.json trace.outliers), the largest value first."""
+    ws = list((run.result.get("trace") or {}).get("outliers") or [])
+    return sorted(ws, key=lambda w: -int(w.get("value_ns") or 0))
 
 
 def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int,
@@ -43,6 +51,7 @@ def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int,
 def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     """Small multiples: per window, one row per thread with records in it, in the order the
     windows happened; the outlier each is centred on shaded and outlined in red."""
+    from .plotting import legend_outside, plt, save
     if not ws:
         return None
     ws = sorted(ws, key=lambda w: int(w["trigger_ns"]))
@@ -128,3 +137,21 @@ def _panel(ax: Any, run: Run, w: dict[str, Any], rec: np.ndarray, g: Gaps, wk: n
                  fontsize=8)
     ax.grid(axis="x", color="0.9", lw=0.5)
     ax.set_axisbelow(True)
+
+
+def applies(given: Given) -> bool:
+    return bool(largest(given.run))
+
+
+def draw(given: Given, path: Path) -> None:
+    plot_windows(given.run, path, largest(given.run)[:MAX_PANELS])
+
+
+def caption(given: Given) -> str:
+    return (f"One panel per window (the {min(len(largest(given.run)), MAX_PANELS)} largest, in "
+            "time order), centred on its largest outlier; gray: intervals of CPU, coloured: gaps "
+            "(by cause when the kernel was traced), ticks: wake-ups (a line from the intended to "
+            "the actual time).")
+
+
+FIGURE = Figure("outliers.png", draw, applies, caption)

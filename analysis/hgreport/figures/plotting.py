@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """matplotlib with the Agg backend, and what every figure shares: load windows (one colour and
 hatch per load, overlaps visible as crossed hatching), log axes whose labels never collide, time
 axes in readable units, legends outside the data."""
@@ -13,35 +14,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import (FixedLocator, FuncFormatter, Locator, LogLocator,  # noqa: E402
+from matplotlib.ticker import (FuncFormatter, Locator, LogLocator,  # noqa: E402
                                NullFormatter)
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from ..base import safeout  # noqa: E402
+from .style import (DPI, LOAD_COLORS, LOAD_HATCHES, clock_unit, fmt_duration,  # noqa: E402,F401
+                    load_style, load_windows)
 
-# Loads: hues apart from the threads' tab10 lines (blue, orange, green, red, purple, ...).
-LOAD_COLORS = ("#bf812d", "#35978f", "#c51b7d", "#7f7f7f", "#4d9221")
-LOAD_HATCHES = ("///", "\\\\\\", "|||", "---", "xxx")
-DPI = 120
 # Called with (figure, path) after a figure is drawn and saved, before it is closed (the tests
 # check every figure's labels this way: tests/analysis/figcheck.py).
 SAVE_HOOKS: list[Any] = []
-
-
-def load_style(k: int) -> tuple[str, str]:
-    return LOAD_COLORS[k % len(LOAD_COLORS)], LOAD_HATCHES[k % len(LOAD_HATCHES)]
-
-
-def load_windows(loads: list[dict[str, Any]]) -> list[tuple[int, str, int, int]]:
-    """(index, label, started_ns, stopped_ns) of each load that ran."""
-    out = []
-    for k, load in enumerate(loads):
-        a, b = load.get("started_ns"), load.get("stopped_ns")
-        if a is None:
-            continue
-        out.append((k, f"load {load['name']} ({load.get('type', '?')})", int(a),
-                    int(b if b is not None else a)))
-    return out
 
 
 WHOLE_VIEW = 0.02    # a load within this share of both ends of the view runs throughout it
@@ -126,6 +109,24 @@ def tight_bbox(fig: Any) -> Any:
     return box.padded(pad, pad)
 
 
+def ticklabels_in_view(axis: Any) -> list[Any]:
+    """The axis' tick labels (major and minor) that are drawn: visible, laid out and at a tick
+    inside the view (within 1e-10 of its span, in the scale's coordinates, as the axis itself
+    picks the ticks it draws)."""
+    scale = axis.get_transform()
+    lo, hi = sorted(scale.transform(np.asarray(axis.get_view_interval(), float)))
+    tol = (hi - lo) * 1e-10
+    k = 1 if axis.axis_name == "y" else 0
+    out = []
+    for label in axis.get_ticklabels(which="both"):
+        if not label.get_in_layout():
+            continue
+        at = scale.transform(np.asarray([label.get_position()[k]], float))[0]
+        if lo - tol <= at <= hi + tol:
+            out.append(label)
+    return out
+
+
 def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
     """What fig.align_ylabels(axes) draws for axes stacked in one column, computed once at the
     saved DPI: each y label at the leftmost edge of the column's tick labels (or left spines),
@@ -138,7 +139,7 @@ def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
         renderer = fig.canvas.get_renderer()
         edges = []
         for ax in axes:
-            boxes, _ = ax.yaxis._get_ticklabel_bboxes(ax.yaxis._update_ticks(), renderer)
+            boxes = [t.get_window_extent(renderer) for t in ticklabels_in_view(ax.yaxis)]
             edges.append(Bbox.union([*boxes, ax.spines["left"].get_window_extent()]).x0)
         left = min(edges)
         for ax in axes:
@@ -160,15 +161,6 @@ def save(fig: Any, path: Path) -> Path:
     return path
 
 
-def fmt_duration(ns: float) -> str:
-    """A tick label for a duration: 500 ns, 20 us, 1 ms, 2.5 s."""
-    a = abs(ns)
-    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
-        if a >= scale:
-            return f"{ns / scale:g} {unit}"
-    return f"{ns:g} ns"
-
-
 class _LogTicks(Locator):
     """Log ticks at 1-2-5, 1-3, every decade or every k-th decade: the richest set whose labels,
     as the axis' formatter writes them, fit between their neighbours at the axis' drawn size
@@ -183,9 +175,9 @@ class _LogTicks(Locator):
         """(axis length in px, font size in px)."""
         ax = self.axis.axes
         box = ax.get_window_extent()
-        try:
-            size = float(self.axis._get_tick_label_size(self.axis.axis_name))
-        except (AttributeError, TypeError, ValueError):
+        try:                          # a tick's label has the axis' tick label size
+            size = float(self.axis.get_major_ticks(1)[0].label1.get_fontsize())
+        except (AttributeError, IndexError, TypeError, ValueError):
             size = 10.0
         length = box.width if self.axis.axis_name == "x" else box.height
         return length, size * ax.figure.dpi / 72.0
@@ -263,21 +255,3 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
         axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_duration(v * ns_per_unit)))
     axis.set_minor_locator(_MinorLogTicks(base=10, subs=np.arange(2, 10) * 1.0, numticks=100))
     axis.set_minor_formatter(NullFormatter())
-
-
-def clock_unit(span_ns: float) -> tuple[str, float]:
-    """The unit of a time-since-start axis for a span: ms below 5 s, s below 10 min, min below
-    10 h, else h."""
-    if span_ns < 5e9:
-        return "ms", 1e6
-    if span_ns < 600e9:
-        return "s", 1e9
-    if span_ns < 36_000e9:
-        return "min", 60e9
-    return "h", 3600e9
-
-
-def fixed_ticks(axis: Any, values: Sequence[float], labels: Sequence[str]) -> None:
-    axis.set_major_locator(FixedLocator(list(values)))
-    axis.set_major_formatter(FuncFormatter(lambda v, pos: labels[pos] if pos is not None
-                                           and pos < len(labels) else ""))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """series.png: a run over its whole length from series.jsonl, bin by bin (OSADL's long-term plots):
 wake-up latency max and p99, the longest gap, deadline misses, CPU received, load throughput,
 each scenario CPU's interrupts per second."""
@@ -7,16 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.ticker import MaxNLocator
 
-from ..analyses.series_bins import Bins, fmt_span, interrupt_rates
+from ..analyses.series_bins import Bins, fmt_span, interrupt_rates, over_time
 from ..read.rundir import Run
 from ..read.series import Series
-from .plotting import (align_ylabels, clock_unit, legend_outside, load_style, log_axis, plt, save,
-                       shade_loads)
+from .figure import Figure, Given
+from .style import clock_unit, load_style
 
 MAX_LINES = 10       # threads drawn per panel; the others are named in the legend's title
-THREAD_COLORS = plt.get_cmap("tab10").colors
 
 
 def series_load_windows(run: Run, s: Series) -> list[dict[str, Any]]:
@@ -56,6 +55,9 @@ def _threads_in(run: Run, mask: np.ndarray) -> tuple[list[int], int]:
 
 def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
                 outliers: list[dict[str, Any]] | None = None) -> Path:
+    from matplotlib.ticker import MaxNLocator
+    from .plotting import align_ylabels, legend_outside, log_axis, plt, save, shade_loads
+    THREAD_COLORS = plt.get_cmap("tab10").colors
     unit, scale = clock_unit(covered_ns)
     edges = b.start_ns.tolist() + [b.n * b.bin_ns]
     x = np.minimum(np.asarray(edges, float), covered_ns) / scale
@@ -224,3 +226,15 @@ def _mark_outliers(ax: Any, outliers: list[dict[str, Any]], scale: float) -> Non
     t = np.array([o["trigger_ns"] for o in outliers], float) / scale
     ax.plot(t, np.full(len(t), 0.97), "v", transform=ax.get_xaxis_transform(), ms=4,
             color="k", alpha=0.6, label=f"outlier windows ({len(outliers)})", clip_on=False)
+
+
+def applies(given: Given) -> bool:
+    return over_time(given.run) is not None
+
+
+def draw(given: Given, path: Path) -> None:
+    ot = over_time(given.run)
+    plot_series(given.run, ot.series, ot.bins, path, ot.covered_ns, ot.windows)
+
+
+FIGURE = Figure("series.png", draw, applies)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The execution trace (the paper's figures 3 and 6): one row per thread, a gray rectangle for
 each interval of continuous CPU (merged to pixels), gaps coloured by their cause when the
 kernel was traced (docs/kernel-trace.md), load windows shaded; one panel per window, stacked.
@@ -14,8 +15,10 @@ from ..analyses.causes import cause_color, cause_names, traced
 from ..analyses.switches import BLOCK, gaps_of_run
 from ..analyses.timeline_windows import Window, choose_windows, releases
 from ..base.units import fmt_ns
+from ..read.memo import per_run
 from ..read.rundir import Run
-from .plotting import clock_unit, legend_outside, plt, save, shade_loads
+from .figure import Figure, Given
+from .style import clock_unit
 
 WIDTH_PX = 1400          # about the drawn width of the figure (11 in at 120 dpi, less margins)
 MAX_ROWS = 40            # rows of a panel: past this, the threads beyond the first 39 share one
@@ -54,6 +57,7 @@ def merge_to_pixels(a: np.ndarray, b: np.ndarray, pixel: float) -> tuple[np.ndar
 COARSE = 1024           # records per step of the coarse reach (_index)
 
 
+@per_run
 def _index(run: Run) -> dict[str, Any]:
     """What a window needs beyond Run.intervals (sorted by start), computed once per run and
     small: `reach`, the furthest stop of the records before each multiple of COARSE (a window
@@ -61,24 +65,20 @@ def _index(run: Run) -> dict[str, Any]:
     each thread's CPUs (the distinct thread and CPU pairs, a block of records at a time: as
     many as there are, whatever the CPU numbers span; the key is int64, never the records'
     int16, which wrapped past a span of 32767)."""
-    cache = run.__dict__.setdefault("_timeline", {})
-    if "reach" not in cache:
-        iv, n = run.intervals, len(run.threads)
-        reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
-                 if len(iv) else np.zeros(0, np.int64))
-        lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
-        width = hi - lo + 1
-        keys = np.zeros(0, np.int64)
-        for k in range(0, len(iv), BLOCK):
-            cpu = iv.cpu[k:k + BLOCK].astype(np.int64) - lo
-            keys = np.union1d(keys, iv.thread[k:k + BLOCK].astype(np.int64) * width + cpu)
-        cpus: list[list[int]] = [[] for _ in range(n)]
-        for t, c in zip((keys // width).tolist(), (keys % width + lo).tolist()):
-            if t < n:
-                cpus[t].append(c)
-        cache["reach"] = reach
-        cache["cpus"] = cpus
-    return cache
+    iv, n = run.intervals, len(run.threads)
+    reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
+             if len(iv) else np.zeros(0, np.int64))
+    lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
+    width = hi - lo + 1
+    keys = np.zeros(0, np.int64)
+    for k in range(0, len(iv), BLOCK):
+        cpu = iv.cpu[k:k + BLOCK].astype(np.int64) - lo
+        keys = np.union1d(keys, iv.thread[k:k + BLOCK].astype(np.int64) * width + cpu)
+    cpus: list[list[int]] = [[] for _ in range(n)]
+    for t, c in zip((keys // width).tolist(), (keys % width + lo).tolist()):
+        if t < n:
+            cpus[t].append(c)
+    return {"reach": reach, "cpus": cpus}
 
 
 def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -178,6 +178,7 @@ def plot_default(run: Run, path: Path) -> Path:
 
 def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     """One panel per window, stacked; the legend (intervals, gap causes, loads) outside."""
+    from .plotting import legend_outside, plt, save, shade_loads
     n = len(row_labels(run))
     fig, axes = plt.subplots(len(ws), 1, squeeze=False,
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
@@ -240,3 +241,23 @@ def plot_timeline(run: Run, path: Path, start_ns: int = 0, length_ns: int = 500_
     (gaps by kernel cause, legend outside)."""
     return plot_windows(run, path, [Window("the window asked (--window)", start_ns, length_ns)],
                         "execution trace")
+
+
+def applies(given: Given) -> bool:
+    """Whether the trace has an interval to draw (trace.mode none records none)."""
+    return len(given.run.intervals) > 0
+
+
+def draw(given: Given, path: Path) -> None:
+    if given.window:
+        plot_timeline(given.run, path, *given.window)
+    else:
+        plot_default(given.run, path)
+
+
+def caption(given: Given) -> str:
+    note = aggregated_note(given.run)
+    return f"Note: {note}." if note else ""
+
+
+FIGURE = Figure("timeline.png", draw, applies, caption)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The former export: the gap trace as Chrome / Perfetto trace-event JSON. `hgreport` writes
 the protobuf trace (perfetto/trace.py) instead, about 15 times smaller and faster to write; this one
 is kept for tools that read only JSON (`chrome_json.write(read_run(DIR), PATH)`) and as the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Protocol-buffer wire format of the few Perfetto messages the export uses, written by hand.
 
 Why by hand: a protobuf message object per event costs microseconds, and a run has millions

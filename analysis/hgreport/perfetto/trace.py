@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The run as a Perfetto trace in its native protobuf format (trace.perfetto-trace): open it
 in https://ui.perfetto.dev or query it with trace_processor. The tracks are listed in
 perfetto/tracks.py; the bytes come from perfetto/proto.py.
@@ -32,8 +33,8 @@ from ..base import safeout
 from ..read.rundir import Run
 from . import proto as pb
 from .tracks import Counter, Marks, Picked, Slices, Track, sorted_order, tracks
+from . import FILE_NAME  # noqa: F401  (trace.FILE_NAME, as before)
 
-FILE_NAME = "trace.perfetto-trace"
 CHUNK_EVENTS = 1 << 16          # events encoded per numpy pass (measured: faster than 1 << 18)
 BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (limit: 512 KB)
 ENCODERS = 2                    # threads encoding chunks of events

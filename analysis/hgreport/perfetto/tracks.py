@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the Perfetto export shows: the tracks of one run and the events on each, as arrays.
 
 - process `hgrun NAME` (result.json `pid`), one thread track per measuring thread (its tid and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """trace.bin and latency.bin (docs/results.md): a 64-byte header, then fixed 32-byte records,
 mapped read-only as a numpy structured array (read), or read a chunk at a time into the
 contiguous columns the analysis uses (columns).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """kernel.jsonl (docs/kernel-trace.md): one kernel segment per line, sorted by CPU then start,
 `{"cpu", "start_ns", "end_ns", "kind", "id", "name", "preempted"}` (and `"unconfirmed": true`).
 Two ways to read it, both through regular.py (a regular file, every line bounded):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """late_wakeups.jsonl (docs/kernel-trace.md, "Late wake-ups"): one line per wake-up of a latency
 thread later than `trace.late_wakeup`, with its components from the kernel trace. Read a line at
 a time: the callers keep only what they need (the worst, the tail), not the file."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The raw records of trace.bin / latency.bin with every field (window ids, flags, cause codes),
 and the gaps they bound, for the outlier windows and the cause reports. rundir.py reads the
 same files into the columns the other reports use."""
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import binfile
+from .memo import per_run
 from .rundir import Run
 
 PREEMPTED = 0
@@ -24,17 +26,14 @@ def wakeup_records(run: Run) -> np.ndarray:
     return _records(run, "latency", "wakeups")
 
 
+@per_run
 def _records(run: Run, key: str, kind: str) -> np.ndarray:
-    cache = run.__dict__.setdefault("_records", {})
-    if key not in cache:
-        path = run._trace_source(key)          # rundir.py: the checks of the reading layer
-        if path is None or path.suffix != ".bin":
-            cache[key] = binfile.empty(kind)
-        else:
-            r = binfile.read(path, kind, run.written(key))
-            binfile.check_records(path, r, len(run.threads), kind)
-            cache[key] = r
-    return cache[key]
+    path = run._trace_source(key)          # rundir.py: the checks of the reading layer
+    if path is None or path.suffix != ".bin":
+        return binfile.empty(kind)
+    r = binfile.read(path, kind, run.written(key))
+    binfile.check_records(path, r, len(run.threads), kind)
+    return r
 
 
 @dataclass(frozen=True)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Opening an input file the way every reader of read/ does: never blocking on a FIFO or a
 device (O_NONBLOCK, then a regular file is required), never following a link at the last
 component (rundir.inside has already resolved the links the run may hold), a symlink loop or
@@ -56,12 +57,16 @@ def _loops(path: Path) -> bool:
 
 def resolve(path: Path) -> Path:
     """path.resolve(), a symlink loop an InputError (Path.resolve raises RuntimeError or
-    OSError for one, by Python version)."""
+    OSError for one up to Python 3.12, and from 3.13 returns a path without a word)."""
     try:
-        return path.resolve()
+        resolved = path.resolve()
     except (RuntimeError, OSError) as e:
         raise InputError(path, "a symbolic link loop (a link that leads back to itself): "
                                "refused") from e
+    if _loops(path):
+        raise InputError(path, "a symbolic link loop (a link that leads back to itself): "
+                               "refused")
+    return resolved
 
 
 def lines(path: Path, what: str = "a line hgrun writes") -> Iterator[tuple[int, bytes]]:

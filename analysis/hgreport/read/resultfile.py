@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """result.json read and checked before anything uses it: strict JSON (UTF-8, no NaN or
 Infinity, integers that fit 64 bits), the JSON Schema shipped with the package
 (hgreport/schemas/result.schema.json: schemas/result.schema.json, linked), and the fields
@@ -23,6 +24,7 @@ _TOP_KEYS = ("complete", "scenario", "threads", "loads", "host", "gap", "warning
 _STAT_KEYS = ("cpu_ns", "intervals", "gaps", "records", "records_dropped", "releases",
               "deadlines_hit", "deadlines_missed", "work_units", "latency")
 _INT64 = 2**63
+MAX_DEPTH = 100     # hgrun nests a result a dozen levels deep; Python's own limit varies by version
 
 
 def read_json(path: Path, limit: int = MAX_BYTES) -> Any:
@@ -68,14 +70,20 @@ def _finite_float(text: str) -> float:
 
 
 def _check_ints(path: Path, doc: Any, where: str = "") -> None:
-    """Every integer fits a signed 64-bit field (numpy and the runner's own types)."""
-    stack = [(where, doc)]
+    """Every integer fits a signed 64-bit field (numpy and the runner's own types), and
+    nothing is nested deeper than MAX_DEPTH (the JSON parser of Python 3.11 refuses about
+    1000 levels, that of 3.13 far more; the recursive checks after this one need a bound
+    that does not depend on the interpreter)."""
+    stack = [(where, doc, 0)]
     while stack:
-        at, v = stack.pop()
+        at, v, depth = stack.pop()
+        if isinstance(v, (dict, list)) and depth >= MAX_DEPTH:
+            raise InputError(path, f"nested too deeply to be an hgrun result (more than "
+                                   f"{MAX_DEPTH} levels at {at or '(top)'})")
         if isinstance(v, dict):
-            stack.extend((f"{at}.{k}" if at else str(k), x) for k, x in v.items())
+            stack.extend((f"{at}.{k}" if at else str(k), x, depth + 1) for k, x in v.items())
         elif isinstance(v, list):
-            stack.extend((f"{at}[{i}]", x) for i, x in enumerate(v))
+            stack.extend((f"{at}[{i}]", x, depth + 1) for i, x in enumerate(v))
         elif isinstance(v, int) and not isinstance(v, bool) and not -_INT64 <= v < _INT64:
             raise InputError(path, f"{at or '(top)'}: integer {str(v)[:30]}... does not fit 64 bits")
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reading one run directory: result.json (checked: resultfile.py), and the trace and the
 latency samples as columns. trace.bin / latency.bin are not parsed: they are read a chunk at a
 time into the contiguous numpy columns the analysis uses (binfile.py; 25 bytes per interval
@@ -80,16 +81,16 @@ class Samples:
         return Samples(self.thread[m], self.intended[m], self.actual[m], self.late[m])
 
 
-@dataclass
+@dataclass(eq=False)
 class Run:
-    """One result directory. The trace and the latency samples are read on first use;
-    `cache` keeps what several outputs derive from them (switches.of_run). `notes`: what
+    """One result directory. The trace and the latency samples are read on first use; what
+    several outputs derive from them is computed once by functions memoised per run
+    (read/memo.py: a run is its own identity, as the key of their memos). `notes`: what
     the reading found damaged or unfinished but read anyway (a file cut short, a run still
     being written): told on stderr once each (warn) and listed among the report's warnings."""
     path: Path
     result: dict[str, Any]
     _index: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
-    cache: dict[str, Any] = field(default_factory=dict, repr=False)
     notes: list[str] = field(default_factory=list, repr=False)
 
     def warn(self, text: str) -> None:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What `hgreport compare` compares: groups of runs (one run, a sweep point's repeats, or runs the
 user named alike), each labelled by the user's name or by what differs between the groups."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any, Sequence
 from ..base.errors import InputError
 from ..base.units import fmt_ns
 from .rundir import Run, read_run
-from .sweepdir import read_sweep
+from .sweepdir import from_runs, read_sweep, runs_below
 
 MIXED = "(mixed)"
 
@@ -160,10 +161,6 @@ def assign_labels(groups: Sequence[Group]) -> list[str]:
     return diff
 
 
-def _runs_below(path: Path) -> list[Run]:
-    return [read_run(p.parent) for p in sorted(path.rglob("result.json"))]
-
-
 def resolve(path: Path) -> list[Group]:
     """A run directory -> one group; a sweep directory -> a group per point (its repeats);
     a sweep point's directory (every run below it of one point) -> one group."""
@@ -178,7 +175,7 @@ def resolve(path: Path) -> list[Group]:
         for g in groups[:1]:
             g.notes += sw.notes
         return groups
-    runs = _runs_below(path)
+    runs = runs_below(path)
     if not runs:
         raise InputError(path, "no result.json in or below it (is this an hgrun result directory?)")
     ids = {(r.result.get("sweep_point") or {}).get("id") for r in runs}
@@ -187,7 +184,7 @@ def resolve(path: Path) -> list[Group]:
                                "directory, or group repeats with --name NAME=RUN (the same NAME)")
     if len(ids) == 1:
         return [Group(str(path), runs)]
-    sw = read_sweep(path)
+    sw = from_runs(path, runs)            # the runs already read: a sweep without sweep.json
     return [Group(f"{path} point {p.id}", list(p.runs)) for p in sw.points if p.runs]
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """series.jsonl (docs/results.md#seriesjsonl) as columns: one line per thread, per load and per
 scenario CPU (its interrupts) every `trace.series`, written while the run lasts.
 
@@ -32,6 +33,7 @@ from ..base.errors import InputError
 from ..base.units import fmt_ns
 from .regular import LONGEST_LINE, open_file
 from .rundir import Run
+from .memo import per_run
 
 # Thread columns, in the order of docs/results.md; -1 where a line has no such field.
 THREAD_KEYS = ("t_ns", "span_ns", "thread", "cpu_ns", "intervals", "gaps", "gap_max_ns",
@@ -401,15 +403,11 @@ def _chunks(path: Path, block: int | None = None):
             yield pending, True
 
 
+@per_run
 def read_series(run: Run) -> Series | None:
     """The run's series.jsonl as columns; None when the run has none (older runs). Read once
-    per run (kept in run.cache: the report reads it before its warnings are written)."""
-    if "series" not in run.cache:
-        run.cache["series"] = _read_series(run)
-    return run.cache["series"]
-
-
-def _read_series(run: Run) -> Series | None:
+    per run (the report reads it before its warnings are written: the Over time section's
+    `prepare`)."""
     path = run.file("series")      # rundir.py: inside the run directory, or an InputError
     if path is None:
         return None

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Reading a sweep directory: sweep.json (format hgrun-sweep/1) and its runs, or, without an
 index, every run below the directory whose result.json has a sweep_point, grouped by its id."""
 from __future__ import annotations
@@ -102,15 +103,22 @@ def _inside(index: Path, path: Path, run: Any) -> None:
         raise InputError(index, f"run {run!r} leads outside the sweep directory (a symlink)")
 
 
-def _from_runs(path: Path) -> Sweep:
+def runs_below(path: Path) -> list[Run]:
+    """Every run in or below `path` (its pNNN/rM directories: each with a result.json), in
+    the order of their paths, read once."""
+    return [read_run(res.parent) for res in sorted(path.rglob("result.json"))]
+
+
+def from_runs(path: Path, runs: list[Run] | None = None) -> Sweep:
+    """The runs below `path` (runs_below, unless given) that have a sweep_point, grouped by its
+    id: a sweep without its sweep.json."""
     groups: dict[str, Point] = {}
-    for res in sorted(path.rglob("result.json")):
-        run = read_run(res.parent)
+    for run in runs_below(path) if runs is None else runs:
         sp = run.result.get("sweep_point")
         if not sp:
             continue
         if not isinstance(sp, dict) or not isinstance(sp.get("id"), str):
-            raise InputError(res, "sweep_point: not an object with a string id")
+            raise InputError(run.path / "result.json", "sweep_point: not an object with a string id")
         p = groups.setdefault(sp["id"], Point(int(sp.get("index", len(groups))), sp["id"],
                                               dict(sp.get("overrides") or {})))
         p.runs.append(run)
@@ -139,7 +147,7 @@ def read_sweep(path: Path | str) -> Sweep:
     if index.exists():
         sweep = _from_index(path, read_json(index))
     else:
-        sweep = _from_runs(path)
+        sweep = from_runs(path)
     if not any(p.runs for p in sweep.points):
         raise InputError(path / "sweep.json" if index.exists() else path,
                          "no run of this sweep has a result.json")

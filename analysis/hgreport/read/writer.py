@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Whether hgrun is still writing a run directory: its lock file (docs/cli.md, "One writer
 per directory"), `.hgrun-lock`, a POSIX record lock its holder keeps for the run and the
 kernel releases when the holder dies. Asked with F_GETLK, which takes nothing (a lock taken

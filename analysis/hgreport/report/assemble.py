@@ -1,29 +1,49 @@
-"""The report of one run: report.md, summary.json, timeline.png, gaps.png, latency.png and
-trace.perfetto-trace in one output directory. report.md is the sections of report/registry.py
-in their order, each written by its module of report/sections/."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The report of one run in one output directory: report.md, the sections of report/registry.py
+in their order, each written by its module of report/sections/ (which prepares what it reads
+and names the figures it shows); the figures; summary.json; trace.perfetto-trace."""
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from ..analyses import causes, late_wakeups
-from ..analyses.summary import DEFAULT_THRESHOLDS_NS, summarize
+from ..analyses.summary import summarize
 from ..base import forked
 from ..base import safeout
-from ..figures import gaps_latency as figures
-from ..figures import timeline
+from ..base.units import DEFAULT_THRESHOLDS_NS
+from ..figures.figure import Figure
 from ..perfetto import trace as perfetto
 from ..read.rundir import Run
-from ..read.series import read_series
 from .registry import SECTIONS
-from .section import Context
+from .section import Context, Section
 
 
-def render(ctx: Context) -> str:
+def prepare(run: Run, sections: Sequence[Section] = SECTIONS) -> None:
+    """Reads and checks every input the report uses before it writes anything: the trace and
+    the wake-ups, then what only some sections read (their `prepare`)."""
+    run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
+    for sec in sections:
+        sec.prepare(run)
+
+
+def planned(ctx: Context, sections: Sequence[Section] = SECTIONS) -> list[Figure]:
+    """The figures the report draws for this run: those of the sections that apply, in the
+    order of the page."""
+    return [f for sec in sections for f in sec.planned(ctx)]
+
+
+def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) -> None:
+    """Draws each figure into the report's directory; `after(file)` follows each."""
+    for f in figures:
+        f.draw(ctx, ctx.out / f.file)
+        after(f.file)
+
+
+def render(ctx: Context, sections: Sequence[Section] = SECTIONS) -> str:
     """report.md: every section that has something to say, in the registry's order."""
-    return "\n".join(text for text in (sec.markdown(ctx) for sec in SECTIONS) if text)
+    return "\n".join(text for text in (sec.markdown(ctx) for sec in sections) if text)
 
 
 def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
@@ -45,41 +65,26 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
             job.check()       # the export failed: no more figures for a report that fails
 
     safeout.make_dir(out)
-    run.intervals, run.samples        # noqa: B018  (read, and check, before anything is written)
-    read_series(run)                  # its damage is among the warnings, above its section
-    # What only the sections read, read (and checked) now too, kept in run.cache: a bad line
-    # of kernel.jsonl or late_wakeups.jsonl is refused before any figure is drawn.
-    if (run.result.get("kernel_trace") or {}).get("enabled"):
-        causes.top_gaps(run)          # sections/causes.py
-    if late_wakeups.threads(run):
-        late_wakeups.collect(run)     # sections/late_wakeups.py
+    prepare(run)                      # a bad input is refused before any file is written
     lap("read")
     # The Perfetto export needs none of the rest: a child process writes it while this one
     # draws the figures (the machine's second CPU; base/forked.py, in-process if it cannot fork).
     pf = out / perfetto.FILE_NAME
     job = forked.Job(pf, "the Perfetto export", lambda: perfetto.write(run, pf))
     try:
-        s = summarize(run, thresholds_ns)
+        ctx = Context(run, summarize(run, thresholds_ns), out, window)
         lap("summary")
-        tl = out / "timeline.png"   # by default where things happen (analyses/timeline_windows.py)
-        written = [(timeline.plot_timeline(run, tl, *window) if window else
-                    timeline.plot_default(run, tl)).name]
-        lap("timeline")
-        written.append(figures.plot_gaps(run, out / "gaps.png").name)
-        lap("gaps")
-        lat = figures.plot_latency(run, out / "latency.png")
-        if lat is not None:
-            written.append(lat.name)
-        lap("latency")
-        page = render(Context(run, s, out, list(written)))   # the sections write their files
+        figures = planned(ctx)
+        draw(ctx, figures, lambda name: (ctx.figures.append(name), lap(name)))
+        page = render(ctx)
         lap("sections")
     except BaseException:
         job.cancel()
         raise
     job.wait()
-    written.append(pf.name)
     lap("perfetto")          # the time left waiting for it
-    s["files"] = written + ["summary.json", "report.md"]
+    s = ctx.summary
+    s["files"] = ctx.figures + ctx.written + [pf.name, "summary.json", "report.md"]
     safeout.write_text(out / "summary.json", json.dumps(s, indent=2) + "\n")
     safeout.write_text(out / "report.md", page)
     lap("markdown")

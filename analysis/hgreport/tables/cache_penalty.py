@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The indirect cost of a context switch (section 5.2, figure 5):
 
     C = ((W1 - W10) / W1) * (T / N10)

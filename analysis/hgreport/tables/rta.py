@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport rta`: the periodic threads of a run (or of a resolved scenario JSON from
 `hgrun validate --resolved`) as fixed-priority tasks, predicted worst-case response times next
 to what the run measured."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport sweep`: one row per grid point (per host too with by_host), each chosen metric
 over the repeats with a 95% interval that fits it (base/stats.py: Wilson from pooled counts
 for a ratio, a percentile bootstrap for non-negative values, none below three repeats), as

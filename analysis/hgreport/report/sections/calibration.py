@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The run's calibration: the counter's frequency and how it was measured, the gap threshold
 and the measuring loop's cost, whether memory was locked."""
 from __future__ import annotations

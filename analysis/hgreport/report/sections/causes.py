@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the gaps happened, when the run was recorded with the kernel's events
 (docs/kernel-trace.md): per thread the gaps, their time, the share explained and the time
 taken by outsiders; per thread and cause the time, gaps and share; the largest gaps with their
@@ -8,6 +9,7 @@ from ...analyses.causes import cause_rows, top_gaps
 from ...analyses.series_bins import fmt_at
 from ...base.markdown import pct, table
 from ...base.units import fmt_ns
+from ...read.rundir import Run
 from ..section import Context, Section
 
 
@@ -55,4 +57,10 @@ def render(ctx: Context) -> str:
     return "\n".join(lines)
 
 
-SECTION = Section("Why the gaps (kernel trace)", render, applies)
+def prepare(run: Run) -> None:
+    """kernel.jsonl, read and checked (the culprits of the largest gaps)."""
+    if (run.result.get("kernel_trace") or {}).get("enabled"):
+        top_gaps(run)
+
+
+SECTION = Section("Why the gaps (kernel trace)", render, applies, prepare)

@@ -1,9 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Gap lengths per thread and the inferred context-switch costs (involuntary, voluntary, all),
-with what the inference means (the paper's section 4)."""
+with what the inference means (the paper's section 4), and their histograms (gaps.png)."""
 from __future__ import annotations
 
 from ...base.markdown import table
 from ...base.units import fmt_ns
+from ...figures import gaps as figure
 from ..section import Context, Section
 
 
@@ -26,4 +28,4 @@ def render(ctx: Context) -> str:
     return "\n".join(out)
 
 
-SECTION = Section("Gaps and context switches", render)
+SECTION = Section("Gaps and context switches", render, figures=(figure.FIGURE,))

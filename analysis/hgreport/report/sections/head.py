@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The head of report.md: the scenario's name as the page's title, whether the run is
 complete, where its result is, how it was started and the sweep point it belongs to."""
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The machine the run measured: kernel, preemption model, clocksource, CPUs, governor, RT
 throttling, isolated CPUs."""
 from __future__ import annotations

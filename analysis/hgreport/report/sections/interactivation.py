@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Inter-activation times of periodic and latency threads (Abeni et al., figure 2): the
 deviation of each activation from the previous one plus the period, as a table and as its
 probability density (interactivation.png), next to the dispatch latency's 1 - CDF."""
@@ -5,10 +6,8 @@ from __future__ import annotations
 
 from ...base.markdown import table
 from ...base.units import fmt_ns
-from ...figures.interactivation import plot
+from ...figures import interactivation as figure
 from ..section import Context, Section
-
-FILE_NAME = "interactivation.png"
 
 
 def applies(ctx: Context) -> bool:
@@ -30,10 +29,8 @@ def render(ctx: Context) -> str:
                    _ns(r.get("stddev_ns")), _ns(r.get("min_ns")), _ns(r.get("p1_ns")),
                    _ns(r.get("p99_ns")), _ns(r.get("max_ns"))] for r in rows], "llrrrrrrr"),
            ""]
-    path = plot(ctx.run, rows, ctx.out / FILE_NAME)
-    if path is not None:
-        out += [f"![{FILE_NAME}]({FILE_NAME})", ""]
     return "\n".join(out)
 
 
-SECTION = Section("Inter-activation times (Abeni figure 2)", render, applies)
+SECTION = Section("Inter-activation times (Abeni figure 2)", render, applies,
+                  figures=(figure.FIGURE,))

@@ -1,10 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Dougan's form: the worst scheduling jitter per CPU with the histogram of every wake-up's
 jitter on that CPU (jitter.png)."""
 from __future__ import annotations
 
 from ...base.markdown import table
 from ...base.units import fmt_ns
-from ...figures.jitter import plot_jitter, worst_per_cpu
+from ...figures import jitter as figure
+from ...figures.jitter import worst_per_cpu
 from ..section import Context, Section
 
 
@@ -19,12 +21,7 @@ def render(ctx: Context) -> str:
     out = [table(["CPU", "wake-ups", "worst jitter", "thread"],
                  [[r["cpu"], r["wakeups"], fmt_ns(r["worst_ns"]), r["thread"]] for r in rows],
                  "lrrl"), ""]
-    if plot_jitter(ctx.run, ctx.out / "jitter.png") is not None:
-        out += ["![jitter.png](jitter.png)", "",
-                "Per CPU, the wake-ups' jitter (lateness against the grid) as a histogram on "
-                "log-log axes, the worst case dashed: the form of Dougan's figures, which report "
-                "a run's worst-case jitter per CPU under load.", ""]
     return "\n".join(out)
 
 
-SECTION = Section("Jitter per CPU (Dougan)", render, applies)
+SECTION = Section("Jitter per CPU (Dougan)", render, applies, figures=(figure.FIGURE,))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Why the wake-ups were late, when the run was recorded with the kernel's events
 (docs/kernel-trace.md, "Late wake-ups"): per latency thread how many late wake-ups the
 components add up for and how the time splits, the worst wake-ups with their breakdown
@@ -9,9 +10,8 @@ from ...analyses.series_bins import fmt_at
 from ...base.markdown import pct, table
 from ...base.units import fmt_ns
 from ...figures import late_wakeups as figure
+from ...read.rundir import Run
 from ..section import Context, Section
-
-FIGURE = "late_wakeups.png"
 
 
 def applies(ctx: Context) -> bool:
@@ -67,10 +67,13 @@ def render(ctx: Context) -> str:
                           fmt_ns((x.get("at_ns") or {}).get("woken")),
                           fmt_ns((x.get("at_ns") or {}).get("switched")), lw.breakdown(x)]
                          for x in worst], "llrrrrl"), ""]
-    if figure.plot(run, late, ctx.out / FIGURE) is not None:
-        lines += [f"![{FIGURE}]({FIGURE})", "",
-                  f"Each thread's {lw.TAIL} worst wake-ups, stacked by component.", ""]
     return "\n".join(lines)
 
 
-SECTION = Section("Why the wake-ups were late (kernel trace)", render, applies)
+def prepare(run: Run) -> None:
+    if lw.threads(run):
+        lw.collect(run)
+
+
+SECTION = Section("Why the wake-ups were late (kernel trace)", render, applies, prepare,
+                  (figure.FIGURE,))

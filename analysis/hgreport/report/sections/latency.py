@@ -1,9 +1,11 @@
-"""Dispatch latency of the latency threads: min, p50, p99, p99.9, max, and the samples later
-than each threshold (the Hourglass paper's table 1)."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Dispatch latency of the latency threads: min, p50, p99, p99.9, max, their tail and course
+(latency.png), and the samples later than each threshold (the Hourglass paper's table 1)."""
 from __future__ import annotations
 
 from ...base.markdown import table
 from ...base.units import fmt_ns
+from ...figures import latency as figure
 from ..section import Context, Section
 
 
@@ -19,6 +21,8 @@ def render(ctx: Context) -> str:
                    fmt_ns(t["latency"]["p50_ns"]), fmt_ns(t["latency"]["p99_ns"]),
                    fmt_ns(t["latency"]["p999_ns"]), fmt_ns(t["latency"]["max_ns"])] for t in lat],
                  "lrrrrrr"), ""]
+    shown = ctx.figure(figure.FIGURE)
+    out += [shown] if shown else []
     d = s["dispatch_latency"]
     ths = d["thresholds_ns"]
     out += ["### Samples later than (Hourglass table 1)", "",
@@ -32,4 +36,4 @@ def render(ctx: Context) -> str:
     return "\n".join(out)
 
 
-SECTION = Section("Dispatch latency", render, applies)
+SECTION = Section("Dispatch latency", render, applies, figures=(figure.FIGURE,))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The loads: type, window, how long each ran, throughput, whether it ended early, stress-ng's
 own figures for a stress_ng load, and their warnings."""
 from __future__ import annotations

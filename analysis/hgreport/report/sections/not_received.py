@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The CPU the scenario did not get, per CPU and per phase, from the gap trace alone
 (result.json `cpu_not_received`, docs/results.md): the time one of its threads wanted a CPU
 while none of them ran there, beside the /proc estimate of who else ran (competition)."""

@@ -1,22 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The "Over time" section of a run's report, from series.jsonl (docs/results.md#seriesjsonl):
-what a run of hours or days is read by. It writes series.png, series.json (the bins) and, in
-`outliers` mode, outliers.png into the report's directory; `hgreport series` writes it alone
-(`section`, commands/series.py)."""
+what a run of hours or days is read by. Its figures are series.png and, in `outliers` mode,
+outliers.png; it writes series.json (the bins) beside them. `hgreport series` writes it alone
+(commands/series.py)."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ...analyses.series_bins import (Bins, aggregate, fmt_clock, fmt_span, interrupt_rates,
-                                     sample_p99)
-from ...base.markdown import table
+from ...analyses.series_bins import Bins, OverTime, fmt_clock, fmt_span, interrupt_rates, over_time
 from ...base import safeout
+from ...base.markdown import table
 from ...base.units import fmt_ns
-from ...figures.series import plot_series
+from ...figures import outliers as outliers_figure
+from ...figures import series as series_figure
 from ...read.rundir import Run
 from ...read.series import Series, read_series
 from .. import outliers as outlier_windows
@@ -24,15 +24,6 @@ from ..section import Context, Section
 
 TITLE = "Over time"
 WORST = 10
-
-
-def covered_ns(run: Run, s: Series) -> int:
-    """The time the run recorded: the duration when complete, else the later of the last
-    checkpoint and the last series line read."""
-    cp = (run.result.get("checkpoint") or {}).get("covers_ns")
-    if run.complete and run.duration_ns:
-        return max(run.duration_ns, s.end_ns)
-    return max(int(cp or 0), s.end_ns) or run.duration_ns
 
 
 def _coverage(run: Run, s: Series, b: Bins, covered: int) -> list[str]:
@@ -151,55 +142,46 @@ def _interrupts(s: Series, b: Bins) -> list[str]:
                   rows, "rrrr"), ""]
 
 
+def applies(ctx: Context) -> bool:
+    return over_time(ctx.run) is not None
+
+
 def render(ctx: Context) -> str:
-    return section(ctx.run, ctx.out)[0]
-
-
-
-def section(run: Run, out: Path) -> tuple[str, list[str]]:
-    """(markdown under the section's heading, one summary line per thread), writing series.png,
-    series.json and outliers.png into `out`; ("", []) without a series."""
-    s = read_series(run)
-    if s is None or s.lines == 0:
-        return "", []
-    covered = covered_ns(run, s)
-    s = s.within_windows(dict(enumerate(_windows(run.threads, covered))),
-                         {ld["name"]: w for ld, w in zip(run.loads, _windows(run.loads, covered))
-                          if w is not None})
-    b = aggregate(s, len(run.threads), covered_ns=covered)
-    b = replace(b, lat_p99_exact=sample_p99(run, b))
-    windows = list((run.result.get("trace") or {}).get("outliers") or [])
-    safeout.make_dir(out)
-    plot_series(run, s, b, out / "series.png", covered, windows)
+    """The markdown under the section's heading, with series.png and outliers.png placed;
+    writes series.json."""
+    run = ctx.run
+    ot = over_time(run)
+    s, b, covered, windows = ot.series, ot.bins, ot.covered_ns, ot.windows
     lines = _coverage(run, s, b, covered)
     lines += [table(["thread", f"CPU received per {fmt_span(b.bin_ns)}", "longest gap",
                      "deadline misses", "wake-up latency max", "dropped"],
                     _thread_rows(run, s, b), "llllll"), ""]
     lines += _worst(run, s, windows) + _loads(run, s, b) + _interrupts(s, b)
-    lines += ["![series.png](series.png)", ""]
-    lines += outlier_windows.write_section(run, out)
-    safeout.write_text(out / "series.json",
-                       json.dumps(_bins_json(run, s, b, covered), indent=1) + "\n")
-    return "\n".join(lines), _summary(run, s, b, covered, windows)
+    shown = ctx.figure(series_figure.FIGURE)
+    lines += [shown] if shown else []
+    lines += outlier_windows.lines(ctx)
+    ctx.write("series.json", json.dumps(_bins_json(run, ot), indent=1) + "\n")
+    return "\n".join(lines)
 
 
-def _windows(items: list[dict[str, Any]], covered: int) -> list[tuple[int, int] | None]:
-    """(started_ns, stopped_ns) of each thread or load, None where it did not start; a window
-    still open ends at `covered`. A load's ends at its SIGTERM (`stop_requested_ns`) when that
-    came first: its rates are over that time (docs/loads.md#statistics), and a dying load
-    does no work."""
-    out: list[tuple[int, int] | None] = []
-    for t in items:
-        a, b = t.get("started_ns"), t.get("stopped_ns")
-        asked = t.get("stop_requested_ns")
-        if isinstance(asked, int) and (not isinstance(b, int) or asked < b):
-            b = asked
-        out.append((a, b if isinstance(b, int) else covered) if isinstance(a, int) else None)
-    return out
+def section(run: Run, out: Path) -> tuple[str, list[str]]:
+    """The section alone, as `hgreport series` writes it: (the markdown under its heading, a
+    summary line per thread), its figures and series.json written into `out`; ("", []) for a
+    run without a series."""
+    SECTION.prepare(run)
+    ctx = Context(run, {}, out)
+    if not applies(ctx):
+        return "", []
+    safeout.make_dir(out)
+    for f in SECTION.planned(ctx):
+        f.draw(ctx, out / f.file)
+        ctx.figures.append(f.file)
+    return render(ctx), summary_lines(run)
 
 
-def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:
+def _bins_json(run: Run, ot: OverTime) -> dict[str, Any]:
     """series.json: the bins of the figure, machine-readable (null where a bin has no data)."""
+    s, b, covered = ot.series, ot.bins, ot.covered_ns
     def col(a: np.ndarray, present: np.ndarray) -> list[Any]:
         return [int(v) if ok else None for v, ok in zip(a.tolist(), present.tolist())]
     share = b.cpu_share()
@@ -234,7 +216,13 @@ def _bins_json(run: Run, s: Series, b: Bins, covered: int) -> dict[str, Any]:
             "cpus": cpus}
 
 
-def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str, Any]]) -> list[str]:
+def summary_lines(run: Run) -> list[str]:
+    """A line for the run and one per thread, as `hgreport series` prints them; [] without
+    a series."""
+    ot = over_time(run)
+    if ot is None:
+        return []
+    s, b, covered, windows = ot.series, ot.bins, ot.covered_ns, ot.windows
     out = [f"{run.scenario.get('name')}: {fmt_clock(covered)} in {s.lines} series lines, "
            f"bins of {fmt_span(b.bin_ns)}" + ("" if run.complete else " (run incomplete)")]
     for i in range(len(run.threads)):
@@ -252,4 +240,5 @@ def _summary(run: Run, s: Series, b: Bins, covered: int, windows: list[dict[str,
     return out
 
 
-SECTION = Section(TITLE, render)
+SECTION = Section(TITLE, render, applies, prepare=read_series,
+                  figures=(series_figure.FIGURE, outliers_figure.FIGURE))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The Hourglass summary per thread: granted policy, CPU received and share, intervals, gaps,
 deadlines hit and missed, work units; the jobs rebuilt from the trace (worst and mean
 response time) and whether they agree with the runner's counters."""

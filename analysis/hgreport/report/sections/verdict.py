@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The verdict, first on the page: the scenario's expectations, PASS or FAIL, in the units
 they were written in (a bound `min: 1s` reads 1 s, a ratio a percentage), then the few
 findings a reader needs before the details: the CPU each thread received against what it
@@ -8,6 +9,8 @@ from typing import Any
 
 from ...base.markdown import table
 from ...base.units import fmt_metric, fmt_ns
+from ...read.memo import per_run
+from ...read.rundir import Run
 from ..section import Context, Section
 
 
@@ -31,17 +34,15 @@ def _expectations(ctx: Context) -> list[str]:
     return [head, "", table(["thread", "metric", "bound", "measured", "result"], rows, "llrrl"), ""]
 
 
-def _by_label(ctx: Context) -> dict[Any, dict[str, Any]]:
+@per_run
+def _by_label(run: Run) -> dict[Any, dict[str, Any]]:
     """The scenario's first thread entry of each os_name or name, built once per run (a scan
     per thread was quadratic: minutes for thousands of threads)."""
-    index = ctx.run.cache.get("verdict_by_label")
-    if index is None:
-        index = {}
-        for x in ctx.run.scenario.get("threads") or []:
-            for key in (x.get("os_name"), x.get("name")):
-                if key is not None:
-                    index.setdefault(key, x)
-        ctx.run.cache["verdict_by_label"] = index
+    index: dict[Any, dict[str, Any]] = {}
+    for x in run.scenario.get("threads") or []:
+        for key in (x.get("os_name"), x.get("name")):
+            if key is not None:
+                index.setdefault(key, x)
     return index
 
 
@@ -52,7 +53,7 @@ def asked_ns(ctx: Context, t: dict[str, Any]) -> tuple[float | None, str]:
     if t["workload"] == "latency":
         return None, ""
     if t["releases"]:
-        s = _by_label(ctx).get(t["label"])
+        s = _by_label(ctx.run).get(t["label"])
         values = (((s or {}).get("workload") or {}).get("exec") or {}).get("values_ns") or []
         if values:
             return t["releases"] * sum(values) / len(values), "releases × exec"

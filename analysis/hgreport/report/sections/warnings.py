@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The run's warnings (result.json and hgreport's own), or "none"."""
 from __future__ import annotations
 

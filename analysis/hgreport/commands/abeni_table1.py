@@ -1,4 +1,6 @@
-"""`hgreport table1 RUN...`: per-window statistics (Abeni et al. table 1) and switch rates."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`hgreport abeni-table1 RUN...` (also `table1`): per-window statistics (Abeni et al. table 1)
+and switch rates."""
 from __future__ import annotations
 
 import argparse
@@ -15,10 +17,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..analyses import table1
+    from ..analyses import abeni_table1 as table1
     from ..read.rundir import read_run
     from ..read.rungroups import Group, assign_labels
-    from ..tables import table1 as table1_render
+    from ..tables import abeni_table1 as table1_render
     runs = [read_run(p) for p in args.runs]
     data = [table1.table1(r) for r in runs]
     if len(runs) == 1:
@@ -34,6 +36,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMAND = Command("table1", "per load window: latency worst/p99/count, deadline misses, switches "
-                  "per second (Abeni et al. table 1); switch rates and costs per thread",
-                  _arguments, _run, "RUN... [--json]")
+COMMAND = Command("abeni-table1", "Abeni et al.'s table 1: per load window latency worst/p99/"
+                  "count, deadline misses, switches per second; switch rates and costs per "
+                  "thread", _arguments, _run, "RUN... [--json]", aliases=("table1",))

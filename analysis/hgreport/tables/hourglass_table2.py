@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Table 2 of the paper (section 5.4): missed deadlines of periodic threads and throughput of
 tcp_stream loads, each row a thread, a load, or a thread with the loads that overlapped it."""
 from __future__ import annotations
@@ -45,7 +46,7 @@ def rows(run: Run) -> list[dict[str, Any]]:
 
 
 def render(run: Run, data: list[dict[str, Any]]) -> str:
-    head = f"# Table 2: {run.scenario.get('name')} ({run.path})\n\n"
+    head = f"# Hourglass table 2: {run.scenario.get('name')} ({run.path})\n\n"
     if not run.complete:
         head += "> **This run is incomplete** (`complete: false`).\n\n"
     body = [[r["row"], r["what"], pct(r["miss_ratio"], 1) if r["miss_ratio"] is not None else None,
@@ -86,5 +87,5 @@ def render_several(runs: list[Run], labels: list[str], data: list[list[dict[str,
                 cells.append(f"{r['mbps']:.1f} Mbit/s")
         body.append(cells)
     head = [f"{row} {'missed' if fld == 'missed' else 'throughput'}" for row, fld in cols]
-    return (f"# Table 2: {len(runs)} runs\n\n"
+    return (f"# Hourglass table 2: {len(runs)} runs\n\n"
             + table(["run"] + head, body, "l" + "r" * len(cols)) + "\n")

@@ -1,5 +1,7 @@
-"""`hgreport dispatch RUN_DIR...`: the dispatch-latency table (Hourglass section 5.3, table 1):
-wake-ups later than each threshold, a row per latency thread of each run."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`hgreport hourglass-table1 RUN_DIR...` (also `dispatch`): the dispatch-latency table
+(Hourglass section 5.3, table 1): wake-ups later than each threshold, a row per latency thread
+of each run."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +9,7 @@ import json
 from pathlib import Path
 
 from . import argtypes
+from ..base.units import DEFAULT_THRESHOLDS_NS
 from .command import Command
 
 
@@ -14,7 +17,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path, nargs="+",
                    help="run directories; with several, a row per run (labelled by what differs)")
     p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
-                   default=[1_000_000, 5_000_000, 10_000_000, 50_000_000],
+                   default=list(DEFAULT_THRESHOLDS_NS),
                    help="count the wake-ups later than these (default 1ms,5ms,10ms,50ms)")
     p.add_argument("--json", action="store_true")
 
@@ -53,6 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMAND = Command("dispatch", "section 5.3: wake-ups later than each threshold, a row per "
-                  "latency thread of each run (Hourglass table 1)", _arguments, _run,
-                  "RUN_DIR... [--thresholds 1ms,5ms,...] [--json]")
+COMMAND = Command("hourglass-table1", "Hourglass's table 1 (section 5.3, dispatch latency): "
+                  "wake-ups later than each threshold, a row per latency thread of each run",
+                  _arguments, _run, "RUN_DIR... [--thresholds 1ms,5ms,...] [--json]",
+                  aliases=("dispatch",))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Per-window statistics (Abeni et al. 2002, table 1): for each load's window (result.json's
 loads[].started_ns..stopped_ns) and for the quiet time outside every window, per thread: the
 wake-up latency (count, p50, p99, worst), the deadline misses (jobs whose deadline falls in the

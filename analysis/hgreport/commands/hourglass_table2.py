@@ -1,5 +1,6 @@
-"""`hgreport table2 RUN_DIR...`: Hourglass section 5.4, missed deadlines and throughput; with
-several runs, a row per run."""
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`hgreport hourglass-table2 RUN_DIR...` (also `table2`): Hourglass's table 2 (section 5.4),
+missed deadlines and throughput; with several runs, a row per run."""
 from __future__ import annotations
 
 import argparse
@@ -18,7 +19,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..read.rundir import read_run
     from ..read.rungroups import Group, assign_labels
-    from ..tables import table2
+    from ..tables import hourglass_table2 as table2
     runs = [read_run(p) for p in args.run_dir]
     data = [table2.rows(r) for r in runs]
     if len(runs) == 1:
@@ -36,5 +37,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMAND = Command("table2", "section 5.4: missed deadlines and throughput (a row per run with "
-                  "several)", _arguments, _run, "RUN_DIR... [--json]")
+COMMAND = Command("hourglass-table2", "Hourglass's table 2 (section 5.4): missed deadlines and "
+                  "throughput (a row per run with several)", _arguments, _run,
+                  "RUN_DIR... [--json]", aliases=("table2",))

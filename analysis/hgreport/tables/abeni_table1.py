@@ -1,11 +1,12 @@
-"""Markdown of `hgreport table1`: one run in detail (a table per latency thread, misses and
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Markdown of `hgreport abeni-table1`: one run in detail (a table per latency thread, misses and
 switch rates per window, switch rates and costs per thread), several runs as Abeni's table 1
 (a row per run, a column per window)."""
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..analyses.table1 import QUIET
+from ..analyses.abeni_table1 import QUIET
 from ..read.late_wakeups import COMPONENTS
 from ..base.markdown import table
 from ..base.units import fmt_ns
@@ -38,7 +39,7 @@ def _window_switches(t: dict[str, Any], name: str, secs: float) -> list[str]:
 
 def one(t: dict[str, Any]) -> str:
     wins = t["windows"]
-    out = [f"# Table 1: {t['scenario']} (`{t['run']}`)", ""]
+    out = [f"# Abeni table 1: {t['scenario']} (`{t['run']}`)", ""]
     if not t["complete"]:
         out += ["> **This run is incomplete** (`complete: false`).", ""]
     out += ["Windows: each load's, from when it started to when it stopped (result.json "
@@ -118,7 +119,7 @@ def _switch_table(t: dict[str, Any]) -> list[str]:
 def several(ts: Sequence[dict[str, Any]], labels: Sequence[str]) -> str:
     names = list(dict.fromkeys(w["name"] for t in ts for w in t["windows"] if w["name"] != QUIET))
     names.append(QUIET)
-    out = [f"# Table 1: {len(ts)} runs", "",
+    out = [f"# Abeni table 1: {len(ts)} runs", "",
            "A row per run, a column per window (each load's, and the time outside them); cells "
            "p99 / worst wake-up latency, or missed/jobs.", ""]
     out += [table(["run", "scenario", "path"], [[lab, t["scenario"], f"`{t['run']}`"]
