@@ -311,7 +311,7 @@ def test_merge_copies_only_hgruns_files_as_recorded(hgrun, scenario, tmp_path):
     assert not (out / "p000" / "r0" / "run-me.sh").exists()
     assert (out / "p000" / "r0" / "result.json").is_file()
     assert "p001/r0: not copied: trace.bin holds " in r.err, r.err
-    assert f"(1.0 GiB), but result.json records {recorded}" in r.err, r.err
+    assert f"(1 GiB), but result.json records {recorded}" in r.err, r.err
     assert "run p001/r0: no shard holds it complete" in r.err
     assert not (out / "p001" / "r0" / "trace.bin").exists()
     # a trace.bin of 8 MiB, mostly a hole, and result.json saying so: copied, still sparse
@@ -342,7 +342,7 @@ def test_merge_into_a_full_disk_says_so_and_leaves_out_as_it_was(hgrun, scenario
     shard = _merge_shard(hgrun, scenario, tmp_path)
     small = tmp_path / "small"
     small.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(small)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", str(small)], check=True)
     try:
         out = small / "out"
         r = hgrun("sweep-merge", out, shard, timeout=60)
