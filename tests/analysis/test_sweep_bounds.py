@@ -89,7 +89,8 @@ def test_past_the_limits_is_a_one_line_error(miss_run, tmp_path, hgreport, edit,
 
 
 def test_overrides_past_the_limits_in_result_json(miss_run, tmp_path, hgreport):
-    """Without sweep.json, the points come from the runs' result.json: the same bounds."""
+    """Without sweep.json, the points come from the runs' result.json: the same bounds (the
+    result schema's maxProperties says it first)."""
     def many(doc):
         doc["points"][0]["overrides"] = {f"k{i}": "v" for i in range(33)}
     root = _sweep(tmp_path / "sw", miss_run, many, index=False)
@@ -97,7 +98,7 @@ def test_overrides_past_the_limits_in_result_json(miss_run, tmp_path, hgreport):
     doc["sweep_point"]["overrides"] = {f"k{i}": "v" for i in range(33)}
     (root / "p000" / "r0" / "result.json").write_text(json.dumps(doc))
     rc, _, err = hgreport("sweep", root, "-o", tmp_path / "out")
-    assert rc == 2 and "axes: 33 past hgrun's limit of 32" in err, err
+    assert rc == 2 and err.count("\n") == 1 and "sweep_point.overrides" in err, err
 
 
 def test_an_axis_of_1024_values_draws_at_most_40_labels(miss_run, tmp_path, hgreport,

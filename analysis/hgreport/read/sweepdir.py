@@ -132,13 +132,14 @@ def _from_index(path: Path, doc: Any) -> Sweep:
     missing = 0
     for i, (p, rel) in enumerate(zip(points, runs)):
         for r in rel:
-            _inside(index, path, None, r)       # the name; where it leads, once it is read
+            _inside(index, path, None, r)       # the name; where it leads, when it leads somewhere
             if r in named:
                 raise InputError(index, f"run {r!r} is named twice (points[{named[r]}] and "
                                         f"points[{i}]): each run is one point's, once")
             named[r] = i
-            if (path / r / "result.json").exists():
+            if (path / r).exists():
                 _inside(index, path, top, r)
+            if (path / r / "result.json").exists():
                 p.runs.append(read_run(path / r))
                 continue
             p.missing.append(r)
