@@ -45,7 +45,9 @@ EXIT_INTERNAL = bugreport.EXIT_INTERNAL
 __all__ = ["COMMANDS", "UsageError", "main", "parser"]
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line. With `only` (a command's name or alias), only that command's arguments
+    are added: the others' modules import nothing they would need (export's formats)."""
     overview = "\n".join(f"  hgreport {c.name} {c.usage}"
                          + (f"  (also: {', '.join(c.aliases)})" if c.aliases else "")
                          for c in COMMANDS)
@@ -62,8 +64,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
-        c.add_arguments(sub.add_parser(c.name, aliases=c.aliases, help=c.help.replace("%", "%%"),
-                                       description=c.help))
+        sp = sub.add_parser(c.name, aliases=c.aliases, help=c.help.replace("%", "%%"),
+                            description=c.help)
+        if only is None or only in (c.name, *c.aliases):
+            c.add_arguments(sp)
     return p
 
 
@@ -106,7 +110,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv.insert(0, DEFAULT)        # `hgreport RUN_DIR` is `hgreport report RUN_DIR`
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv[0] if argv and argv[0] in names else None).parse_args(argv)
     except SystemExit as e:            # argparse: 2 on a usage error; ours is 3 (hgrun's)
         return EXIT_USAGE if e.code == 2 else int(e.code or 0)
     if args.command is None:
