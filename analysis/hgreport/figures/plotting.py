@@ -146,6 +146,14 @@ def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
         fig.dpi = dpi
 
 
+def warm() -> None:
+    """Loads what the first figure of a process would: the fonts, by measuring a tick label
+    (before a fork, so that each process need not)."""
+    fig = plt.figure(figsize=(1, 1), dpi=DPI)
+    fig.text(0.5, 0.5, "0.5 ms").get_window_extent(fig.canvas.get_renderer())
+    plt.close(fig)
+
+
 def save(fig: Any, path: Path) -> Path:
     box = tight_bbox(fig)
     with safeout.open_out(path, "wb") as f:       # never through a planted link
