@@ -13,8 +13,9 @@ of this checkout's tests/analysis/golden/, copied once into a temporary director
     bench/report_time.py                       # this tree, n=5
     bench/report_time.py --tree /tmp/before -n 7 --cases mix windows
     bench/report_time.py --serial              # HGREPORT_SERIAL=1: no forked child
-    bench/report_time.py --runs /tmp/small/*   # other run directories (e.g. 0.1 s runs:
-                                               #   hgrun experiments/X.yaml --duration 100ms)
+    bench/report_time.py --runs /tmp/small/*   # other run directories (0.1 s runs:
+                                               #   hgrun experiments/01_first_trace.yaml
+                                               #   --duration 100ms -o /tmp/small/a)
 """
 from __future__ import annotations
 
