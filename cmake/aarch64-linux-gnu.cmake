@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Cross-compiling hgrun for 64-bit Arm Linux with Debian's cross compiler
 # (gcc-aarch64-linux-gnu) against Debian's arm64 multiarch packages
 # (libyaml-dev:arm64, libcyaml-dev:arm64, libjansson-dev:arm64).  Tests run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hgrun's other counters, built and run for real (docs/arm64.md):
 #  1. arm64: cross-builds hgrun for aarch64 (cmake/aarch64-linux-gnu.cmake,
 #     gcc-aarch64-linux-gnu, Debian's arm64 packages) into build-arm64/, runs

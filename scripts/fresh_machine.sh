@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's two commands on a freshly made machine: a pristine minimal
 # Debian root (debootstrap --variant=minbase), entered with chroot in a mount
 # namespace of its own (proc, sys, dev mounted inside it, all gone when it

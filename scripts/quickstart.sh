@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # From a fresh clone to a result: install what is missing, build, check every
 # shipped experiment, run the main one (Hourglass table 2, 30 s) with its
 # summary, then its report (table 2, figures, a Perfetto trace) with hgreport,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sets this checkout up on Debian (12 or 13; docs/install.md): installs the
 # Debian packages hgrun needs with apt, makes the project's own Python
 # environment (.venv/ here, never the system Python) with hgreport in it,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hourglass section 5.4 (table 2) with the TCP stream coming from "another
 # machine", on ONE machine: two network namespaces joined by a veth pair stand
 # in for the two hosts. The receiving namespace runs

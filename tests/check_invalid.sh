@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # One golden invalid case: `hgrun validate scenario.yaml` in the case
 # directory must exit 2 and print the line in `expected` as its first error.
 # Usage: check_invalid.sh HGRUN DIR [EMULATOR ARGS...]; a cross build passes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mmap'd, pre-touched, not inherited by forks. */
 #include <sys/mman.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Measuring buffers (trace records, working sets, latency samples): their
  * own anonymous mappings, pre-touched, and marked MADV_DONTFORK so that a
  * load forked during the run neither copies them nor turns them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bounded waits for helper children (runner/base/child.h). */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A short-lived helper child that writes its answer to a pipe, waited for
  * with a bound: a child that hangs (a fork under qemu-user can stop at its
  * first system call, docs/arm64.md) is killed after timeout_ms, and a stop

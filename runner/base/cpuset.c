@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU list parsing and formatting. */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU lists as scenarios write them: [0, 2] or "0-3,6". */
 #ifndef HG_CPUSET_H
 #define HG_CPUSET_H

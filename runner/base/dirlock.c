@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Directory locks (base/dirlock.h): a POSIX record lock (fcntl F_SETLK,
  * whole file) on a lock file created without following links, owned by us
  * and with one link, checked after locking to still be the file at its

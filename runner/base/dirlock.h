@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One writer per directory: a lock file, HG_DIRLOCK_NAME in a run
  * directory or a sweep directory, locked (fcntl F_SETLK, a POSIX record
  * lock: it works over NFS too, and fork does not pass it on) for as long as

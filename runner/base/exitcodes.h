@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exit codes of every hgrun command (docs/cli.md, "Exit codes").  A
  * finding (5: the runs are whole, an expectation failed) is kept apart from
  * a failure (1: a run broke or is incomplete), so CI can tell a regression

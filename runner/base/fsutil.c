@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mkdir -p, files created without following links, and atomic whole-file
  * writes. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small file-system helpers shared by the result writers. */
 #ifndef HG_FSUTIL_H
 #define HG_FSUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Room for one more element in a growing array (doubling, from `first`):
  * the results' and samplers' lists whose length is known only at the end. */
 #ifndef HG_GROW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bounded, link-refusing JSON reads (base/jsonfile.h). */
 #include <errno.h>
 #include <fcntl.h>

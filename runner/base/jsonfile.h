@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading the JSON files hgrun reads back (sweep.json, a run's
  * result.json) from directories others may write to: a regular file, not
  * a link, not a FIFO (which would block), of bounded size. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Edit distance suggestions (fio's "did you mean X?"). */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Name matching for messages: "did you mean ...?" and lists of valid names. */
 #ifndef HG_NAMES_H
 #define HG_NAMES_H

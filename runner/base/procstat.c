@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/<pid>/stat past the command name. */
 #include <stdio.h>
 #include <string.h>

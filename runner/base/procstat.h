@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/<pid>/stat, read past the command name (which may hold spaces and
  * parentheses), for the few fields hgrun needs: a parent's pid, a task's
  * flags. */

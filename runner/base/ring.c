@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ring's memory: one pre-touched mapping (base/buffer.h). */
 #include <errno.h>
 #include <string.h>

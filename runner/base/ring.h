@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A lock-free single-producer, single-consumer ring of fixed-size records.
  * The producer (a measuring thread) claims a slot, fills it in place and
  * publishes it; a full ring drops the record and counts it, never waits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SHA-256, straight from FIPS 180-4 section 6.2. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SHA-256 (FIPS 180-4), for result.json's scenario_sha256. */
 #ifndef HG_SHA256_H
 #define HG_SHA256_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Latency statistics: a fixed-bucket histogram with an explicit overflow
  * count, and exact summaries of stored samples.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Latency statistics: a fixed-bucket histogram with an explicit overflow
  * count, plus exact min/mean/max and percentiles from stored samples. */
 #ifndef HG_STATS_H

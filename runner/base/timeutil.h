@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Nanosecond time: clock reads and timespec conversions, written once.
  * Times are int64_t nanoseconds (CLOCK_MONOTONIC unless a clock is named). */
 #ifndef HG_TIMEUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Units are parsed from tables of suffixes (as wrk does), exactly: the
  * value is held as an integer count of the smallest unit, never a double. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict parsing of user-entered numbers: durations, sizes, integers,
  * booleans.  No sign where none makes sense, no exponent, no trailing junk.
  * Each parser returns 0, or -1 with a message for the user in err. */

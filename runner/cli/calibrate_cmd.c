@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun calibrate`: what a run would measure before its threads start. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun calibrate`: the counter, its rate, the loop cost and the gap
  * threshold `gap: auto` would use on this machine. */
 #ifndef HG_CALIBRATE_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: hgrun [run] SCENARIO | sweep | sweep-merge | validate |
  * list | calibrate | schema (docs/cli.md is the contract). */
 #ifndef HG_CLI_H

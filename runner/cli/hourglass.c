@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun hourglass ARGS...`: a Hourglass 0.5 command line (its appendix A,
  * the table in docs/scenario.md "From Hourglass command lines") turned into
  * the equivalent scenario YAML on stdout; every mapping that is not one to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun hourglass ARGS...`: a Hourglass 0.5 command line as a scenario
  * (docs/scenario.md, "From Hourglass command lines"). */
 #ifndef HG_CLI_HOURGLASS_H

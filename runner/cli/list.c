@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing the registries: workloads, timers, priorities, loads, metrics;
  * each plugin's parameters from its table (plan/param.h). */
 #include <jansson.h>
@@ -50,7 +51,7 @@ static json_t *list_json(void)
 		json_array_append_new(w, workload_json(hg_builtin_plugins.workloads[i]));
 	for (size_t i = 0; i < hg_builtin_plugins.n_timers; i++)
 		json_array_append_new(t, plugin_json(PLUGIN(hg_builtin_plugins.timers[i])));
-	for (size_t i = 0; i < hg_n_priority_levels; i++)
+	for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 		json_array_append_new(p, json_pack("{s:s, s:s, s:i, s:i, s:s}",
 			"name", hg_priority_levels[i].name,
 			"policy", hg_policy_name(hg_priority_levels[i].policy),
@@ -108,7 +109,7 @@ static void print_text(FILE *out, const char *what)
 	if (all || !strcmp(what, "priorities")) {
 		fprintf(out, "%spriorities (priority; any case; or {policy: fifo|rr|other|batch|idle, priority: 1..98 | nice: -20..19}):\n",
 			all ? "\n" : "");
-		for (size_t i = 0; i < hg_n_priority_levels; i++)
+		for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 			fprintf(out, "  %-15s %s\n", hg_priority_levels[i].name,
 				hg_priority_levels[i].summary);
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun list`: the registries the runner uses, for humans or as JSON. */
 #ifndef HG_LIST_H
 #define HG_LIST_H

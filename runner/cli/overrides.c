@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --set: each option is applied alone first, so an error lands on the
  * option that causes it; then all of them together. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --set PATH=VALUE: the scenario with values changed from the command line,
  * through the same edit, loader and checks as a sweep grid's point
  * (scenario/sweep.h), with errors that name the option. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of cli/plugins.h, from the registries of workloads/, timers/
  * and loads/. */
 #include "cli/plugins.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every plugin compiled into hgrun, as the table the loader is given
  * (plan/plugins.h): cli/ is the one place that names the plugin folders'
  * registries, so scenario/ links none of them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun schema [scenario|result] [--path]`: the JSON Schema of scenarios
  * (for editors) or of result.json, its text or where it is installed
  * (docs/cli.md). */

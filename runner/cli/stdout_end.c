@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The end of stdout (cli/stdout_end.h). */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The end of stdout: a write that failed is not silently an exit 0
  * (docs/cli.md, "Exit codes"). */
 #ifndef HG_STDOUT_END_H

@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The matching of gaps against the segments of kernel contexts
  * (ktrace/kernel_segments.c builds them); see ktrace/attribution.h and
  * docs/kernel-trace.md (the rules). */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +12,7 @@
 
 const char *const hg_cause_names[HG_CAUSE_N] = {
 	"unattributed", "invisible", "scenario_thread", "hgrun", "load", "process",
-	"kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi",
+	"kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi", "irq_thread", "blocked",
 };
 
 #define INVISIBLE_MIN_NS 1000   /* less unexplained time than this is clock noise */
@@ -62,6 +64,58 @@ static void add_part(struct part *p, size_t *np, uint8_t cause, int32_t who, int
 		p[GAP_PARTS - 1].ns += ns;
 }
 
+int64_t hg_kwake_after(const struct hg_kwake *w, size_t n, int32_t pid, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w[mid].pid < pid || (w[mid].pid == pid && w[mid].ts < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && w[lo].pid == pid ? w[lo].ts : INT64_MAX;
+}
+
+#define MAX_BLOCKS 16
+
+struct span { int64_t a, b; };
+
+/* The spans of the gap during which its thread was blocked: from each of
+ * its own switch-outs while not runnable, in the gap, to its next wake-up
+ * (or its next own segment on this CPU, when none was recorded). */
+static size_t blocked_spans(const struct hg_attr_input *in, const struct hg_gap *g, size_t lo,
+			    size_t hi, struct span *out)
+{
+	const struct hg_kseg *s = in->segs;
+	size_t n = 0;
+	for (size_t i = lo; i < hi && s[i].start < g->end && n < MAX_BLOCKS; i++) {
+		if (s[i].kind != HG_SEG_TASK || s[i].id != g->tid || !(s[i].flags & HG_SEG_BLOCKED) ||
+		    s[i].end >= g->end || s[i].end < g->start)
+			continue;
+		int64_t until = hg_kwake_after(in->wakes, in->n_wakes, g->tid, s[i].end);
+		for (size_t k = i + 1; until == INT64_MAX && k < hi && s[k].start < g->end; k++)
+			if (s[k].kind == HG_SEG_TASK && s[k].id == g->tid)
+				until = s[k].start;
+		int64_t b = until < g->end ? until : g->end;
+		if (b > s[i].end)
+			out[n++] = (struct span){ s[i].end, b };
+	}
+	return n;
+}
+
+/* The time of [a, b) inside the spans. */
+static int64_t in_spans(const struct span *sp, size_t n, int64_t a, int64_t b)
+{
+	int64_t t = 0;
+	for (size_t k = 0; k < n; k++) {
+		int64_t x = sp[k].a > a ? sp[k].a : a, y = sp[k].b < b ? sp[k].b : b;
+		if (y > x)
+			t += y - x;
+	}
+	return t;
+}
+
 static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g, size_t lo,
 			 size_t hi, struct hg_gap_attr *out, struct item_vec *iv)
 {
@@ -73,9 +127,12 @@ static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g,
 		return 0;   /* the trace does not cover this gap */
 	struct part parts[GAP_PARTS];
 	size_t np = 0;
-	int64_t by_cause[HG_CAUSE_N] = { 0 }, covered = 0;
+	int64_t by_cause[HG_CAUSE_N] = { 0 }, covered = 0, blocked = 0;
 	bool first = true;
-	for (size_t i = hg_kseg_first_ending_after(s, lo, hi, g->start); i < hi && s[i].start < g->end; i++) {
+	size_t from = hg_kseg_first_ending_after(s, lo, hi, g->start);
+	struct span spans[MAX_BLOCKS];
+	size_t n_spans = blocked_spans(in, g, from > lo ? from - 1 : lo, hi, spans);
+	for (size_t i = from; i < hi && s[i].start < g->end; i++) {
 		int64_t a = s[i].start > g->start ? s[i].start : g->start;
 		int64_t b = s[i].end < g->end ? s[i].end : g->end;
 		if (b <= a || (s[i].kind == HG_SEG_TASK && s[i].id == g->tid))
@@ -88,9 +145,17 @@ static int attribute_gap(const struct hg_attr_input *in, const struct hg_gap *g,
 			a -= out->entry_ns;
 		}
 		first = false;
-		add_part(parts, &np, c, s[i].id, b - a);
-		by_cause[c] += b - a;
+		int64_t off = in_spans(spans, n_spans, a, b);
+		blocked += off;
+		if (b - a > off) {
+			add_part(parts, &np, c, s[i].id, b - a - off);
+			by_cause[c] += b - a - off;
+		}
 		covered += b - a;
+	}
+	if (blocked > 0) {
+		add_part(parts, &np, HG_CAUSE_BLOCKED, g->tid, blocked);
+		by_cause[HG_CAUSE_BLOCKED] = blocked;
 	}
 	int64_t invisible = g->end - g->start - covered;
 	if (invisible >= INVISIBLE_MIN_NS) {

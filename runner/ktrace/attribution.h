@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Why each gap happened (docs/kernel-trace.md): the kernel's events of a
  * run turned into per-CPU segments of one context each (a task, an IRQ, a
  * softirq, the local timer, an IPI), then each gap of a measuring thread
@@ -26,6 +27,10 @@ enum hg_cause {
 	HG_CAUSE_SOFTIRQ,
 	HG_CAUSE_TIMER,          /* the local timer interrupt */
 	HG_CAUSE_IPI,            /* reschedule, call-function, irq-work vectors */
+	HG_CAUSE_IRQ_THREAD,     /* a kernel thread serving interrupts: irq/N-name, ktimers/N,
+				    rcuc/N, ksoftirqd/N (every interrupt's on PREEMPT_RT) */
+	HG_CAUSE_BLOCKED,        /* the thread itself blocked (left the CPU not runnable: I/O,
+				    a page fault, a lock) until it was woken */
 	HG_CAUSE_N
 };
 extern const char *const hg_cause_names[HG_CAUSE_N];
@@ -36,6 +41,9 @@ enum hg_seg_kind { HG_SEG_TASK, HG_SEG_IRQ, HG_SEG_SOFTIRQ, HG_SEG_TIMER, HG_SEG
  * later interrupt found another task running: the kernel recorded the
  * switch to this task but not the switch away from it (docs/kernel-trace.md). */
 #define HG_SEG_UNCONFIRMED 2
+/* A task segment that ended with a switch-out while not runnable (prev_state
+ * S, D, ...): the task blocked, nobody took the CPU from it. */
+#define HG_SEG_BLOCKED 4
 
 /* [start, end) of one CPU spent in one context. */
 struct hg_kseg {
@@ -90,6 +98,16 @@ struct hg_kseg_stats {
  * be NULL. */
 long hg_kseg_build(const struct hg_kevent *ev, size_t n, int64_t offset_ns,
 		   struct hg_kseg **out, struct hg_kseg_stats *stats);
+
+/* A wake-up of a task (sched_waking or sched_wakeup), sorted by (pid, ts). */
+struct hg_kwake {
+	int64_t ts;              /* on the segments' timeline */
+	int32_t pid;
+};
+
+/* The first wake-up of pid at or after t in wakes sorted by (pid, ts), or
+ * INT64_MAX when none was recorded. */
+int64_t hg_kwake_after(const struct hg_kwake *wakes, size_t n, int32_t pid, int64_t t);
 
 /* A measuring thread's interval (from its gap trace) on a CPU: it ran. */
 struct hg_ran {
@@ -155,9 +173,19 @@ struct hg_attr_input {
 	size_t n_gaps;
 	hg_task_class_fn classify;
 	void *ctx;
+	/* the wake-ups of the gaps' threads, sorted by (pid, ts); may be
+	 * empty: a block then lasts until the thread ran again */
+	const struct hg_kwake *wakes;
+	size_t n_wakes;
 };
 
-/* Fills out[n_gaps] and the aggregated items (malloc'ed, sorted by thread,
+/* A gap in which the thread blocked (its own task segment ended with a
+ * switch-out while not runnable, HG_SEG_BLOCKED) is BLOCKED from that
+ * switch until the thread was woken (or ran again when no wake-up was
+ * recorded): whatever ran on the CPU meanwhile did not take it from the
+ * thread.  Only what follows the wake-up is the others'.
+ *
+ * Fills out[n_gaps] and the aggregated items (malloc'ed, sorted by thread,
  * then time, largest first).  Gaps on a CPU without segments covering them
  * are UNATTRIBUTED.  Returns the number of items, or -1 (out of memory). */
 long hg_attribute(const struct hg_attr_input *in, struct hg_gap_attr *out,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Snapshots of /proc for the competition measures of ktrace/competition.h. */
 #include <ctype.h>
 #include <dirent.h>

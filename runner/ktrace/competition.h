@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Competition from outside the scenario, measured with or without a kernel
  * trace (docs/kernel-trace.md): /proc/stat (steal, irq, softirq time per
  * CPU), /proc/interrupts (interrupts per CPU) and every process's CPU time
@@ -25,7 +26,7 @@ void hg_competition_free(struct hg_competition *c);
 /* A process that took CPU time during the run. */
 struct hg_outsider {
 	pid_t pid;
-	char comm[16];
+	char comm[40];           /* a comm, or a threaded handler's whole name (HG_KNAME_LEN) */
 	bool kthread;
 	uint64_t cpu_ns;
 };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json `competition` and its warnings: who else ran on the
  * scenario's CPUs (the trace's segments or /proc), steal time, interrupts. */
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static long traced_outsiders(const struct hg_run_state *rs, const struct hg_kseg
 		if (b <= a)
 			continue;
 		enum hg_cause c = classify(ctx, s->id);
-		if (c != HG_CAUSE_PROCESS && c != HG_CAUSE_KTHREAD)
+		if (c != HG_CAUSE_PROCESS && c != HG_CAUSE_KTHREAD && c != HG_CAUSE_IRQ_THREAD)
 			continue;
 		size_t k = 0;
 		while (k < n && v[k].pid != s->id)
@@ -50,7 +51,7 @@ static long traced_outsiders(const struct hg_run_state *rs, const struct hg_kseg
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].pid = s->id;
 			snprintf(v[n].comm, sizeof(v[n].comm), "%s", hg_ktrace_task_name(rs->ktrace, s->id));
-			v[n].kthread = c == HG_CAUSE_KTHREAD;
+			v[n].kthread = c != HG_CAUSE_PROCESS;
 			n++;
 		}
 		v[k].cpu_ns += (uint64_t)(b - a);
@@ -132,7 +133,7 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	if (steal > STEAL_WARN_SHARE)
 		hg_run_warn(rs, "steal time: the hypervisor took %.1f%% of the scenario's CPUs (%s) "
 			    "from this virtual machine during the run (/proc/stat); gaps include "
-			    "that time", steal * 100, cpus_text);
+			    "that time (hgrun doctor: virtualization)", steal * 100, cpus_text);
 	free(v);
 	return o;
 }

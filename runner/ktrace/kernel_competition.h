@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json `competition` (docs/kernel-trace.md): who else ran on the
  * scenario's CPUs, from the kernel trace's segments when there is one,
  * else from /proc (ktrace/competition.h); steal time and interrupts per CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building the findings of ktrace/kernel_findings.h: the gaps of each
  * thread from trace.bin, matched (ktrace/attribution.c) against the
  * segments of the kernel trace; the outsiders from the trace or from /proc;
@@ -33,6 +34,8 @@ struct classifier {
 	const struct hg_run_state *rs;
 	pid_t *loads;
 	size_t n_loads;
+	struct hg_kwake *wakes;      /* the measuring threads' wake-ups, by (pid, ts) */
+	size_t n_wakes;
 	struct { int32_t pid; uint8_t cause; } cache[CACHE];
 };
 
@@ -41,6 +44,19 @@ static bool kthread_name(const char *n)
 	static const char *const prefixes[] = { "kworker/", "ksoftirqd/", "migration/", "rcu",
 		"kthreadd", "irq/", "cpuhp/", "watchdog", "kcompactd", "khugepaged", "kswapd",
 		"jbd2/", "idle_inject/", "oom_reaper", "kauditd", "writeback", "kblockd" };
+	for (size_t i = 0; n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(n, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Kernel threads that serve interrupts: threaded handlers (irq/N-name, all
+ * of them on PREEMPT_RT), the RT kernel's timer and RCU callback threads,
+ * deferred softirqs and irq_work (docs/kernel-trace.md). */
+static bool irq_thread_name(const char *n)
+{
+	static const char *const prefixes[] = { "irq/", "ktimers/", "ktimersoftd/", "rcuc/",
+		"ksoftirqd/", "irq_work/" };
 	for (size_t i = 0; n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (strncmp(n, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;
@@ -73,13 +89,17 @@ static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
 		return HG_CAUSE_HGRUN;
 	/* a live task that is not one of ours (another hgrun is a process) */
 	long long flags = task_flags(pid);
+	const char *name = hg_ktrace_task_name(rs->ktrace, pid);
+	if (flags >= 0 && !(flags & PF_KTHREAD))
+		return HG_CAUSE_PROCESS;
 	if (flags >= 0)
-		return flags & PF_KTHREAD ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
+		return irq_thread_name(name) ? HG_CAUSE_IRQ_THREAD : HG_CAUSE_KTHREAD;
 	/* gone: our helper threads that ended (watchdog, writer, loads'
 	 * supervisor) by their names, kernel threads by theirs */
-	const char *name = hg_ktrace_task_name(rs->ktrace, pid);
 	if (strncmp(name, "hg-", 3) == 0 || strncmp(name, "hgrun", 5) == 0)
 		return HG_CAUSE_HGRUN;
+	if (irq_thread_name(name))
+		return HG_CAUSE_IRQ_THREAD;
 	return kthread_name(name) ? HG_CAUSE_KTHREAD : HG_CAUSE_PROCESS;
 }
 
@@ -197,7 +217,8 @@ static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, siz
 	struct hg_kernel_findings *kf = rs->kernel;
 	const struct hg_worker *wk = &rs->workers[w];
 	struct hg_gap_attr *attr = malloc((n ? n : 1) * sizeof(*attr));
-	struct hg_attr_input in = { kf->segs, kf->n_segs, gaps, n, classify, cl };
+	struct hg_attr_input in = { kf->segs, kf->n_segs, gaps, n, classify, cl, cl->wakes,
+				    cl->n_wakes };
 	struct hg_attr_item *items = NULL;
 	long n_items = attr ? hg_attribute(&in, attr, &items) : -1;
 	if (n_items < 0) {
@@ -225,6 +246,37 @@ static void attribute_worker(struct hg_run_state *rs, struct classifier *cl, siz
 	int64_t to = wk->st.stopped_ns >= 0 ? wk->st.stopped_ns : (int64_t)rs->plan->duration_ns;
 	hg_switch_recall(kf->segs, kf->n_segs, wk->tid, from, to, RECALL_MIN_NS, gaps, n,
 			 &t->switch_outs, &t->switch_outs_matched);
+}
+
+static int by_pid_ts(const void *pa, const void *pb)
+{
+	const struct hg_kwake *a = pa, *b = pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+/* The wake-ups of the measuring threads (a blocked gap lasts until one). */
+static void thread_wakes(struct classifier *cl, const struct hg_kevent *ev, size_t n,
+			 int64_t t0)
+{
+	size_t k = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			if ((ev[i].kind != HG_KEV_WAKEUP && ev[i].kind != HG_KEV_WAKING) ||
+			    classify(cl, ev[i].a) != HG_CAUSE_THREAD)
+				continue;
+			if (pass)
+				cl->wakes[k] = (struct hg_kwake){ ev[i].ts - t0, ev[i].a };
+			k++;
+		}
+		if (pass || !k || !(cl->wakes = malloc(k * sizeof(*cl->wakes))))
+			break;
+		k = 0;
+	}
+	cl->n_wakes = cl->wakes ? k : 0;
+	if (cl->n_wakes)
+		qsort(cl->wakes, cl->n_wakes, sizeof(*cl->wakes), by_pid_ts);
 }
 
 static int by_cpu_start(const void *pa, const void *pb)
@@ -360,6 +412,7 @@ void hg_kernel_findings_build(struct hg_run_state *rs, const struct hg_kernel_in
 		kf->n_segs = n > 0 ? (size_t)n : 0;
 		kf->traced = n > 0;
 		if (kf->traced) {
+			thread_wakes(cl, ev, n_ev, rs->sync->t0_ns);
 			attribute_all(rs, cl);
 			warn_thread_losses(rs);
 			hg_kernel_wakeups_build(rs, classify, cl);
@@ -368,6 +421,7 @@ void hg_kernel_findings_build(struct hg_run_state *rs, const struct hg_kernel_in
 	kf->competition = hg_kernel_competition(rs, kf->traced, kf->segs, kf->n_segs, classify, cl,
 						cl->loads, cl->n_loads);
 	free(cl->loads);
+	free(cl->wakes);
 	free(cl);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the kernel trace and the competition measures say about a run
  * (docs/kernel-trace.md): built by the sink after the threads are joined
  * into rs->kernel (ktrace/kernel_state.h), read by result.json, the trace

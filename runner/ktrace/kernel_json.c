@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel trace in the results (docs/kernel-trace.md): result.json
  * `kernel_trace` and each thread's `gap_causes`, the segments file
  * kernel.jsonl, and the summary lines. */
@@ -24,7 +25,8 @@ static json_t *causes_json(void)
 
 static bool has_cause_field(uint8_t cause)
 {
-	return cause >= HG_CAUSE_THREAD && cause <= HG_CAUSE_KTHREAD;
+	return (cause >= HG_CAUSE_THREAD && cause <= HG_CAUSE_KTHREAD) ||
+	       cause == HG_CAUSE_IRQ_THREAD || cause == HG_CAUSE_BLOCKED;
 }
 
 static json_t *not_available(const struct hg_run_state *rs)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel findings (ktrace/kernel_findings.h) written out: result.json
  * `kernel_trace` and per-thread `gap_causes`, kernel.jsonl (the segments)
  * in the result directory, and the summary's lines (docs/kernel-trace.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Names of what the kernel trace saw: see ktrace/kernel_names.h. */
 #include <stdio.h>
 

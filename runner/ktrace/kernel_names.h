@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Names of what the kernel trace saw (docs/kernel-trace.md): a task's
  * comm, an irq's name, a softirq's, a vector's number, for the results'
  * JSON and the summary. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The segments of kernel contexts: built from the events of each CPU
  * (a stack of contexts: task, irq, softirq, vector), with the switches the
  * kernel did not record found and their time marked unconfirmed, then
@@ -109,9 +110,8 @@ static int apply(struct seg_vec *s, struct cpu_state *st, const struct hg_kevent
 	struct ctx top = st->stack[st->depth - 1];
 	switch (e->kind) {
 	case HG_KEV_SWITCH:
-		if (close_seg(s, st, e->cpu, ts, top,
-			      top.kind == HG_SEG_TASK && (e->flags & HG_KEV_RUNNABLE)
-			      ? HG_SEG_PREEMPTED : 0) < 0)
+		if (close_seg(s, st, e->cpu, ts, top, top.kind != HG_SEG_TASK ? 0
+			      : e->flags & HG_KEV_RUNNABLE ? HG_SEG_PREEMPTED : HG_SEG_BLOCKED) < 0)
 			return -1;
 		st->depth = 1;   /* a switch happens in task context */
 		st->stack[0] = (struct ctx){ HG_SEG_TASK, e->b };

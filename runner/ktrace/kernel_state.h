@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel findings of a run as data (rs->kernel): what
  * ktrace/kernel_findings.c builds and the files beside it fill in (the
  * late wake-ups of ktrace/kernel_wakeups.c) and write out. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Late wake-ups explained (docs/kernel-trace.md, "Late wake-ups"): after
  * the run, every wake-up of a latency thread in latency.bin later than
  * trace.late_wakeup is split into components (ktrace/wakeup_attr.c) from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Late wake-ups explained (docs/kernel-trace.md, "Late wake-ups"):
  * kernel_wakeups.c splits each late wake-up of latency.bin into
  * late_wakeups.jsonl and the findings' per-thread sums;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The late wake-ups in the results (docs/kernel-trace.md, "Late
  * wake-ups"): result.json threads[i].wakeup_causes and the summary's line
  * per latency thread. */

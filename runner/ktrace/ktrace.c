@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tracefs instance of a run: find or mount tracefs, remove what dead
  * runs left, create instances/hgrun-<pid>, configure it (clock, buffer,
  * CPUs, events), start the reader (ktrace/ktrace_reader.c), and at the end
@@ -17,6 +18,7 @@
 #include "base/fsutil.h"
 #include "ktrace/ktrace.h"
 #include "ktrace/ktrace_internal.h"
+#include "run/host_kernel.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
 #define INSTANCE_PREFIX "hgrun-"
@@ -69,6 +71,20 @@ static void mounted_tracefs(char *out, size_t size)
 	fclose(f);
 }
 
+/* Why tracefs may be empty: kernel lockdown in confidentiality mode hides
+ * every tracefs file (LOCKDOWN_TRACEFS), so a mount succeeds and has no
+ * instances/.  "" when lockdown is not the reason. */
+static const char *lockdown_note(void)
+{
+	static char note[160];
+	char mode[32];
+	note[0] = '\0';
+	if (hg_host_lockdown(mode, sizeof(mode)) && strcmp(mode, "confidentiality") == 0)
+		snprintf(note, sizeof(note), "; kernel lockdown is '%s' (%s), which hides tracefs",
+			 mode, hg_host_lockdown_file());
+	return note;
+}
+
 static int find_root(struct hg_ktrace *kt)
 {
 	const char *env = getenv("HGRUN_TRACEFS");
@@ -76,7 +92,8 @@ static int find_root(struct hg_ktrace *kt)
 		snprintf(kt->root, sizeof(kt->root), "%s", env);
 		if (is_tracefs_root(kt->root))
 			return 0;
-		fail(kt, "$HGRUN_TRACEFS=%s is not a tracefs root (no instances/)", env);
+		fail(kt, "$HGRUN_TRACEFS=%s is not a tracefs root (no instances/)%s", env,
+		     lockdown_note());
 		return -1;
 	}
 	mounted_tracefs(kt->root, sizeof(kt->root));
@@ -84,19 +101,27 @@ static int find_root(struct hg_ktrace *kt)
 		if (is_tracefs_root(kt->root))
 			return 0;
 		int e = errno;
-		fail(kt, "cannot use tracefs at %s: %s%s", kt->root, strerror(e),
-		     e == EACCES || e == EPERM ? " (needs root)" : "");
+		fail(kt, "cannot use tracefs at %s: %s%s%s", kt->root, strerror(e),
+		     e == EACCES || e == EPERM ? " (needs root)" : "", lockdown_note());
 		return -1;
 	}
 	snprintf(kt->root, sizeof(kt->root), DEFAULT_TRACEFS);
-	if (mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0 && is_tracefs_root(kt->root)) {
+	if (mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) != 0) {
+		int e = errno;
+		fail(kt, "tracefs is not mounted and mounting it on %s failed: %s (needs root, "
+		     "CAP_SYS_ADMIN, or: mount -t tracefs nodev %s)%s", DEFAULT_TRACEFS,
+		     strerror(e), DEFAULT_TRACEFS, lockdown_note());
+		return -1;
+	}
+	if (is_tracefs_root(kt->root)) {
 		kt->mounted = true;
 		return 0;
 	}
+	/* mounted, but empty: take the mount back at once */
 	int e = errno;
-	fail(kt, "tracefs is not mounted and mounting it on %s failed: %s (needs root, "
-	     "CAP_SYS_ADMIN, or: mount -t tracefs nodev %s)", DEFAULT_TRACEFS, strerror(e),
-	     DEFAULT_TRACEFS);
+	bool unmounted = umount2(DEFAULT_TRACEFS, 0) == 0;
+	fail(kt, "tracefs mounted on %s has no instances/ (%s)%s%s", DEFAULT_TRACEFS, strerror(e),
+	     lockdown_note(), unmounted ? "; unmounted again" : "; could not unmount it");
 	return -1;
 }
 
@@ -149,8 +174,8 @@ static int create_instance(struct hg_ktrace *kt)
 	if (errno == EEXIST && rmdir(kt->dir) == 0 && mkdir(kt->dir, 0700) == 0)
 		return 0;
 	int e = errno;
-	fail(kt, "cannot create the tracefs instance %s: %s%s", kt->dir, strerror(e),
-	     e == EACCES || e == EPERM ? " (needs root)" : "");
+	fail(kt, "cannot create the tracefs instance %s: %s%s%s", kt->dir, strerror(e),
+	     e == EACCES || e == EPERM ? " (needs root)" : "", lockdown_note());
 	kt->dir[0] = '\0';
 	return -1;
 }
@@ -249,8 +274,10 @@ struct hg_ktrace *hg_ktrace_start(const cpu_set_t *cpus, bool wakeups)
 	if (find_root(kt) < 0)
 		return kt;
 	kt->stale_removed = hg_ktrace_remove_stale(kt->root);
-	if (create_instance(kt) < 0)
+	if (create_instance(kt) < 0) {
+		hg_ktrace_stop(kt);   /* unmounts tracefs when this run mounted it */
 		return kt;
+	}
 	int rc = 0;
 	if (configure(kt) < 0 || (rc = hg_ktrace_reader_start(kt)) < 0 ||
 	    (rc = hg_ktrace_write(kt->dir, "tracing_on", "1")) < 0) {
@@ -275,6 +302,8 @@ void hg_ktrace_stop(struct hg_ktrace *kt)
 	if (kt->dir[0])
 		hg_ktrace_write(kt->dir, "tracing_on", "0");
 	hg_ktrace_reader_stop(kt);
+	if (kt->names)
+		hg_knames_full_irq_threads(kt->names);
 	if (kt->dir[0])
 		kt->removed = rmdir(kt->dir) == 0 || errno == ENOENT;
 	if (kt->mounted)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel events during a run (docs/kernel-trace.md): a tracefs instance of
  * hgrun's own (instances/hgrun-<pid>, never the top-level buffer) on the
  * `mono` clock, limited to the scenario's CPUs, read during the run by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The state shared by ktrace/ktrace.c (instance lifecycle) and
  * ktrace/ktrace_reader.c (the reader thread and the event store). */
 #ifndef HG_KTRACE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel trace's bounds (docs/kernel-trace.md), shared by ktrace/ktrace.c,
  * its reader thread (ktrace/ktrace_reader.c) and the warnings that name them. */
 #ifndef HG_KTRACE_LIMITS_H

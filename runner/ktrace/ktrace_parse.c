@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Decoding tracefs ring-buffer pages (the layout of events/header_page and
  * events/header_event) and the events hgrun enables (their format files).
  * See ktrace/ktrace_parse.h. */
@@ -132,6 +133,34 @@ void hg_knames_set_irq(struct hg_knames *n, int32_t irq, const char *name, size_
 	size_t l = strnlen(name, len < 23 ? len : 23);
 	memcpy(n->irq[irq], name, l);
 	n->irq[irq][l] = '\0';
+}
+
+size_t hg_knames_full_irq_threads(struct hg_knames *n)
+{
+	size_t renamed = 0;
+	for (size_t i = 0; i < HG_KNAMES_TASKS; i++) {
+		char *comm = n->task[i].comm;
+		int irq, at = 0;
+		if (n->task[i].pid < 0 || sscanf(comm, "irq/%d-%n", &irq, &at) != 1 || !at)
+			continue;
+		const char *name = hg_knames_irq(n, irq), *rest = comm + at;
+		bool secondary = strncmp(rest, "s-", 2) == 0;
+		if (!name || !rest[0])
+			continue;
+		if (strncmp(name, rest, strlen(rest)) != 0) {
+			if (!secondary || strncmp(name, rest + 2, strlen(rest + 2)) != 0)
+				continue;
+		} else {
+			secondary = false;
+		}
+		if (strlen(name) <= strlen(secondary ? rest + 2 : rest))
+			continue;   /* already whole */
+		char whole[HG_KNAME_LEN];
+		snprintf(whole, sizeof(whole), "irq/%d-%s%s", irq, secondary ? "s-" : "", name);
+		snprintf(comm, HG_KNAME_LEN, "%s", whole);
+		renamed++;
+	}
+	return renamed;
 }
 
 const char *hg_knames_task(const struct hg_knames *n, int32_t pid)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel events as hgrun keeps them: decoded from the binary pages of a
  * tracefs instance's per_cpu/cpuN/trace_pipe_raw, with the layout of each
  * event read from its events/<system>/<event>/format file.  Pure functions
@@ -82,11 +83,14 @@ extern const size_t hg_n_kevent_specs;
 int hg_kformat_parse(const char *text, const struct hg_kevent_spec *spec, struct hg_kformat *f);
 
 /* Names seen in the events: the last comm of each pid, the name of each
- * irq (open addressing; pids beyond the table are counted, not kept). */
+ * irq (open addressing; pids beyond the table are counted, not kept).  A
+ * comm is at most 15 characters; a threaded handler's may be made whole
+ * (hg_knames_full_irq_threads), hence the room. */
 #define HG_KNAMES_TASKS 8192
 #define HG_KNAMES_IRQS 256
+#define HG_KNAME_LEN 40
 struct hg_knames {
-	struct { int32_t pid; char comm[16]; } task[HG_KNAMES_TASKS];
+	struct { int32_t pid; char comm[HG_KNAME_LEN]; } task[HG_KNAMES_TASKS];
 	char irq[HG_KNAMES_IRQS][24];
 	uint64_t tasks_not_kept;
 };
@@ -95,6 +99,12 @@ const char *hg_knames_task(const struct hg_knames *n, int32_t pid);  /* NULL if 
 const char *hg_knames_irq(const struct hg_knames *n, int32_t irq);   /* NULL if unknown */
 void hg_knames_set_task(struct hg_knames *n, int32_t pid, const char *comm, size_t len);
 void hg_knames_set_irq(struct hg_knames *n, int32_t irq, const char *name, size_t len);
+/* Threaded interrupt handlers are named "irq/N-<action>" by the kernel,
+ * cut to 15 characters ("irq/28-virtio1-"); where irq N's name is known
+ * (irq_handler_entry) and begins with what is left, the whole name is put
+ * back ("irq/28-virtio1-requests"; "irq/N-s-" of a secondary thread too).
+ * Returns how many were renamed. */
+size_t hg_knames_full_irq_threads(struct hg_knames *n);
 
 /* Receives each decoded event; returns 0 to go on. */
 typedef int (*hg_kevent_fn)(void *ctx, const struct hg_kevent *ev);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reader of a run's tracefs instance: one thread at nice 19, on CPUs
  * outside the scenario's when there are any, that reads
  * every CPU's trace_pipe_raw (non-blocking, a page at a time) every

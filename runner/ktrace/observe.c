@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Starting and stopping what ktrace/observe.h observes, called by
  * run/run.c through hg_kernel_observer. */
 #include "base/cpuset.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run observes beside its own threads (docs/kernel-trace.md): the
  * kernel's events through ktrace/ktrace.h when the plan asks for them, and
  * the competition of ktrace/competition.h always. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Splitting a late wake-up over the kernel's segments (the rules are in
  * docs/kernel-trace.md, "Late wake-ups"; see ktrace/wakeup_attr.h).
  *
@@ -258,13 +259,4 @@ void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 	walk_span(&a, &in, RETURNING, S, A);
 	out->attributed = true;
 	keep_top(&a);
-}
-
-int64_t hg_wake_seen_ns(const struct hg_wake_attr *a)
-{
-	int64_t sum = 0;
-	for (int c = 0; c < HG_WC_N; c++)
-		if (c != HG_WC_INVISIBLE)
-			sum += a->comp[c];
-	return sum;
 }

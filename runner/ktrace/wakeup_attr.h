@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Why a timer wake-up was late (docs/kernel-trace.md, "Late wake-ups"):
  * the time from the intended wake-up to the thread's return split over
  * what the kernel did on its CPU meanwhile.  Pure functions over the
@@ -87,8 +88,5 @@ struct hg_wake_attr {
 void hg_wake_attribute(const struct hg_kseg *segs, size_t n_segs,
 		       const struct hg_wake_facts *f, hg_task_class_fn classify, void *ctx,
 		       struct hg_wake_attr *out);
-
-/* The kernel-seen share: every component but invisible. */
-int64_t hg_wake_seen_ns(const struct hg_wake_attr *a);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'cpu': spinning workers (workers: 0 = one per CPU the load may use) */
 #include <sched.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'exec': runs a shell command line (iperf3, a real application, ...),
  * killed at stop.  hgrun forks a small keeper (loads/keeper.c) that forks
  * /bin/sh -c command and keeps it:

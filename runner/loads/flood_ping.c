@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'flood_ping': ICMP echo floods (`ping -f`, iputils), the network
  * load of Dougan's jitter test (docs/loads.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'fork': the fork stress of the Abeni study (page tables copied in
  * non-preemptible sections, a busier scheduler).  Without population, a
  * fork/exit storm; with population N, the load's processes keep N children

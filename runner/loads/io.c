@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'io': writes a file of size bytes with write + fsync, reads it back
  * from the device (page cache dropped), unlinks it, again (the I/O stress of
  * the Abeni study).  Files live in a fresh directory under dir (default

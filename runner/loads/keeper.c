@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The keeper of a load that runs a program (exec, stress_ng): it forks
  * the program and keeps it (loads/keeper.h). */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The keeper of a load that runs a program (exec's shell, stress-ng): the
  * load process forks the program and keeps it.
  *  - the program's stdout and stderr come through pipes into

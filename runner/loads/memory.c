@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'memory': streams over a buffer of size bytes, mapping and unmapping
  * it (page faults, munmap): the memory stress of the Abeni study, whose
  * worst latencies came from munmap() of a 128 MB array. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load processes: fork one with its lifetime guarantees set up, signal its
  * process group, reap it and whatever is left of its group, and sweep up
  * orphans reparented to hgrun (the child subreaper). */

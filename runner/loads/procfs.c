@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'procfs': reads /proc files in a loop (the procfs stress of the
  * Abeni study: kernel data structures read under locks). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of loads/registry.h, from its list. */
 #include "loads/registry.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of loads: each is one file of loads/ ending in one
  * `const struct hg_load_ops hg_load_NAME` (plan/load.h), named once
  * here.  registry.c builds the table from it; cli/plugins.c hands the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parameter rows several loads take (plan/param.h), each listed in the
  * load's own table with the offset into its own struct.  A key only one
  * load takes is written in that load's file. */

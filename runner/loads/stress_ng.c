@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'stress_ng': one stress-ng stressor (stress-ng --STRESSOR N, its
  * options passed as arguments, no shell) in the load's window, with
  * stress-ng's own metrics (bogo-ops) as the load's counters.

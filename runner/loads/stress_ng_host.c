@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Finding stress-ng on PATH and asking it for its stressors, for the
  * stress_ng load's supported() and check() (validate time) and prepare. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading stress-ng's --yaml output with libyaml.  The shape (stress-ng
  * 0.15, with --metrics-brief):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading stress-ng's --yaml metrics (docs/loads.md, "stress_ng"): for
  * the stress_ng load (loads/stress_ng.c). */
 #ifndef HG_STRESS_NG_YAML_H

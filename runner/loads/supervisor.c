@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: prepares the loads, then one thread ("hg-loads")
  * starts and stops them on the run's timeline.  It sleeps in poll() on an
  * absolute CLOCK_MONOTONIC timerfd (the next start, stop or SIGKILL time),
@@ -17,6 +18,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "base/jsonfmt.h"
 #include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
@@ -33,7 +35,7 @@ static void start_load(struct hg_loadrun *lr, struct hg_lsup *s)
 	for (unsigned i = 0; i < s->run.n_procs; i++) {
 		int rc = hg_loadproc_spawn(lr, s, i);
 		if (rc < 0) {
-			hg_loadrun_warn(s->warnings, "fork of process %u failed: %s", i, strerror(-rc));
+			hg_json_appendf(s->warnings, "fork of process %u failed: %s", i, strerror(-rc));
 			break;
 		}
 		started++;
@@ -53,7 +55,7 @@ static void start_load(struct hg_loadrun *lr, struct hg_lsup *s)
 			snprintf(which, sizeof(which), "workers %llu..%u start",
 				 (unsigned long long)first_idle, started - 1);
 		if (first_idle < started)
-			hg_loadrun_warn(s->warnings, "%s after the stop (stagger %.3f s): did not run",
+			hg_json_appendf(s->warnings, "%s after the stop (stagger %.3f s): did not run",
 					which, (double)stagger / 1e9);
 	}
 }
@@ -113,7 +115,7 @@ static void stopping(struct hg_lsup *s, int64_t now, int64_t *next)
 	}
 	if (now >= s->kill_at) {
 		if (s->sigkill_sent) {
-			hg_loadrun_warn(s->warnings,
+			hg_json_appendf(s->warnings,
 					"processes still there %llds after SIGKILL (uninterruptible sleep?); given up",
 					GIVE_UP_NS / HG_NS_PER_SEC);
 			s->state = HG_L_DONE;
@@ -149,7 +151,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 		}
 		int64_t late = now - (lr->t0 + (int64_t)p->start_ns);
 		if (late > LATE_NS)
-			hg_loadrun_warn(s->warnings, "started %.1f ms after its start time (the "
+			hg_json_appendf(s->warnings, "started %.1f ms after its start time (the "
 					"supervisor did not get a CPU in time)", (double)late / 1e6);
 		start_load(lr, s);
 	}
@@ -161,7 +163,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 			return;
 		}
 		if (!stop && now - stop_at > LATE_NS)
-			hg_loadrun_warn(s->warnings, "stopped %.1f ms after its stop time (the "
+			hg_json_appendf(s->warnings, "stopped %.1f ms after its stop time (the "
 					"supervisor did not get a CPU in time)",
 					(double)(now - stop_at) / 1e6);
 		if (stop || now >= stop_at)
@@ -254,7 +256,7 @@ static void *supervise(void *arg)
 	if (lr->subreaper_set)
 		lr->orphans_killed = hg_loadproc_sweep_orphans();
 	if (lr->orphans_killed)
-		hg_loadrun_warn(lr->warnings,
+		hg_json_appendf(lr->warnings,
 				"%u processes started by loads had left their process group (setsid?) and were killed at the end",
 				lr->orphans_killed);
 	return NULL;
@@ -333,7 +335,7 @@ static int open_fds(struct hg_loadrun *lr, char *err, size_t errlen)
 	    prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
 		lr->subreaper_set = true;
 	else if (lr->n_loads)
-		hg_loadrun_warn(lr->warnings,
+		hg_json_appendf(lr->warnings,
 				"PR_SET_CHILD_SUBREAPER failed (%s): processes that leave a load's process group are not tracked",
 				strerror(errno));
 	return 0;

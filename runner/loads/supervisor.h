@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: runs a plan's loads on the run's timeline.
  *
  *   struct hg_loadrun *lr = hg_loadrun_create(plan, result_dir, err, sizeof err);

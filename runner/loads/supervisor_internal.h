@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to the load supervisor: supervisor.c (lifecycle, timeline
  * thread), process.c (fork, kill, reap), supervisor_json.c (results). */
 #ifndef HG_SUPERVISOR_INTERNAL_H
@@ -76,9 +77,5 @@ bool hg_loadproc_reap(struct hg_lsup *s, int64_t now);
 /* Kills and reaps children of hgrun that are not load processes (orphans
  * reparented to the subreaper).  Returns how many. */
 unsigned hg_loadproc_sweep_orphans(void);
-
-/* supervisor_json.c */
-void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

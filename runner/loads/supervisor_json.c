@@ -1,26 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loads' part of result.json, built after hg_loadrun_stop_all from the
  * supervisor's records, the wait statuses and rusage of the reaped
  * processes, and their shared statistics slots. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "base/jsonfmt.h"
 #include "base/timeutil.h"
 #include "loads/supervisor_internal.h"
 #include "loads/supervisor_json.h"
-
-void hg_loadrun_warn(json_t *warnings, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(warnings, json_string(buf));
-}
 
 static json_t *since(int64_t abs, int64_t t0)
 {
@@ -145,43 +136,43 @@ static void proc_warnings(json_t *w, const struct hg_lsup *s, int64_t t0)
 {
 	const struct hg_load_slot *s0 = s->procs[0].slot;
 	if (s0->sched_error)
-		hg_loadrun_warn(w, "scheduling policy %s not granted: sched_setscheduler: %s%s",
+		hg_json_appendf(w, "scheduling policy %s not granted: sched_setscheduler: %s%s",
 				hg_policy_name(s->run.plan->priority.policy),
 				strerror(s0->sched_error), privilege_hint(s0->sched_error));
 	if (s0->nice_error)
-		hg_loadrun_warn(w, "nice %d not granted: setpriority: %s%s", s->run.plan->priority.nice,
+		hg_json_appendf(w, "nice %d not granted: setpriority: %s%s", s->run.plan->priority.nice,
 				strerror(s0->nice_error), privilege_hint(s0->nice_error));
 	if (s0->affinity_error)
-		hg_loadrun_warn(w, "cpus not granted: sched_setaffinity: %s",
+		hg_json_appendf(w, "cpus not granted: sched_setaffinity: %s",
 				strerror(s0->affinity_error));
 	for (unsigned i = 0; i < s->run.n_procs; i++) {
 		const struct hg_lproc *pr = &s->procs[i];
 		if (pr->slot->error[0])
-			hg_loadrun_warn(w, "process %u: %s", i, pr->slot->error);
+			hg_json_appendf(w, "process %u: %s", i, pr->slot->error);
 		bool early = pr->reaped && pr->status >= 0 && (!s->term_at || pr->ended < s->term_at);
 		if (early && WIFEXITED(pr->status))
-			hg_loadrun_warn(w, "process %u (pid %d) exited with status %d before the load's stop time",
+			hg_json_appendf(w, "process %u (pid %d) exited with status %d before the load's stop time",
 					i, (int)pr->pid, WEXITSTATUS(pr->status));
 		else if (early && WIFSIGNALED(pr->status))
-			hg_loadrun_warn(w, "process %u (pid %d) was killed by signal %d (%s) before the load's stop time",
+			hg_json_appendf(w, "process %u (pid %d) was killed by signal %d (%s) before the load's stop time",
 					i, (int)pr->pid, WTERMSIG(pr->status), strsignal(WTERMSIG(pr->status)));
 		else if (outside_kill(pr))
-			hg_loadrun_warn(w, "process %u (pid %d) was killed by SIGKILL that hgrun did not "
+			hg_json_appendf(w, "process %u (pid %d) was killed by SIGKILL that hgrun did not "
 					"send (from outside, or the OOM killer)", i, (int)pr->pid);
 		/* exec: the keeper lives on, the command inside it did not. */
 		int st = pr->slot->status;
 		if (pr->slot->status_valid == 2 && WIFEXITED(st))
-			hg_loadrun_warn(w, "the command exited with status %d%s before the load's stop "
+			hg_json_appendf(w, "the command exited with status %d%s before the load's stop "
 					"time (its stderr: load-%s.err)", WEXITSTATUS(st),
 					WEXITSTATUS(st) == 127 ? " (command not found)" :
 					WEXITSTATUS(st) == 126 ? " (not executable)" : "",
 					s->run.plan->name);
 		else if (pr->slot->status_valid == 2 && WIFSIGNALED(st))
-			hg_loadrun_warn(w, "the command was killed by signal %d (%s) before the load's "
+			hg_json_appendf(w, "the command was killed by signal %d (%s) before the load's "
 					"stop time", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	}
 	if (s->stragglers)
-		hg_loadrun_warn(w, "%u process groups still had members after their leader ended; killed",
+		hg_json_appendf(w, "%u process groups still had members after their leader ended; killed",
 				s->stragglers);
 	if (s->ops->report)
 		s->ops->report(&s->run, s->procs[0].slot, t0, NULL, w);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the load supervisor reports once the loads are stopped: result.json's
  * `loads`, the loads' run-level warnings, whether they got what they asked,
  * and the files they write (docs/loads.md).  loads/supervisor.h includes

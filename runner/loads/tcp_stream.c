@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'tcp_stream': a full-speed TCP stream, the netperf TCP_STREAM load of
  * Hourglass section 5.4 (table 2's throughput column).  Default: a receiver
  * and a sender process on loopback (port bound by hgrun before forking);

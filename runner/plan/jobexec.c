@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Execution-time generators: fixed, list (cycled), uniform, normal. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-job execution times of periodic workloads: a fixed value, a cycled
  * list (MPEG frame types), or a seeded uniform/normal distribution clamped
  * to [min, max].  Draws are reproducible: same seed and instance, same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The typed accessors of plan/keys.h: the one place that looks a shared
  * key up by its name. */
 #include "plan/keys.h"

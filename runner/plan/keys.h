@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The keys several plugins share and generic code reads (runner/README.md,
  * "Plugins and their parameters").  Each name is written only here: the
  * rows that declare the key (workloads/rows.h, loads/rows.h,

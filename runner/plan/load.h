@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Background load generators: one file per load under loads/, each ending
  * in one `const struct hg_load_ops`, listed in HG_LOAD_LIST (loads/registry.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The programs a plan's loads run that this host lacks (plan/load.h,
  * docs/loads.md "Programs a load runs"). */
 #include <limits.h>

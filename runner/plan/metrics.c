@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The metric table (plan/metrics.h), in the order tables show it: names
  * are the result.json stats they read, with the unit in the name where the
  * value has one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The metric vocabulary, one table: each metric once, with its unit in the
  * name when the value has one (latency_p99_ns), the same in expect:,
  * hgrun list, result.json and hgreport (compare tables and --fail-if,

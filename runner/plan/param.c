@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The generic side of parameter tables (plan/param.h): memory, lookup,
  * ranges in words. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parameters as data.  Every workload, timer and load declares the keys it
  * takes in one table of struct hg_param, in its own file, laid out over a
  * struct of its own (offsetof), as fio's engines declare `struct fio_option`.

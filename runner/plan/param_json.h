@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A parameter table described as JSON (jansson), for `hgrun list --json`
  * and, through it, schemas/gen_scenario_schema.py and the docs tests. */
 #ifndef HG_PARAM_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The resolved scenario ("plan"): every default filled in, units in ns and
  * bytes, thread sets expanded into instances.  This is the only thing the
  * runner sees; it never sees YAML.  Built by resolve.c, echoed as JSON by

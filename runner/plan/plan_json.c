@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plan -> JSON.  Names follow the scenario keys, with units in the name
  * (period -> period_ns, working_set -> working_set_bytes); a plugin's
  * parameters are echoed from its table (plan/param.h). */

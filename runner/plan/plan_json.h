@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The resolved scenario as JSON (jansson): what `hgrun validate --resolved`
  * prints and what result.json echoes as "scenario". */
 #ifndef HG_PLAN_JSON_H

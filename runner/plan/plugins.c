@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Lookups in the table of plan/plugins.h. */
 #include <strings.h>
 

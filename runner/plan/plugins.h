@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugins a scenario may name, as one value: the tables of workloads/,
  * timers/ and loads/ (their registry.h), which cli/ hands to the loader
  * (cli/plugins.c).  The loader (scenario/) knows the plugins only through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of named priorities (docs/scenario.md "Priorities"). */
 #include <strings.h>
 
@@ -14,11 +15,10 @@ const struct hg_priority_level hg_priority_levels[] = {
 	{ "RTHIGH", HG_POLICY_FIFO, HG_RT_PRIORITY_MAX, 0,
 	  "SCHED_FIFO 98 (top; 99 is left to hgrun's watchdog)" },
 };
-const size_t hg_n_priority_levels = sizeof(hg_priority_levels) / sizeof(hg_priority_levels[0]);
 
 const struct hg_priority_level *hg_priority_level_find(const char *name)
 {
-	for (size_t i = 0; i < hg_n_priority_levels; i++)
+	for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 		if (strcasecmp(hg_priority_levels[i].name, name) == 0)
 			return &hg_priority_levels[i];
 	return NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Named priorities (Hourglass -p) and scheduling policies. */
 #ifndef HG_PRIORITY_H
 #define HG_PRIORITY_H
@@ -19,8 +20,10 @@ struct hg_priority_level {
 	const char *summary;
 };
 
-extern const struct hg_priority_level hg_priority_levels[];
-extern const size_t hg_n_priority_levels;
+/* The table's length, checked where it is defined (a different count there
+ * does not compile). */
+#define HG_N_PRIORITY_LEVELS 8
+extern const struct hg_priority_level hg_priority_levels[HG_N_PRIORITY_LEVELS];
 
 /* Case-insensitive; NULL when unknown. */
 const struct hg_priority_level *hg_priority_level_find(const char *name);

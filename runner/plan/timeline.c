@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A scenario's timeline as a whole (plan/timeline.h). */
 #include <math.h>
 #include <stdio.h>

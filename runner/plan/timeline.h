@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A scenario's timeline as a whole: what a shorter --duration would leave
  * out, and --scale, which shortens (or lengthens) every phase alike
  * (docs/cli.md, "--duration and --scale"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timers a blocking workload sleeps on: one file per timer under timers/,
  * each ending in one `const struct hg_timer_ops`, listed in HG_TIMER_LIST (timers/registry.h).
  * A timer that keeps no state has no open/close; the spin timer has no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a scenario does beyond measuring: shell commands it runs, files it
  * writes outside the result directory, network it uses.  A scenario is code
  * (docs/security.md): validate and run say so before anything runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The notes validate and run print about what a scenario does beyond
  * measuring (plan/trust.c). */
 #ifndef HG_TRUST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Thread execution models (Hourglass section 3.2): one file per workload
  * under workloads/, each ending in one `const struct hg_workload_ops`, all
  * listed once in HG_WORKLOAD_LIST (workloads/registry.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The binary record files: header, buffered appends, sync.  The records
  * are written as the host lays them out; hgrun runs on little-endian
  * machines only (x86-64, arm64), which the static assert below checks. */

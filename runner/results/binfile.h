@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writing trace.bin and latency.bin (their format: run/binformat.h):
  * records appended through a stdio buffer as the run goes, cut back to
  * whole records when a write fails. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checkpoints (docs/results.md): every HG_CHECKPOINT_NS the writer syncs
  * trace.bin, latency.bin and series.jsonl, then replaces result.json
  * atomically with complete: false and `checkpoint` saying how far the run

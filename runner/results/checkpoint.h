@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checkpoints (docs/results.md): result.json rewritten during the run with
  * complete: false and how far it got, so a killed run still reads. */
 #ifndef HG_CHECKPOINT_H

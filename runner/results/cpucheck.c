@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The gap trace records the CPU of every interval (run/gaptrace.h); the
  * streaming writer counts those outside the thread's cpus
  * (results/stream.c), and here they become warnings, with the CPUs that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Did each thread run where the scenario put it?  Warnings for CPUs taken
  * offline during the run and for intervals on a CPU outside a thread's
  * cpus, from the streaming writer's counts. */

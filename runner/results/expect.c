@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Expectations (expect:): a bound on one metric of a thread set.  Over the
  * set's instances the worst value counts: the largest for a max bound, the
  * smallest for a min bound.  A metric with nothing to measure (no releases,

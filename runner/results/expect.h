@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A scenario's expectations judged against the run's numbers
  * (docs/scenario.md, expect:). */
 #ifndef HG_EXPECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU the scenario did not get, from the gap trace (results/not_received.h).
  *
  * Per CPU, time is cut into bins of HG_NR_BIN_NS.  Each bin adds up the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU the scenario did not get (docs/results.md, "CPU the scenario did not
  * get"): from the gap trace alone, per CPU and per phase, the time no
  * scenario thread ran on a CPU while one of them wanted it, that is, while

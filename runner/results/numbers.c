@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The numbers of each thread once the run is over: the gap trace's own
  * totals (run/gaptrace.h), the records the writer put in trace.bin, and
  * what the workload counted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-thread numbers of a finished run, read by the expectations, the
  * summary and result.json: collected once by results/sink.c. */
 #ifndef HG_NUMBERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What hgrun may remove: only names it (or hgreport) writes, in files and
  * directories owned by the user running it, one directory level at a time
  * through directory fds (a directory swapped for a link mid-walk is never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Output directories that never lose results: -o DIR must be new or empty;
  * --force removes only the files hgrun and hgreport write there (and
  * refuses when anything else is there); default directories get a unique

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.mode: outliers, a flight recorder (docs/results.md).  Each thread's
  * newest intervals and wake-ups wait in a history; when a gap longer than
  * trace.outlier_gap or a wake-up later than trace.outlier_latency arrives,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.mode: outliers, a flight recorder (docs/results.md): each thread's
  * newest records wait in a history; an outlier opens a window and what
  * falls inside it is written.  Fed by the streaming writer

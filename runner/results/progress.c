@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Progress while a run lasts (docs/results.md): a start line, then on a
  * terminal one status line rewritten about once a second, elsewhere a
  * plain line every HG_PROGRESS_PLAIN_NS.  Printed by the writer thread,

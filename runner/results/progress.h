@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Progress while a run lasts (docs/results.md): a start line, then on a
  * terminal a status line rewritten about once a second, elsewhere a plain
  * line now and then.  Printed by the streaming writer's thread. */

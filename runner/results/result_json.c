@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json as a jansson tree: the contract of schemas/result.schema.json. */
 #include <signal.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json as a jansson tree (docs/results.md): the final one
  * (results/results.c) and the checkpoints (results/checkpoint.c). */
 #ifndef HG_RESULT_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The result directory and the final result.json (jansson), written to a
  * temporary name in the same directory, fsynced and renamed over the last
  * checkpoint.  The record files and the series are the streaming writer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The result directory of a run: created before the threads start (with
  * space kept for result.json), and the final result.json and kernel.jsonl
  * written into it (results/sink.c calls these). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* series.jsonl (docs/results.md): per thread and per series interval, what
  * the writer saw through the rings (CPU received, intervals, gaps, the
  * longest gap, wake-ups and their lateness) and what the thread published

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* series.jsonl (docs/results.md): per thread and series interval what the
  * writer saw through the rings, per load its counters' growth.  Fed one
  * record at a time by the streaming writer (results/stream.c); owns its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* series.jsonl's CPU lines (docs/results.md): per series interval and per
  * scenario CPU, the interrupts it took, from /proc/interrupts (the rows
  * with one count per CPU, summed per column) read when the line is

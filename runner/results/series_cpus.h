@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* series.jsonl's CPU lines (docs/results.md): per series interval and per
  * CPU of the scenario, the interrupts it took, from /proc/interrupts read
  * when the lines are written.  Owned by results/series.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The results side of a run (run/run.h's sink): the result directory
  * before the threads start; after they are joined, the per-thread numbers,
  * the expectations, the exit code, the files and the summary. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The results of a run as run/run_options.h's sink: the result directory
  * before the threads start, the streaming writer while they run, then the
  * numbers, expectations, exit code, files and summary.  cli/ and sweep/

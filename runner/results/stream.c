@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The streaming writer's thread and its life: drain every ring (each
  * record: results/stream_records.c), emit series lines, checkpoint, report
  * progress; sleep a little; again.  It runs at SCHED_OTHER nice

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The streaming writer (docs/results.md): a thread that drains the
  * measuring threads' rings during the run into trace.bin, latency.bin (all
  * records, outlier windows only, or none: trace.mode) and series.jsonl,

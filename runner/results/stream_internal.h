@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The streaming writer's state (results/stream.h), shared by the files
  * of the writer only: stream.c, its thread and its life; stream_records.c,
  * each record taken from the rings, counted, and written within the

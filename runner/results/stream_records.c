@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Each record of the streaming writer (results/stream_internal.h): taken
  * from a measuring thread's ring, converted to the files' records
  * (run/binformat.h), counted in the thread's totals, handed to the series

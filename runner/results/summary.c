@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The human summary printed after the run, in the paper's spirit:
  *   rt: missed 0 deadlines, hit 3999
  * after the warnings (which say what the figures are worth), what each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The summary printed after a run: per thread what it got. */
 #ifndef HG_SUMMARY_H
 #define HG_SUMMARY_H

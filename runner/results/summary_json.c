@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The summary as one JSON object, for scripts: `hgrun run --json` prints it
  * on stdout (the human summary then goes to stderr).  docs/cli.md. */
 #include <limits.h>

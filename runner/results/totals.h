@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the streaming writer (results/stream.c) has counted of one
  * measuring thread through its rings: read by the progress line, the CPU
  * check, checkpoints and result.json.  Data only. */

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict and the key findings (results/verdict.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/exitcodes.h"
+#include "base/jsonfmt.h"
 #include "base/units.h"
 #include "plan/keys.h"
 #include "plan/metrics.h"
@@ -103,17 +104,6 @@ static json_t *expectation(const struct hg_expect_plan *e, json_t *r)
 			 worst, "line", line);
 }
 
-static void add(json_t *lines, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(json_t *lines, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	json_array_append_new(lines, json_string(buf));
-}
-
 static double mean_exec(const struct hg_exec *x)
 {
 	double sum = 0;
@@ -157,11 +147,11 @@ static void cpu_findings(const struct hg_run_state *rs, json_t *lines)
 			snprintf(each, sizeof(each), " (%zu threads, %s to %s each)", n,
 				 hg_format_ns_approx(lo, b), hg_format_ns_approx(hi, c));
 		if (asked > 0)
-			add(lines, "%s: received %s of CPU%s, of %s it asked for (%.1f%%)", tp->name,
+			hg_json_appendf(lines, "%s: received %s of CPU%s, of %s it asked for (%.1f%%)", tp->name,
 			    hg_format_ns_approx(got, a), each, hg_format_ns_approx(asked, b),
 			    100 * got / asked);
 		else
-			add(lines, "%s: received %s of CPU%s", tp->name, hg_format_ns_approx(got, a), each);
+			hg_json_appendf(lines, "%s: received %s of CPU%s", tp->name, hg_format_ns_approx(got, a), each);
 	}
 }
 
@@ -184,11 +174,11 @@ static void miss_and_latency_findings(const struct hg_run_state *rs, json_t *lin
 		}
 		char a[32], b[32];
 		if (tp->workload.ops->periodic)
-			add(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
+			hg_json_appendf(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
 			    (unsigned long long)missed, (unsigned long long)releases,
 			    releases ? 100.0 * (double)missed / (double)releases : 0.0);
 		if (tp->workload.ops->wakeups && count)
-			add(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
+			hg_json_appendf(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
 			    hg_format_ns_approx((double)worst, a), strcmp(where, tp->name) ? " in " : "",
 			    strcmp(where, tp->name) ? where : "", hg_format_ns_approx((double)p99, b));
 	}
@@ -205,14 +195,14 @@ static void not_received_findings(const struct hg_run_state *rs, json_t *lines)
 		if (rec + miss <= 0 || miss / (rec + miss) < 0.01)
 			continue;
 		char a[32], b[32];
-		add(lines, "CPU %lld: the scenario did not get %s of the %s it wanted there (%.1f%%)",
+		hg_json_appendf(lines, "CPU %lld: the scenario did not get %s of the %s it wanted there (%.1f%%)",
 		    (long long)json_integer_value(json_object_get(c, "cpu")),
 		    hg_format_ns_approx(miss, a), hg_format_ns_approx(rec + miss, b),
 		    100 * miss / (rec + miss));
 		shown++;
 	}
 	if (!shown && json_array_size(cpus))
-		add(lines, "the scenario got over 99%% of the CPU time it wanted on every CPU");
+		hg_json_appendf(lines, "the scenario got over 99%% of the CPU time it wanted on every CPU");
 	json_decref(nr);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict first (docs/results.md, "The verdict"): the expectations'
  * PASS / FAIL in the units they were written in, then the few key
  * findings (CPU each thread set received against what it asked, deadline

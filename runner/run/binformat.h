@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace.bin and latency.bin (docs/results.md): a 64-byte header, then
  * fixed-size little-endian records appended as the run goes.  A reader
  * takes floor((size - 64) / record_size) records, so a record torn by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Calibration of the cycle counter against CLOCK_MONOTONIC_RAW, and the
  * measured cost of one iteration of the gap loop.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cycle counter the measuring loops poll: rdtsc on x86-64, cntvct_el0 on
  * aarch64, clock_gettime(CLOCK_MONOTONIC_RAW) elsewhere, and its calibration
  * against CLOCK_MONOTONIC_RAW. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Memory a plan needs, from the same sizes the threads will allocate.
  * Records stream to disk through fixed rings, so nothing here grows with
  * the run's duration. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* How much memory a run will pin: trace rings, wake-up rings, working
  * sets and memory loads, against what the machine has available, so a run
  * that would exhaust memory refuses to start instead. */

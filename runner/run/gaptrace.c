@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing: the recording side of figure 2 and the polling loop. */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,15 +70,4 @@ enum hg_gap_result hg_gap_run_until(struct hg_gaptrace *g, uint64_t target, uint
 		if (atomic_load_explicit(stop, memory_order_relaxed))
 			return HG_GAP_STOPPED;
 	}
-}
-
-const char *hg_gap_end_name(enum hg_gap_end why)
-{
-	switch (why) {
-	case HG_END_PREEMPTED: return "preempted";
-	case HG_END_YIELDED: return "yielded";
-	case HG_END_BLOCKED: return "blocked";
-	case HG_END_FINISHED: return "finished";
-	}
-	return "unknown";
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing (Hourglass section 3.1): a thread polls the cycle counter; a
  * step larger than the gap threshold ends an interval of continuous CPU.
  * Closed intervals go into a single-producer ring (base/ring.h) that the
@@ -86,7 +87,5 @@ static inline uint64_t hg_gap_received(const struct hg_gaptrace *g)
  * open. */
 enum hg_gap_result hg_gap_run_until(struct hg_gaptrace *g, uint64_t target, uint64_t limit,
 				    const atomic_int *stop);
-
-const char *hg_gap_end_name(enum hg_gap_end why);
 
 #endif

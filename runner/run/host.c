@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host object of result.json.  Each field comes from one small reader;
  * a file that is missing or unreadable gives null, never an error, because
  * containers, VMs and non-x86 machines lack different parts of /sys. */
@@ -15,7 +16,6 @@
 
 #define CPUFREQ0 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 #define CLOCKSOURCE0 "/sys/devices/system/clocksource/clocksource0/"
-#define DEBUGFS_PREEMPT "/sys/kernel/debug/sched/preempt"
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo, in a
  * malloc'ed string, or NULL. */
@@ -85,76 +85,32 @@ static void cmdline_param(const char *cmdline, const char *name, char *out, size
 	}
 }
 
-/* "none voluntary (full) lazy": the word in parentheses. */
-static bool debugfs_preempt(char *model, size_t size)
+void hg_host_preempt(struct hg_preempt_model *m)
 {
-	char line[128];
-	if (hg_read_first_line(DEBUGFS_PREEMPT, line, sizeof(line)) <= 0)
-		return false;
-	char *open = strchr(line, '('), *close = open ? strchr(open, ')') : NULL;
-	if (!close || close == open + 1)
-		return false;
-	snprintf(model, size, "%.*s", (int)(close - open - 1), open + 1);
-	return true;
-}
-
-/* From the build string of uname -v: "#1 SMP PREEMPT_DYNAMIC ...". */
-static const char *uname_preempt(const char *version)
-{
-	static const struct { const char *word, *model; } words[] = {
-		{ "PREEMPT_RT", "rt" }, { "PREEMPT_DYNAMIC", "dynamic" },
-		{ "PREEMPT_LAZY", "lazy" }, { "PREEMPT", "full" },
-	};
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (has_word(version, words[i].word))
-			return words[i].model;
-	return NULL;
-}
-
-void hg_host_preempt(char *model, size_t size, const char **source)
-{
-	char line[4096];
+	char realtime[16], cmdline[4096], preempt_arg[32], klog[32], debugfs[128];
 	struct utsname u;
-	const char *word;
-	if (hg_read_first_line("/sys/kernel/realtime", line, sizeof(line)) > 0 &&
-	    strcmp(line, "1") == 0) {
-		snprintf(model, size, "rt");
-		*source = "/sys/kernel/realtime";
-		return;
+	struct hg_config_preempt config;
+	struct hg_preempt_facts f = { 0 };
+	f.config_dynamic = -1;
+	if (uname(&u) == 0)
+		f.uname_version = u.version;
+	if (hg_read_first_line("/sys/kernel/realtime", realtime, sizeof(realtime)) > 0)
+		f.realtime = realtime;
+	if (hg_host_preempt_config(&config)) {
+		f.config_model = config.model[0] ? config.model : NULL;
+		f.config_dynamic_default = config.dynamic_default[0] ? config.dynamic_default : NULL;
+		f.config_dynamic = config.dynamic;
+		f.config_source = config.source;
 	}
-	if (debugfs_preempt(model, size)) {
-		*source = DEBUGFS_PREEMPT;
-		return;
+	if (hg_host_preempt_debugfs(debugfs, sizeof(debugfs), &f.debugfs_source))
+		f.debugfs = debugfs;
+	if (hg_read_first_line("/proc/cmdline", cmdline, sizeof(cmdline)) > 0) {
+		cmdline_param(cmdline, "preempt", preempt_arg, sizeof(preempt_arg));
+		f.cmdline_preempt = preempt_arg[0] ? preempt_arg : NULL;
 	}
-	if (hg_host_preempt_private_debugfs(model, size)) {
-		*source = DEBUGFS_PREEMPT " (debugfs mounted privately)";
-		return;
-	}
-	if (hg_read_first_line("/proc/cmdline", line, sizeof(line)) > 0) {
-		cmdline_param(line, "preempt", model, size);
-		if (model[0]) {
-			*source = "/proc/cmdline";
-			return;
-		}
-	}
-	if (hg_host_preempt_klog(model, size)) {
-		*source = "kernel log (Dynamic Preempt:)";
-		return;
-	}
-	/* PREEMPT_DYNAMIC without preempt= starts in the build's default, and
-	 * only debugfs can change it: say where the answer came from */
-	if (uname(&u) == 0 && has_word(u.version, "PREEMPT_DYNAMIC") &&
-	    hg_host_preempt_config(model, size)) {
-		*source = "kernel config default (no preempt= on the command line)";
-		return;
-	}
-	if (uname(&u) == 0 && (word = uname_preempt(u.version)) != NULL) {
-		snprintf(model, size, "%s", word);
-		*source = "uname";
-		return;
-	}
-	snprintf(model, size, "unknown");
-	*source = "none";
+	if (hg_host_preempt_klog(klog, sizeof(klog)))
+		f.klog_dynamic = klog;
+	hg_preempt_decide(&f, m);
 }
 
 static json_t *string_or_null(const char *s)
@@ -212,11 +168,16 @@ static void add_kernel(json_t *host)
 	json_object_set_new(host, "kernel_release", ok ? json_string(u.release) : json_null());
 	json_object_set_new(host, "kernel_version", ok ? json_string(u.version) : json_null());
 	json_object_set_new(host, "machine", ok ? json_string(u.machine) : json_null());
-	char model[64];
-	const char *source;
-	hg_host_preempt(model, sizeof(model), &source);
-	json_object_set_new(host, "preempt", json_string(model));
-	json_object_set_new(host, "preempt_source", json_string(source));
+	struct hg_preempt_model m;
+	char lockdown[32];
+	hg_host_preempt(&m);
+	json_object_set_new(host, "preempt", json_string(m.model));
+	json_object_set_new(host, "preempt_source", json_string(m.source));
+	json_object_set_new(host, "preempt_dynamic", string_or_null(m.dynamic));
+	json_object_set_new(host, "preempt_dynamic_source",
+			    m.is_dynamic ? json_string(m.dynamic_source) : json_null());
+	json_object_set_new(host, "lockdown", hg_host_lockdown(lockdown, sizeof(lockdown)) ?
+			    json_string(lockdown) : json_null());
 }
 
 static void add_scheduling(json_t *host)

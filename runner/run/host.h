@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host a run happened on, as result.json's "host" object: kernel,
- * preemption model, clocksource, CPUs, RT throttling, governor, TSC flags,
+ * preemption model (the decision in run/preempt_model.c), lockdown, clocksource, CPUs, RT throttling, governor, TSC flags,
  * CPU isolation.  Every read is defensive: what cannot be read is null. */
 #ifndef HG_HOST_H
 #define HG_HOST_H
@@ -7,6 +8,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "run/preempt_model.h"
 
 /* The host object (new reference), or NULL only when out of memory. */
 json_t *hg_host_capture(void);
@@ -16,9 +19,8 @@ json_t *hg_host_capture(void);
  * non-x86 machines). */
 int hg_host_cpu_flag(const char *flag);
 
-/* The preemption model ("none", "voluntary", "full", "lazy", "rt",
- * "dynamic" when only PREEMPT_DYNAMIC is known, or "unknown") and where it
- * was read (a path, "uname", or "none"). */
-void hg_host_preempt(char *model, size_t size, const char **source);
+/* The preemption model of this kernel and its dynamic mode
+ * (run/preempt_model.h), from the facts the kernel gives. */
+void hg_host_preempt(struct hg_preempt_model *m);
 
 #endif

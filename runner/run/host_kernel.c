@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host facts that decide how a run reads (docs/kernel-trace.md): the
  * preemption model in effect, from debugfs even when it is not mounted (a
  * child process mounts it in a private mount namespace, so nothing changes
@@ -22,16 +23,6 @@
 #define DEBUGFS "/sys/kernel/debug"
 #define PREEMPT_FILE DEBUGFS "/sched/preempt"
 
-/* "none voluntary (full) lazy": the word in parentheses. */
-static bool parse_preempt(const char *line, char *model, size_t size)
-{
-	const char *open = strchr(line, '('), *close = open ? strchr(open, ')') : NULL;
-	if (!close || close == open + 1)
-		return false;
-	snprintf(model, size, "%.*s", (int)(close - open - 1), open + 1);
-	return true;
-}
-
 /* The child: a mount namespace of its own, debugfs mounted there, the
  * preempt file to the pipe. */
 static void private_debugfs_child(int fd)
@@ -51,7 +42,7 @@ static void private_debugfs_child(int fd)
  * that never does (runner/base/child.h). */
 #define PRIVATE_DEBUGFS_TIMEOUT_MS 2000
 
-bool hg_host_preempt_private_debugfs(char *model, size_t size)
+static bool private_debugfs(char *line, size_t size)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
@@ -66,10 +57,44 @@ bool hg_host_preempt_private_debugfs(char *model, size_t size)
 		close(p[0]);
 		return false;
 	}
-	char line[128];
-	if (hg_child_read(pid, p[0], line, sizeof(line), PRIVATE_DEBUGFS_TIMEOUT_MS) <= 0)
+	return hg_child_read(pid, p[0], line, size, PRIVATE_DEBUGFS_TIMEOUT_MS) > 0;
+}
+
+bool hg_host_preempt_debugfs(char *line, size_t size, const char **source)
+{
+	if (hg_read_first_line(PREEMPT_FILE, line, size) > 0) {
+		*source = PREEMPT_FILE;
+		return true;
+	}
+	if (private_debugfs(line, size)) {
+		line[strcspn(line, "\n")] = '\0';
+		*source = PREEMPT_FILE " (debugfs mounted privately)";
+		return true;
+	}
+	return false;
+}
+
+bool hg_lockdown_parse(const char *line, char *mode, size_t size)
+{
+	const char *open = line ? strchr(line, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+	if (!close || close == open + 1)
 		return false;
-	return parse_preempt(line, model, size);
+	snprintf(mode, size, "%.*s", (int)(close - open - 1), open + 1);
+	return true;
+}
+
+const char *hg_host_lockdown_file(void)
+{
+	const char *env = getenv("HGRUN_LOCKDOWN");
+	return env && env[0] ? env : HG_LOCKDOWN_FILE;
+}
+
+bool hg_host_lockdown(char *mode, size_t size)
+{
+	char line[128];
+	return hg_read_first_line(hg_host_lockdown_file(), line, sizeof(line)) > 0 &&
+	       hg_lockdown_parse(line, mode, size);
 }
 
 /* The last "Dynamic Preempt: <mode>" of the kernel log: printed at boot and
@@ -150,12 +175,11 @@ static const struct { const char *option, *model; } config_models[] = {
 	{ "PREEMPT_VOLUNTARY", "voluntary" }, { "PREEMPT_NONE", "none" },
 };
 
-/* The preemption model the build selects as its default (the mode at boot
- * without preempt=), or false. */
-static bool config_preempt(const char *config, char *model, size_t size)
+/* The first model of config_models[from..] the build selects, or false. */
+static bool config_preempt(const char *config, size_t from, char *model, size_t size)
 {
 	char v[16];
-	for (size_t i = 0; i < sizeof(config_models) / sizeof(config_models[0]); i++) {
+	for (size_t i = from; i < sizeof(config_models) / sizeof(config_models[0]); i++) {
 		config_value(config, config_models[i].option, v, sizeof(v));
 		if (strcmp(v, "y") == 0) {
 			snprintf(model, size, "%s", config_models[i].model);
@@ -165,13 +189,20 @@ static bool config_preempt(const char *config, char *model, size_t size)
 	return false;
 }
 
-bool hg_host_preempt_config(char *model, size_t size)
+bool hg_host_preempt_config(struct hg_config_preempt *c)
 {
-	const char *source;
-	char *config = kernel_config(&source);
-	bool ok = config && config_preempt(config, model, size);
+	char *config = kernel_config(&c->source);
+	char v[16];
+	c->model[0] = c->dynamic_default[0] = '\0';
+	c->dynamic = -1;
+	if (!config)
+		return false;
+	config_preempt(config, 0, c->model, sizeof(c->model));
+	config_preempt(config, 1, c->dynamic_default, sizeof(c->dynamic_default));
+	config_value(config, "PREEMPT_DYNAMIC", v, sizeof(v));
+	c->dynamic = strcmp(v, "y") == 0;
 	free(config);
-	return ok;
+	return true;
 }
 
 void hg_host_kernel_config(json_t *host)
@@ -184,7 +215,7 @@ void hg_host_kernel_config(json_t *host)
 		config_value(config, "HZ", v, sizeof(v));
 		if (v[0])
 			hz = json_integer(atoi(v));
-		if (config_preempt(config, v, sizeof(v)))
+		if (config_preempt(config, 0, v, sizeof(v)))
 			boot_preempt = json_string(v);
 		config_value(config, "NO_HZ_FULL", v, sizeof(v));
 		nohz_full = json_boolean(strcmp(v, "y") == 0);

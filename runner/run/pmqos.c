@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /dev/cpu_dma_latency takes a binary 32-bit value in microseconds; the
  * request lasts while the file is open. */
 #include <errno.h>

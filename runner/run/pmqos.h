@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU power-management QoS: holding /dev/cpu_dma_latency keeps CPUs out of
  * idle states slower to leave than the given latency for as long as the
  * file stays open (what cyclictest does by default, with 0). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hg_run(): the story of one run.  Check the CPUs, calibrate, lock memory,
  * start one thread per instance, meet them on the start gate, let the
  * watchdog end the run on time, join, and hand the state to the sink

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Executing a plan: calibrate, lock memory, start the measuring threads on
  * one barrier under the watchdog, wait for the duration or a signal, join,
  * and hand the state to a sink that writes the results (results/). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run asks of the machine beyond its threads, and what it warns
  * about: real-time throttling, an unstable counter, memory locking, the
  * PM QoS hold, the real-time grants.  Internal to run/run.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What hg_run() is given: the options of one run and the sink its results
  * go to.  Read by run/ while it runs and by results/ as it writes, so it
  * sits below both (run/run.h declares hg_run() itself). */

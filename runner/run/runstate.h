@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run knows when it is over: filled by run/run.c, read by the
  * result writers of results/ through the sink of run.h. */
 #ifndef HG_RUNSTATE_H

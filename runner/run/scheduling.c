@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scheduling of measuring threads: affinity, policy, reservation.
  *
  * A reservation is SCHED_DEADLINE set with sched_setattr (runtime = budget,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Applying a thread's scheduling request in the thread itself: affinity,
  * policy and priority or nice, or a SCHED_DEADLINE reservation; then
  * reading back what the kernel granted.  Failures are messages, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The main thread's signals during a run (run/signals.h). */
 #include <signal.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A run's signals, taken by its main thread: SIGINT/SIGTERM/SIGHUP/SIGQUIT
  * (run/wake.h's stop signals; each ends the run with a result),
  * SIGUSR1 (a status line), SIGTSTP/SIGTTIN/SIGTTOU (refused: a stopped hgrun

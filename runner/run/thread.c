@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A measuring thread's life: set up (name, slack, scheduling, buffers,
  * timer), meet the others on the barriers, wait for its start time, run its
  * workload until its finish or the run's stop.  Nothing prints here: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-thread state of a measuring thread, and the helpers workloads use:
  * run until some CPU has been received, sleep on the timer, yield.  Each
  * worker sits on its own cache lines; the hot gap-trace state comes first. */

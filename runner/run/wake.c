@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wake signal: a no-op handler without SA_RESTART. */
 #include <errno.h>
 #include <string.h>

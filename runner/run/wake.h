@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Waking sleeping threads when the run stops.  A no-op handler for one
  * real-time signal is installed without SA_RESTART, so a thread sleeping
  * in clock_nanosleep, read() on a timerfd or sigtimedwait() returns EINTR

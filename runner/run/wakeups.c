@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wake-up ring and histogram of a latency thread. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wake-ups of a thread that measures timer latency (workloads/latency.c):
  * each one goes into a single-producer ring that the streaming writer
  * drains (latency.bin, the series), and into a histogram of lateness that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run's timekeeper and safety net: a thread at SCHED_FIFO 99 (above
  * every scenario priority) that sleeps until the run's end, or until main
  * pokes it (SIGINT/SIGTERM), then sets the stop flag and keeps waking the

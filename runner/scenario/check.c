@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cross-field rules of the scenario format (docs/scenario.md, "Rules"). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checking: the rules across fields, on the resolved plan, each error put
  * back on the line of the YAML that holds the offending value. */
 #ifndef HG_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Diagnostics users can act on: FILE:LINE:COL: error: key.path: message.
  * Loading and checking collect them here (first error first, up to a limit);
  * only main prints them and picks the exit code. */

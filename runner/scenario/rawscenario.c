@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libcyaml schema of the scenario format, version 1. */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scenario as libcyaml loads it: the document's structure, every leaf
  * kept as the string the user wrote (libcyaml 1.3 takes -5 into unsigned
  * fields and 1abc as 1, so hgrun parses every value itself, in scenario/resolve*.c).

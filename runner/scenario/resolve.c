@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving the scenario's top level and its threads. */
 #include <stdio.h>
 #include <stdlib.h>

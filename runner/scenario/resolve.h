@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving: the libcyaml structs (strings) and YAML nodes become a plan.
  * Every value is parsed strictly with its range; defaults: are applied;
  * thread sets are expanded.  Errors point at the node that holds the value. */

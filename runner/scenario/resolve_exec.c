@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving an exec parameter (plan/param.h, HG_PARAM_EXEC): a duration,
  * a list of durations cycled job by job, or a seeded distribution. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the resolve_*.c files only. */
 #ifndef HG_RESOLVE_INTERNAL_H
 #define HG_RESOLVE_INTERNAL_H

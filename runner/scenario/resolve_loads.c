@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving loads:, expect: and sweep:. */
 #include <stdio.h>
 #include <stdlib.h>

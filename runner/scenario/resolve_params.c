@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving a plugin's parameters from its table (plan/param.h): each key
  * found, parsed by its kind, range-checked, or given its default; keys the
  * plugin does not take refused with the list of those it does. */

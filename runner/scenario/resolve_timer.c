@@ -1,8 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Resolving a thread's `timer`: a timer name, or a mapping {type, KEY...}
  * whose keys each timer declares in its table (timers/common.h;
  * docs/scenario.md#timers).  The node is taken whole from the thread, else
  * from defaults: (its keys do not merge). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/timer.h"
@@ -30,11 +32,19 @@ static bool timer_type(struct hg_resolver *r, const char *text, const char *path
 /* The mapping's keys: type and every key some timer takes. */
 static bool known_keys(struct hg_resolver *r, yaml_node_t *n, const char *path)
 {
-	const char *keys[64] = { "type" };
-	size_t count = 1;
+	size_t room = 1;
+	for (size_t i = 0; i < r->plugins->n_timers; i++)
+		room += hg_params_count(&r->plugins->timers[i]->params);
+	const char **keys = malloc(room * sizeof(*keys));
+	if (!keys) {
+		hg_yaml_error_at(r->d, n, path, "out of memory");
+		return false;
+	}
+	size_t count = 0;
+	keys[count++] = "type";
 	for (size_t i = 0; i < r->plugins->n_timers; i++) {
 		const struct hg_params *ps = &r->plugins->timers[i]->params;
-		for (size_t k = 0; k < hg_params_count(ps) && count < 64; k++) {
+		for (size_t k = 0; k < hg_params_count(ps); k++) {
 			bool seen = false;
 			for (size_t j = 0; j < count && !seen; j++)
 				seen = strcmp(keys[j], ps->table[k].name) == 0;
@@ -42,7 +52,9 @@ static bool known_keys(struct hg_resolver *r, yaml_node_t *n, const char *path)
 				keys[count++] = ps->table[k].name;
 		}
 	}
-	return hg_shape_keys(r->y, n, path, keys, count, r->d) == 0;
+	bool ok = hg_shape_keys(r->y, n, path, keys, count, r->d) == 0;
+	free(keys);
+	return ok;
 }
 
 bool hg_r_timer(struct hg_resolver *r, yaml_node_t *n, const char *path,

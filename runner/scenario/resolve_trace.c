@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scenario's trace: keys (docs/scenario.md#trace): the ring per
  * thread, the gap threshold, what the streaming writer keeps (mode), the
  * series interval, the outlier thresholds and windows, the byte budget. */

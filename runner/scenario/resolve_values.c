@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Value parsers used while resolving, each adding a located error. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -137,14 +138,14 @@ bool hg_r_cpus(struct hg_resolver *r, yaml_node_t *n, const char *path, cpu_set_
 static bool priority_level(struct hg_resolver *r, const char *text, const char *path,
 			   struct hg_priority *out)
 {
-	const char *names[16];
-	for (size_t i = 0; i < hg_n_priority_levels; i++)
+	const char *names[HG_N_PRIORITY_LEVELS];
+	for (size_t i = 0; i < HG_N_PRIORITY_LEVELS; i++)
 		names[i] = hg_priority_levels[i].name;
 	/* RTHIGHEST: someone who wants real time gets real-time levels
 	 * suggested, not the normal-time HIGHEST. */
-	const char *rt_names[16];
+	const char *rt_names[HG_N_PRIORITY_LEVELS];
 	size_t n_rt = 0;
-	for (size_t k = 0; k < hg_n_priority_levels; k++)
+	for (size_t k = 0; k < HG_N_PRIORITY_LEVELS; k++)
 		if (hg_priority_levels[k].policy == HG_POLICY_FIFO)
 			rt_names[n_rt++] = hg_priority_levels[k].name;
 	if (!hg_priority_level_find(text) && strncasecmp(text, "RT", 2) == 0 &&
@@ -152,7 +153,7 @@ static bool priority_level(struct hg_resolver *r, const char *text, const char *
 		hg_r_choice(r, text, path, "priority", rt_names, n_rt);
 		return false;
 	}
-	int i = hg_r_choice(r, text, path, "priority", names, hg_n_priority_levels);
+	int i = hg_r_choice(r, text, path, "priority", names, HG_N_PRIORITY_LEVELS);
 	if (i < 0)
 		return false;
 	hg_priority_from_level(out, &hg_priority_levels[i]);

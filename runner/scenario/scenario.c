@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loading story: each stage sees only what the one before produced,
  * and a stage runs only when the one before found no error. */
 #include "base/cpuset.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loading a scenario file, all stages: libyaml syntax, shape check,
  * libcyaml into structs, resolve, check.  `plugins` are the workloads,
  * timers and loads its names may refer to (cli/ passes every plugin

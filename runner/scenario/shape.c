@@ -1,4 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shape check of the YAML tree against the libcyaml schema. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/names.h"
@@ -70,13 +72,17 @@ static void check_mapping(struct hg_yaml *y, yaml_node_t *n, const cyaml_schema_
 {
 	const cyaml_schema_field_t *fields = s->mapping.fields;
 	size_t n_fields = field_count(fields);
-	const char *names[64] = { NULL };
+	/* as many as the schema has: the plugins' keys make it grow */
+	const char **names = calloc(n_fields ? n_fields : 1, sizeof(*names));
 	char sub[256];
-	if (n_fields > 64)
-		n_fields = 64;
+	if (!names) {
+		hg_yaml_error_at(d, n, path, "out of memory");
+		return;
+	}
 	for (size_t i = 0; i < n_fields; i++)
 		names[i] = fields[i].key;
 	hg_shape_keys(y, n, path, names, n_fields, d);
+	free(names);
 	for (size_t i = 0; i < n_fields; i++) {
 		yaml_node_t *value = hg_yaml_get(y, n, fields[i].key);
 		hg_path_join(sub, sizeof(sub), path, fields[i].key, 0);

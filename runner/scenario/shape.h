@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The shape check: walks the YAML nodes alongside the libcyaml schema and
  * reports, with exact marks, what libcyaml would only refuse vaguely:
  * unknown keys (with "did you mean"), a list where a value belongs, missing

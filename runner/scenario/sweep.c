@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Applying sweep overrides to a YAML document and checking every point. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sweep points: the scenario with one grid point's values applied.  The
  * point's scenario is made by editing the YAML document (so every value goes
  * through the same loader, checks and messages as the file itself) and

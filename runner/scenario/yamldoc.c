@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loading a scenario as a libyaml document: reading the file (bounded),
  * syntax errors with their marks, one document only, duplicate keys. */
 #include <errno.h>

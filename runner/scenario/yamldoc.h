@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scenario as a libyaml document: read with bounds, parsed with exact
  * marks for syntax errors; walking it is scenario/yamlnode.h. */
 #ifndef HG_YAMLDOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Recognising the syntax errors people make from libyaml's problem text
  * and the lines around its marks (scenario/yamldoc.c reports them). */
 #include <stdio.h>

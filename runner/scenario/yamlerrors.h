@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libyaml's syntax errors in the user's terms: the likely cause (a tab, a
  * line indented one space too far or too few, an unclosed bracket or
  * quote) at the line where it is, libyaml's own words kept in brackets. */

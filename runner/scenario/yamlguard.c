@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bounds on what a scenario file can make hgrun do, checked on libyaml's
  * token stream before the document is built, and the duplicate-key check
  * (a hash set per mapping: linear in the number of keys). */

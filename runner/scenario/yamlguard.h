@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bounded work for any input: limits on the token stream before libyaml
  * builds the document (flow and total nesting, no aliases), and a
  * duplicate-key check linear in the number of keys. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Walking a loaded document: node access, key paths and their marks, and
  * errors positioned at a node. */
 #include <stdarg.h>

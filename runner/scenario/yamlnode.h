@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A loaded libyaml document and the way through it: nodes by key and
  * index, and a way back from a key path (threads[1].workload.exec) to the
  * line and column of the node, so errors found long after loading still

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The directory of a sweep (docs/cli.md): -o DIR is refused unless it is
  * new, empty, this sweep's (a shard's, or --resume), or --force; it is
  * locked for as long as the sweep runs and gets sweep.json; each run's
@@ -22,19 +23,15 @@
 
 int hg_sweep_dir_own_run(const char *sweep_dir, const char *name, char *why, size_t len)
 {
-	char p[32], r[32];
-	if (!hg_sweep_run_name_split(name, p, r)) {
-		snprintf(why, len, "not a run name");
-		return -EINVAL;
-	}
-	int top = open(sweep_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int pfd = top >= 0 ? hg_open_dir_at(top, p, true) : -errno;
-	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, true) : pfd;
+	int top = open(sweep_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), pfd = -1;
+	int rfd = top >= 0 ? hg_sweep_open_run_at(top, name, true, &pfd) : -errno;
 	int rc = rfd < 0 ? rfd : 0;
 	struct stat a, b;
 	if (!rc && (fstat(pfd, &a) < 0 || fstat(rfd, &b) < 0))
 		rc = -errno;
-	if (rc == -ELOOP || rc == -ENOTDIR)
+	if (rc == -EINVAL && top >= 0)
+		snprintf(why, len, "not a run name");
+	else if (rc == -ELOOP || rc == -ENOTDIR)
 		snprintf(why, len, "a symbolic link or a file where hgrun makes its run directory: "
 			 "not followed; move it away");
 	else if (rc)

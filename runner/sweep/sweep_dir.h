@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The directory of a sweep: prepared once before the first run, and each
  * run's pNNN/rM below it (sweep/sweep_dir.c). */
 #ifndef HG_SWEEP_DIR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep.json: built with jansson, compared key by key so a refusal names
  * the first difference ("scenario.threads[0].priority: 80 here, 70 in
  * sweep.json"). */
@@ -243,25 +244,37 @@ bool hg_sweep_result_complete(json_t *result)
 	return json_is_object(result) && json_is_true(json_object_get(result, "complete"));
 }
 
+int hg_sweep_open_run_at(int dir, const char *name, bool create, int *point)
+{
+	char p[32], r[32];
+	if (point)
+		*point = -1;
+	if (!hg_sweep_run_name_split(name, p, r))
+		return -EINVAL;
+	int pfd = hg_open_dir_at(dir, p, create);
+	if (pfd < 0)
+		return pfd;
+	int rfd = hg_open_dir_at(pfd, r, create);
+	if (point && rfd >= 0)
+		*point = pfd;
+	else
+		close(pfd);
+	return rfd;
+}
+
 bool hg_sweep_run_complete(const char *dir, const char *run)
 {
-	char p[32], r[32], why[256];
+	char why[256];
 	bool missing, complete = false;
-	if (!hg_sweep_run_name_split(run, p, r))
-		return false;
 	int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int pfd = top >= 0 ? hg_open_dir_at(top, p, false) : -1;
-	int rfd = pfd >= 0 ? hg_open_dir_at(pfd, r, false) : -1;
+	int rfd = top >= 0 ? hg_sweep_open_run_at(top, run, false, NULL) : -1;
 	if (rfd >= 0) {
 		json_t *res = hg_json_read_at(rfd, "result.json", HG_JSONFILE_MAX, &missing, why,
 					      sizeof(why));
 		complete = hg_sweep_result_complete(res);
 		json_decref(res);
-	}
-	if (rfd >= 0)
 		close(rfd);
-	if (pfd >= 0)
-		close(pfd);
+	}
 	if (top >= 0)
 		close(top);
 	return complete;

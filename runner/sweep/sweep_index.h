@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep.json, the index of a sweep directory: what the sweep is (resolved
  * scenario, grid, repeat, --set) and where each run goes (pNNN/rM).  Shards
  * and resumed sweeps compare their index with the one on disk. */
@@ -39,6 +40,12 @@ void hg_sweep_run_name(size_t n_points, size_t run, char out[64]);
 /* Splits a run name "p007/r2" into its point and repeat directories;
  * false for anything else ("../x", "p1/../../y", "/etc", "p1/r2/x"). */
 bool hg_sweep_run_name_split(const char *name, char point[32], char rep[32]);
+/* pNNN/rM of run `name` below the open directory dir, each opened as a
+ * directory, never through a link (create: made when missing): the rM
+ * fd, or -errno (-EINVAL: not a run name; -ELOOP, -ENOTDIR: a link or a
+ * file there).  point: when not NULL, gets pNNN's fd (the caller closes
+ * it; -1 on failure). */
+int hg_sweep_open_run_at(int dir, const char *name, bool create, int *point);
 /* An index read from disk: its format, and every run name a name
  * hg_sweep_run_name_split accepts.  0, or -EINVAL with the first problem
  * in err.  hg_sweep_index_read applies it. */

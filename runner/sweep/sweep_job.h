@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One sweep as it runs: shared by sweep/sweep_run.c, which runs it, and
  * sweep/sweep_dir.c, which prepares its directory; no one else. */
 #ifndef HG_SWEEP_JOB_H

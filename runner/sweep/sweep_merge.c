@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Merging shard directories: every shard's sweep.json must describe the
  * same sweep; each run is copied from the first shard that holds it
  * complete; OUT gets the common sweep.json. */
@@ -67,21 +68,6 @@ static int copy_run(int from, int to)
 	return rc;
 }
 
-/* dir/pNNN/rM as a directory fd, without following a link at either
- * level; create: make them (in OUT).  -errno on failure. */
-static int open_run(int dir, const char *name, bool create)
-{
-	char point[32], rep[32];
-	if (!hg_sweep_run_name_split(name, point, rep))
-		return -EINVAL;
-	int p = hg_open_dir_at(dir, point, create);
-	if (p < 0)
-		return p;
-	int r = hg_open_dir_at(p, rep, create);
-	close(p);
-	return r;
-}
-
 /* The shards' indexes, each checked against the first. */
 static int read_indexes(char *const *shards, json_t **idx, int n)
 {
@@ -124,8 +110,8 @@ static int merge_runs(const char *out, int out_fd, char *const *shards, const in
 						"complete\n", name ? name : "?");
 				continue;
 			}
-			int src = open_run(shard_fd[from], name, false);
-			int dst = src >= 0 ? open_run(out_fd, name, true) : -1;
+			int src = hg_sweep_open_run_at(shard_fd[from], name, false, NULL);
+			int dst = src >= 0 ? hg_sweep_open_run_at(out_fd, name, true, NULL) : -1;
 			int rc = src < 0 ? src : dst < 0 ? dst : copy_run(src, dst);
 			if (src >= 0)
 				close(src);

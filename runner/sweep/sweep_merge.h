@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun sweep-merge OUT SHARD_DIR...`: the shards of one sweep, written to
  * different directories, brought together in one (docs/cli.md). */
 #ifndef HG_SWEEP_MERGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What cli/ gives a sweep (sweep/sweep_run.h). */
 #ifndef HG_SWEEP_OPTIONS_H
 #define HG_SWEEP_OPTIONS_H

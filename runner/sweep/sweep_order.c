@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shards and run order of a sweep (sweep/sweep_order.h). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which runs a shard makes, and in what order (docs/cli.md, "Shards and
  * run order").  Runs keep their numbers (run = repeat x points + point,
  * named pNNN/rM); only who runs them and when changes:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running a sweep.  Runs go repeat by repeat (every point once, then every
  * point again), so slow drifts of the machine spread over all points rather
  * than landing on the last ones.  A sweep directory is refused unless it is

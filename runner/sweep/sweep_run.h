@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `hgrun sweep`: one run per grid point and repeat, each in its own result
  * directory, indexed by sweep.json; --shard K/N for job arrays, --resume
  * to finish an interrupted sweep (docs/cli.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'absolute': clock_nanosleep on CLOCK_MONOTONIC with TIMER_ABSTIME (the paper's HR) */
 #include <time.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timers' shared keys (timers/common.h). */
 #include <stddef.h>
 

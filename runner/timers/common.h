@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The keys every timer takes (timer: {type, tick, slack}): `tick` rounds
  * each wake-up up to a tick, as a tick-based kernel did (applied by
  * run/thread.c in the wake-up path, whatever the timer); `slack` is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of timers: each is one file of timers/ ending in one
  * `const struct hg_timer_ops hg_timer_NAME` (plan/timer.h), named once
  * here.  registry.c builds the table from it; cli/plugins.c hands the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'signal': a POSIX timer delivering a signal to the thread (Abeni's itimer) */
 #include <errno.h>
 #include <signal.h>

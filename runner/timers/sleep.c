@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'sleep': relative clock_nanosleep on CLOCK_MONOTONIC (the paper's NATIVE usleep) */
 #include <time.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'spin': busy-waits on the cycle counter (no sleep at all).  The
  * thread waits in its own gap-tracing loop (hg_worker_sleep_until in
  * run/thread.c), keeping its interval open: it never leaves the CPU, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'timerfd': a timerfd on CLOCK_MONOTONIC, armed at each absolute release */
 #include <errno.h>
 #include <stdio.h>

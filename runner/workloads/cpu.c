@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'cpu': runs whenever it can, recording the gap trace */
 #include "plan/workload.h"
 #include "run/thread.h"

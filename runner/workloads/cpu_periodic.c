@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'cpu_periodic': never blocks; a job of exec CPU starts when one completes; a period with no completed job is a miss */
 #include "plan/workload.h"
 #include "workloads/jobs.h"

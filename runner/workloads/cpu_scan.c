@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'cpu_scan': as cpu, touching a working_set array line by line (pattern); counts lines */
 #include "plan/workload.h"
 #include "workloads/scan.h"

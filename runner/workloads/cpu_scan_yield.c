@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'cpu_scan_yield': cpu_scan that yields after each yield_after of CPU */
 #include "plan/workload.h"
 #include "workloads/scan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'cpu_yield': as cpu, yielding each time it has received yield_after of CPU */
 #include "plan/workload.h"
 #include "run/thread.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Periodic jobs: the exec <= period rule and the per-thread generator. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What periodic and cpu_periodic share: their parameters (exec, period),
  * the rule between them, and the job execution-time generator each thread
  * keeps as its private state (w->priv). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'latency': sleeps one period on its timer and records each wake-up's lateness */
 #include "plan/workload.h"
 #include "run/thread.h"

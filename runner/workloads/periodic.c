@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'periodic': each period, runs until exec of CPU is received, then sleeps on its timer */
 #include "plan/workload.h"
 #include "workloads/jobs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of workloads/registry.h, from its list. */
 #include "workloads/registry.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of workloads: each is one file of workloads/ ending in one
  * `const struct hg_workload_ops hg_workload_NAME` (plan/workload.h), named once
  * here.  registry.c builds the table from it; cli/plugins.c hands the

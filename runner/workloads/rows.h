@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parameter rows several workloads take (plan/param.h): each workload's
  * table lists them with the offset into its own struct, so `period` means
  * the same, with the same range and help, wherever it appears.  A key only

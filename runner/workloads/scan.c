@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scanning loop: one cache line of the working set per iteration,
  * in address order (sequential) or along a random cycle (random). */
 #include <errno.h>

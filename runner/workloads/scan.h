@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scanning loop of cpu_scan and cpu_scan_yield (Hourglass 5.2): the
  * gap loop, touching one cache line of the working set per iteration and
  * counting each line touched as a unit of work (so units compare across

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Submits a sweep to Slurm: a job array of N shards (scripts/slurm/sweep.sbatch,
 # one whole node per task) and the merge job that runs after it whatever
 # happened (scripts/slurm/merge.sbatch).  docs/slurm.md.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Regenerates the golden result directories of tests/analysis (tests/analysis/golden/<case>/)
 # with a real hgrun: build/hgrun, or the binary named by HGRUN. The analysis tests read
 # these checked-in directories and never build or run the C runner; run this script when

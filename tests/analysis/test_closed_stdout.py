@@ -62,9 +62,13 @@ def test_a_report_on_a_closed_stdout_keeps_its_files(golden, tmp_path):
 
 
 def test_head_closing_the_pipe_early_is_exit_141(golden_session):
-    """The shell's view, as `seq 1000000 | head -c 10` gives it."""
+    """The shell's view, as `seq 1000000 | head -c 10` gives it. The export (58 KB) would
+    fit a pipe's default 64 KiB and could be written whole before head exits, so the pipe
+    is made one page small first (F_SETPIPE_SZ): hgreport must meet the closed reader."""
     run = golden_session("mix")
-    sh = (f'"{sys.executable}" -m hgreport export "{run}" --format hourglass -o - '
+    shrink = ("import fcntl, os, sys; fcntl.fcntl(1, 1031, 4096); "     # F_SETPIPE_SZ
+              "os.execv(sys.executable, [sys.executable, '-m', 'hgreport'] + sys.argv[1:])")
+    sh = (f'"{sys.executable}" -c "{shrink}" export "{run}" --format hourglass -o - '
           '| head -c 10 >/dev/null; echo "${PIPESTATUS[0]}"')
     p = subprocess.run(["bash", "-c", sh], capture_output=True, text=True, env=ENV, timeout=300)
     assert p.stdout.strip() == "141" and p.stderr == "", (p.stdout, p.stderr)

@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import shutil
 
 import jsonschema
 
@@ -15,6 +16,18 @@ def hgrun_path():
     """The hgrun under test: $HGRUN, else build/hgrun."""
     env = os.environ.get("HGRUN")
     return pathlib.Path(env) if env else ROOT / "build" / "hgrun"
+
+
+def missing_programs(packages):
+    """Why a test cannot run here for want of programs, or None: each program of
+    {program: Debian package} that is not on PATH, with the command that installs it. A
+    test that needs one skips with this as its reason (the suite's summary lists them)."""
+    missing = {prog: pkg for prog, pkg in packages.items() if shutil.which(prog) is None}
+    if not missing:
+        return None
+    return "not on PATH here: " + ", ".join(f"{prog} (apt-get install {pkg})"
+                                          for prog, pkg in missing.items())
+
 
 SCHEMA = json.loads((ROOT / "schemas" / "result.schema.json").read_text())
 ANNOTATIONS = frozenset({"description", "title", "$comment", "examples"})

@@ -14,11 +14,15 @@ import time
 
 import pytest
 
-from runhelp import scenario_text
+from runhelp import missing_programs, scenario_text
 
 THREAD = "{name: lat, workload: {type: latency, period: 1ms}}"
-ROOT_AND_TOOLS = os.geteuid() == 0 and shutil.which("ping") and shutil.which("ip")
-needs_root = pytest.mark.skipif(not ROOT_AND_TOOLS, reason="needs root, ping and ip")
+PROGRAMS = {"ping": "iputils-ping", "ip": "iproute2"}
+WHY_NOT = ("needs root (network namespaces, a veth pair, ping -f)" if os.geteuid() != 0
+           else missing_programs(PROGRAMS))
+needs_root = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+needs_unshare = pytest.mark.skipif(missing_programs({"unshare": "util-linux"}) is not None,
+                                   reason=missing_programs({"unshare": "util-linux"}) or "")
 
 
 def stat(pid):
@@ -159,7 +163,7 @@ def run_isolated(hgrun_bin, scenario, tmp_path, peer):
 
 
 @needs_root
-@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare")
+@needs_unshare
 def test_peer_is_flooded(hgrun_bin, scenario, tmp_path):
     result = run_isolated(hgrun_bin, scenario, tmp_path, "127.0.0.1")
     (ld,) = result["loads"]
@@ -168,7 +172,7 @@ def test_peer_is_flooded(hgrun_bin, scenario, tmp_path):
 
 
 @needs_root
-@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare")
+@needs_unshare
 def test_unreachable_peer_is_warned_with_pings_reason(hgrun_bin, scenario, tmp_path):
     # 192.0.2.0/24 is for documentation (RFC 5737), and the namespace has no route anyway
     result = run_isolated(hgrun_bin, scenario, tmp_path, "192.0.2.1")
@@ -178,20 +182,29 @@ def test_unreachable_peer_is_warned_with_pings_reason(hgrun_bin, scenario, tmp_p
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
 def test_without_root_unsupported_and_refused(hgrun_bin):
+    """As another user, with ping and ip on PATH (stand-ins: without them the run stops
+    for them first, tests/e2e/test_missing_tools.py)."""
     d = tempfile.mkdtemp(prefix="hg-flood-")
     try:
         os.chmod(d, 0o777)
+        os.mkdir(os.path.join(d, "bin"), 0o755)
+        for prog in PROGRAMS:
+            with open(os.path.join(d, "bin", prog), "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(os.path.join(d, "bin", prog), 0o755)
+        env = dict(os.environ, PATH=os.path.join(d, "bin") + ":" + os.environ.get("PATH", ""))
         path = os.path.join(d, "s.yaml")
         with open(path, "w") as f:
             f.write(scenario_text("flood", [THREAD], duration="500ms",
                                   extra="lock_memory: false\nloads:\n"
                                         "  - {name: flood, type: flood_ping}\n"))
         drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(hgrun_bin)]
-        listed = subprocess.run(drop + ["list"], capture_output=True, text=True, timeout=30)
+        listed = subprocess.run(drop + ["list"], capture_output=True, text=True, timeout=30,
+                                env=env)
         line = next(l for l in listed.stdout.splitlines() if l.strip().startswith("flood_ping"))
         assert "unsupported here: needs root" in line, line
         run = subprocess.run(drop + ["run", path, "-o", os.path.join(d, "out")],
-                             capture_output=True, text=True, timeout=60)
+                             capture_output=True, text=True, timeout=60, env=env)
         assert run.returncode != 0
         assert "flood" in run.stderr and "needs root" in run.stderr, run.stderr
     finally:

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from runhelp import scenario_text
+from runhelp import missing_programs, scenario_text
 
 THREAD = "{name: be, workload: {type: cpu}}"
 SWEEP = """\
@@ -216,7 +216,8 @@ def test_a_link_planted_mid_sweep_is_not_followed(hgrun_bin, scenario, tmp_path)
         in err, err
 
 
-@pytest.mark.skipif(shutil.which("stress-ng") is None, reason="stress-ng is not installed")
+@pytest.mark.skipif(missing_programs({"stress-ng": "stress-ng"}) is not None,
+                    reason=missing_programs({"stress-ng": "stress-ng"}) or "")
 def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, hgrun, scenario,
                                                                      tmp_path):
     """A kill -9 leaves the stress_ng load's load-NAME.tmp/ (stress-ng's

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from runhelp import ROOT
+from runhelp import ROOT, missing_programs
 
 LIBRARY = ROOT / "build" / "libhgcore.a"
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "plugin_recipes"
@@ -48,10 +48,10 @@ def toolchain(hgrun_bin):
     newest = max(p.stat().st_mtime for p in (ROOT / "runner").rglob("*.[ch]"))
     if newest > LIBRARY.stat().st_mtime:
         pytest.fail(f"{LIBRARY} is older than runner/: rebuild (cmake --build build)")
-    cc = shutil.which("cc")
-    if not cc or not shutil.which("pkg-config"):
-        pytest.skip("needs cc and pkg-config")
-    return cc
+    why = missing_programs({"cc": "gcc", "pkg-config": "pkg-config"})
+    if why:
+        pytest.skip(why)
+    return shutil.which("cc")
 
 
 def recipe(family):

@@ -4,14 +4,13 @@ the series, its files listed and bounded, nothing left behind, and a clear
 error when stress-ng is given what hgrun owns (without stress-ng:
 tests/e2e/test_missing_tools.py)."""
 import os
-import shutil
 
 import pytest
 
-from runhelp import run_scenario, scenario_text
+from runhelp import missing_programs, run_scenario, scenario_text
 
-HAVE = shutil.which("stress-ng") is not None
-needs = pytest.mark.skipif(not HAVE, reason="stress-ng is not installed (apt-get install stress-ng)")
+WHY_NOT = missing_programs({"stress-ng": "stress-ng"})
+needs = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 
 def load_scenario(load, duration="2s"):

@@ -1,10 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The test tiers of tests/conftest.py (docs/testing.md): a test's tier comes from the
 fixtures it uses, and the run tier is never run by two pytest-xdist workers at once."""
+import importlib.util
 import subprocess
 import sys
 
+import pytest
+
 from runhelp import ROOT
+
+# -n is pytest-xdist's (tests/requirements.txt); without it the tier rules under xdist have
+# nothing to check.
+needs_xdist = pytest.mark.skipif(importlib.util.find_spec("xdist") is None,
+                                 reason="needs pytest-xdist (pip install -r tests/requirements.txt)")
 
 
 def pytest(*args, timeout=120):
@@ -30,6 +38,7 @@ def test_the_tier_follows_the_fixtures():
     assert not run & others
 
 
+@needs_xdist
 def test_two_xdist_workers_refuse_the_run_tier():
     p = pytest("-n", "2", "-q", "tests/e2e/test_stagger.py", "-k", "past_the_stop")
     out = p.stdout + p.stderr
@@ -38,6 +47,7 @@ def test_two_xdist_workers_refuse_the_run_tier():
     assert "passed" not in out.splitlines()[-1], out       # it never ran
 
 
+@needs_xdist
 def test_xdist_runs_the_other_tiers():
     p = pytest("-n", "2", "-q", "-m", "not run", "tests/e2e/test_messages.py",
                "-k", "usage_lines")
@@ -45,6 +55,7 @@ def test_xdist_runs_the_other_tiers():
     assert " passed" in p.stdout.splitlines()[-1]
 
 
+@needs_xdist
 def test_record_slow_refuses_xdist():
     p = pytest("-n", "2", "--record-slow", "-q", "tests/e2e/test_messages.py")
     assert p.returncode == 4, p.stdout + p.stderr        # a usage error, nothing written

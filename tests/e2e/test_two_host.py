@@ -6,14 +6,13 @@ result directories and that the namespaces are gone afterwards, also after a SIG
 Needs root, `ip netns`, two CPUs and python3; skipped otherwise (with the reason)."""
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
 
 import pytest
 
-from runhelp import ROOT, hgrun_path
+from runhelp import ROOT, hgrun_path, missing_programs
 
 SCRIPT = ROOT / "scripts" / "two_host_rx.sh"
 
@@ -21,8 +20,8 @@ SCRIPT = ROOT / "scripts" / "two_host_rx.sh"
 def _why_not():
     if os.geteuid() != 0:
         return "needs root (network namespaces, RTHIGH threads)"
-    if shutil.which("ip") is None:
-        return "no 'ip' command (iproute2)"
+    if missing_programs({"ip": "iproute2"}):
+        return missing_programs({"ip": "iproute2"})
     if (os.cpu_count() or 1) < 2:
         return "needs 2 CPUs"
     if not hgrun_path().exists():

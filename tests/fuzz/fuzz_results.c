@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the readers hgrun applies to files it reads back from
  * directories others may write to (docs/fuzzing.md): sweep.json as
  * `sweep --resume` and `sweep-merge` read it (bounded read, parse, format

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the scenario loader (every stage, from YAML text to a
  * checked plan) and, when the input has a sweep, the expansion of a few of
  * its points.  Built with -DHG_FUZZ=ON (clang); see docs/fuzzing.md. */

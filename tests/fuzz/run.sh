@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the scenario fuzz target (clang, -DHG_FUZZ=ON, into build-fuzz/) and
 # runs it for a while: seeds from tests/scenarios and experiments/, plus
 # structure-aware seeds from tests/fuzz/gen_corpus.py, with the dictionary of
@@ -56,6 +57,17 @@ if ! command -v clang >/dev/null; then
 	echo "fuzz: clang not found: skipped (apt-get install clang libclang-rt-dev)" >&2
 	exit 0
 fi
+# clang without its libFuzzer runtime (Debian's libclang-rt-dev) links no fuzz target
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return !d && n; }' \
+	>"$probe/probe.c"
+if ! clang -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" 2>/dev/null; then
+	echo "fuzz: clang cannot link libFuzzer: skipped (apt-get install libclang-rt-dev)" >&2
+	exit 0
+fi
+rm -rf "$probe"
+trap - EXIT
 target=${FUZZ_TARGET:-scenario}
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHG_FUZZ=ON >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "fuzz_$target" >/dev/null

@@ -5,6 +5,9 @@ section 1), each a ctest:
 
   lines   no file is longer than MAX_LINES lines: a longer one is split by
           concern (ctest tree.file_lines)
+  spdx    every one says its licence on its first line (after a #! line):
+          SPDX-License-Identifier: GPL-2.0-or-later, the licence of LICENSE
+          (ctest tree.spdx)
   keys    no key several plugins share is named by a string literal outside
           runner/plan/keys.h: a lookup (hg_params_u64, hg_params_exec,
           hg_param_find, hg_param_error) takes no literal at all outside
@@ -15,7 +18,7 @@ The source files are the C sources and headers, the CMake files and the
 shell scripts of the repository (Python has its own rules under analysis/
 and tests/analysis/).  Exits 1 naming every file that breaks a rule.
 
-    check_files.py lines|keys [--root .]
+    check_files.py lines|spdx|keys [--root .]
     check_files.py --self-test         # plants a breach of each rule
 """
 import argparse
@@ -65,6 +68,20 @@ def check_lines(root: pathlib.Path) -> list:
         if n > MAX_LINES:
             bad.append(f"{path.relative_to(root)}: {n} lines, more than {MAX_LINES}: "
                        "split it by concern")
+    return bad
+
+
+SPDX = "SPDX-License-Identifier: GPL-2.0-or-later"
+
+
+def check_spdx(root: pathlib.Path) -> list:
+    bad = []
+    for path in sources(root):
+        lines = path.read_text(errors="replace").splitlines() or [""]
+        first = lines[1] if lines[0].startswith("#!") and len(lines) > 1 else lines[0]
+        if SPDX not in first:
+            bad.append(f"{path.relative_to(root)}: no '{SPDX}' on its first line "
+                       "(after a #! line): C '/* ... */', CMake and shell '# ...'")
     return bad
 
 
@@ -119,22 +136,24 @@ def check_keys(root: pathlib.Path) -> list:
     return bad
 
 
-CHECKS = {"lines": check_lines, "keys": check_keys}
+CHECKS = {"lines": check_lines, "spdx": check_spdx, "keys": check_keys}
 
 
 def self_test() -> int:
     """Each check on a tree that keeps its rule (nothing found) and on the
     same tree with one breach planted (exactly that one found)."""
+    c = f"/* {SPDX} */\n"
     good = {
-        "runner/base/a.c": "int a;\n",
-        KEYS_H: '#define HG_KEY_PERIOD "period"\n',
-        KEYS_C: 'int k(void) { return hg_params_u64(0, 0, HG_KEY_PERIOD, 0); }\n',
+        "runner/base/a.c": c + "int a;\n",
+        KEYS_H: c + '#define HG_KEY_PERIOD "period"\n',
+        KEYS_C: c + 'int k(void) { return hg_params_u64(0, 0, HG_KEY_PERIOD, 0); }\n',
         # a plugin's own key, and an ops named as a shared key, are not shared keys
-        "runner/loads/own.c":
+        "runner/loads/own.c": c +
             'static const struct hg_param p[] = { { .name = "nap", .kind = 1 } };\n'
             'int f(void) { return hg_param_error(e, "nap", "x"); }\n'
             'const struct hg_load_ops hg_load_exec = { .name = "period" };\n',
-        "scripts/x.sh": "#!/bin/sh\ntrue\n",
+        "scripts/x.sh": f"#!/bin/sh\n# {SPDX}\ntrue\n",
+        "CMakeLists.txt": f"# {SPDX}\nproject(x)\n",
         "build/big.c": "int b;\n" * (MAX_LINES + 1),      # build trees are not sources
         # nor a Python environment's files (numpy's headers in scripts/setup.sh's .venv)
         ".venv/pyvenv.cfg": "home = /usr/bin\n",
@@ -143,6 +162,9 @@ def self_test() -> int:
     # each check: the files planted and how many breaches they hold
     planted = {
         "lines": [("runner/base/long.c", "int c;\n" * (MAX_LINES + 1), 1)],
+        "spdx": [("runner/base/b.h", "/* a header */\n" + c, 1),    # on the third line
+                 ("scripts/y", "#!/usr/bin/env bash\ntrue\n", 1),
+                 ("cmake/t.cmake", "set(X 1)\n", 1)],
         "keys": [("runner/run/thread.c",
                   'int t(void) { return hg_params_u64(&ps, v,\n "period", 0); }\n', 1),
                  ("runner/workloads/rows.h", '{ .name = "period", .kind = 1 }\n'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Matching gaps to kernel events (runner/ktrace/attribution.c,
  * runner/ktrace/kernel_segments.c): segments from events (nesting, an
  * exit whose entry came before the trace, the first task named by the
@@ -5,7 +6,8 @@
  * (invisible), events on other CPUs, a gap the trace does not cover,
  * interrupts partly inside a gap, the entry of the interrupt that opens a
  * gap, a switch the kernel did not record, and the recall of involuntary
- * switch-outs. */
+ * switch-outs; a gap in which the thread blocked (prev_state not
+ * runnable) is its own, never the task's that ran meanwhile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +104,7 @@ static void test_matching(const struct hg_kseg *s, long n)
 	};
 	struct hg_gap_attr out[4];
 	struct hg_attr_item *items = NULL;
-	struct hg_attr_input in = { s, (size_t)n, gaps, 4, classify, NULL };
+	struct hg_attr_input in = { s, (size_t)n, gaps, 4, classify, NULL, NULL, 0 };
 	long ni = hg_attribute(&in, out, &items);
 	CHECK(ni > 0, "items %ld", ni);
 	CHECK(out[0].cause == HG_CAUSE_SOFTIRQ, "two causes: the softirq dominates (%s)",
@@ -132,7 +134,7 @@ static void test_matching(const struct hg_kseg *s, long n)
 
 	/* a gap made only of a switch: the process dominates */
 	struct hg_gap g2 = { 1300 * us, 1342 * us, ME, 0, 0 };
-	struct hg_attr_input in2 = { s, (size_t)n, &g2, 1, classify, NULL };
+	struct hg_attr_input in2 = { s, (size_t)n, &g2, 1, classify, NULL, NULL, 0 };
 	ni = hg_attribute(&in2, out, &items);
 	CHECK(out[0].cause == HG_CAUSE_PROCESS && out[0].who == OTHER && out[0].n_causes == 2,
 	      "switch to OTHER then kworker: process %d (%s, %u causes)", out[0].who,
@@ -165,7 +167,7 @@ static struct hg_gap_attr attr_one(const struct hg_kseg *s, long n, struct hg_ga
 				   struct hg_attr_item **items, long *ni)
 {
 	struct hg_gap_attr out;
-	struct hg_attr_input in = { s, (size_t)n, &g, 1, classify, NULL };
+	struct hg_attr_input in = { s, (size_t)n, &g, 1, classify, NULL, NULL, 0 };
 	*ni = hg_attribute(&in, &out, items);
 	return out;
 }
@@ -239,7 +241,7 @@ static void test_entry_and_partial(void)
 	/* two gaps: the timer's at 400 and, on CPU 1, nothing of CPU 0 */
 	struct hg_gap two[] = { { 395 * us, 411 * us, ME, 0, 0 }, { 395 * us, 411 * us, ME, 1, 0 } };
 	struct hg_gap_attr out[2];
-	struct hg_attr_input in = { s, (size_t)n, two, 2, classify, NULL };
+	struct hg_attr_input in = { s, (size_t)n, two, 2, classify, NULL, NULL, 0 };
 	ni = hg_attribute(&in, out, &it);
 	CHECK(out[0].cause == HG_CAUSE_TIMER && out[0].entry_ns == 5 * us &&
 	      out[1].cause == HG_CAUSE_UNATTRIBUTED,
@@ -317,6 +319,84 @@ static void test_missed_switch(void)
 	free(s);
 }
 
+#define LOAD 400
+
+/* CPU 0: ME runs, then blocks at 100 us (prev_state D: it waits for I/O);
+ * LOAD runs 50 ms; the disk's interrupt 50000-50010 us wakes ME at 50005;
+ * ME preempts LOAD at 50040.  Then ME is preempted (runnable) by LOAD at
+ * 60000 and runs again at 60500; at 70000 it blocks again, is woken at
+ * 70100 and LOAD keeps the CPU until 80100 (a non-preemptible section). */
+static void test_blocked(void)
+{
+	const int64_t us = 1000;
+	struct hg_kevent e[] = {
+		sw(0, 0, ME, ME, false),
+		sw(100 * us, 0, ME, LOAD, false),
+		ev(50000 * us, 0, HG_KEV_IRQ_ENTRY, 14, 0),
+		ev(50010 * us, 0, HG_KEV_IRQ_EXIT, 14, 0),
+		sw(50040 * us, 0, LOAD, ME, true),
+		sw(60000 * us, 0, ME, LOAD, true),
+		sw(60500 * us, 0, LOAD, ME, true),
+		sw(70000 * us, 0, ME, LOAD, false),
+		sw(80100 * us, 0, LOAD, ME, true),
+		sw(90000 * us, 0, ME, ME, false),
+	};
+	struct hg_kwake wakes[] = { { 50005 * us, ME }, { 70100 * us, ME }, { 1000 * us, LOAD } };
+	struct hg_kwake sorted[] = { wakes[0], wakes[1], wakes[2] };   /* by (pid, ts) */
+	struct hg_kseg *s = NULL;
+	long n = hg_kseg_build(e, sizeof(e) / sizeof(e[0]), 0, &s, NULL);
+	bool flagged = false;
+	for (long i = 0; i < n; i++)
+		if (s[i].kind == HG_SEG_TASK && s[i].id == ME && s[i].end == 100 * us)
+			flagged = (s[i].flags & HG_SEG_BLOCKED) && !(s[i].flags & HG_SEG_PREEMPTED);
+	CHECK(flagged, "the switch-out while not runnable marks the segment blocked");
+	CHECK(hg_kwake_after(sorted, 3, ME, 100 * us) == 50005 * us &&
+	      hg_kwake_after(sorted, 3, ME, 50006 * us) == 70100 * us &&
+	      hg_kwake_after(sorted, 3, ME, 70101 * us) == INT64_MAX &&
+	      hg_kwake_after(sorted, 3, OTHER, 0) == INT64_MAX, "wake-up lookup");
+
+	struct hg_gap g[] = { { 90 * us, 50041 * us, ME, 0, 0 },
+			      { 59990 * us, 60501 * us, ME, 0, 0 },
+			      { 69990 * us, 80101 * us, ME, 0, 0 } };
+	struct hg_gap_attr out[3];
+	struct hg_attr_item *it = NULL;
+	struct hg_attr_input in = { s, (size_t)n, g, 3, classify, NULL, sorted, 3 };
+	long ni = hg_attribute(&in, out, &it);
+	CHECK(out[0].cause == HG_CAUSE_BLOCKED && out[0].who == ME,
+	      "a blocked gap is the thread's own, not LOAD's (%s, who %d)",
+	      hg_cause_names[out[0].cause], out[0].who);
+	int64_t blocked = 0, load0 = 0, irq0 = 0;
+	for (long i = 0; i < ni; i++) {
+		blocked += it[i].cause == HG_CAUSE_BLOCKED ? it[i].ns : 0;
+		if (it[i].cause == HG_CAUSE_PROCESS && it[i].who == LOAD)
+			load0 += it[i].ns;
+		irq0 += it[i].cause == HG_CAUSE_IRQ ? it[i].ns : 0;
+	}
+	/* blocked: 100-50005 and 70000-70100 us; LOAD after each wake-up:
+	 * 50010-50040, and 59990-60500 preempted, 70100-80100 non-preemptible */
+	CHECK(blocked == (49905 + 100) * us, "blocked %lld us", (long long)(blocked / us));
+	CHECK(load0 == (30 + 500 + 10000) * us, "LOAD only once the thread was runnable: %lld us",
+	      (long long)(load0 / us));
+	CHECK(irq0 == 5 * us, "the interrupt after the wake-up: %lld us", (long long)(irq0 / us));
+	CHECK(out[1].cause == HG_CAUSE_PROCESS && out[1].who == LOAD,
+	      "a preemption stays LOAD's (%s)", hg_cause_names[out[1].cause]);
+	CHECK(out[2].cause == HG_CAUSE_PROCESS && out[2].who == LOAD,
+	      "woken, then kept off the CPU by LOAD: LOAD's (%s)", hg_cause_names[out[2].cause]);
+	free(it);
+
+	/* no wake-up recorded (woken from a CPU outside the trace): blocked
+	 * until the thread ran again, never LOAD's */
+	struct hg_attr_input none = { s, (size_t)n, g, 1, classify, NULL, NULL, 0 };
+	ni = hg_attribute(&none, out, &it);
+	CHECK(out[0].cause == HG_CAUSE_BLOCKED && item_ns(it, ni, HG_CAUSE_PROCESS) == 0,
+	      "without wake-ups: all blocked (%s, process %lld)", hg_cause_names[out[0].cause],
+	      (long long)item_ns(it, ni, HG_CAUSE_PROCESS));
+	CHECK(out[0].explained_ns == 49940 * us, "the blocked time is explained (%lld)",
+	      (long long)out[0].explained_ns);
+	free(it);
+	free(s);
+}
+
 int main(void)
 {
 	struct hg_kseg *segs = NULL;
@@ -327,5 +407,6 @@ int main(void)
 	free(segs);
 	test_entry_and_partial();
 	test_missed_switch();
+	test_blocked();
 	return unit_report("test_attribution");
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record files (runner/results/binfile.c): the 64-byte header of
  * docs/results.md, 32-byte records appended in order, sync counts, and a
  * write that fails half-way (a full disk, made here with RLIMIT_FSIZE):

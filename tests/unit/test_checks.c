@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Table-driven tests of each rule of the checker and resolver, including the
  * boundaries that must be accepted (exec == period, finish == duration, ...). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests of the bounded wait for helper children (runner/base/child.c): an
  * answer is read, a child that never answers is killed at the timeout, and
  * a pending stop signal ends the wait at once and stays pending. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsing /proc/stat and /proc/interrupts (runner/ktrace/competition.c), from
  * samples of this guest: per-CPU steal, irq and softirq ticks; interrupts
  * summed per CPU column, machine-wide rows (ERR, MIS) left out. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests of the counter calibration (runner/run/counter.c).  Timing on a shared
  * machine is noisy, so the tolerances are generous: they catch a wrong
  * formula (a factor, a unit), not a few ppm. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Execution-time generators (runner/plan/jobexec.c): fixed, cycled lists, seeded
  * uniform and normal draws that are reproducible and stay in bounds. */
 #include <math.h>

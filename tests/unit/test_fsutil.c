@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Files created in a directory others can write to (runner/base/fsutil.c):
  * a symlink or file planted at the name is never written through, the
  * atomic writer's temporaries cannot be predicted, and a failed write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Gap tracing with synthetic counter values (runner/run/gaptrace.c): the
  * recording logic of figure 2, drops on a full buffer, end reasons. */
 #include <stdio.h>
@@ -121,14 +122,6 @@ static void test_threshold_edge(void)
 	hg_gap_free(&g);
 }
 
-static void test_names(void)
-{
-	CHECK(strcmp(hg_gap_end_name(HG_END_PREEMPTED), "preempted") == 0, "preempted");
-	CHECK(strcmp(hg_gap_end_name(HG_END_YIELDED), "yielded") == 0, "yielded");
-	CHECK(strcmp(hg_gap_end_name(HG_END_BLOCKED), "blocked") == 0, "blocked");
-	CHECK(strcmp(hg_gap_end_name(HG_END_FINISHED), "finished") == 0, "finished");
-}
-
 /* The real loop on the real counter: a CPU target, a tick limit, stop. */
 static void test_run_until(void)
 {
@@ -153,7 +146,6 @@ int main(void)
 	test_cpu_per_interval();
 	test_drops();
 	test_threshold_edge();
-	test_names();
 	test_run_until();
 	return unit_report("test_gaptrace");
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Decoding kernel events (runner/ktrace/ktrace_parse.c): the format files of
  * each event kind, as this kernel (6.18) writes them, and ring-buffer pages
  * built byte by byte: small and long records, time extends, absolute time
@@ -303,9 +304,43 @@ static void test_timers(void)
 	      "timer events do not name an interrupted task");
 }
 
+/* Threaded handlers named whole from their irq's name (a kernel comm is 15
+ * characters): primary and secondary threads, a name already whole, one
+ * that does not match its irq, an irq without a name, other tasks. */
+static void test_irq_threads(void)
+{
+	struct hg_knames *n = malloc(sizeof(*n));
+	hg_knames_init(n);
+	const char *irq28 = "virtio1-requests", *irq9 = "acpi";
+	hg_knames_set_irq(n, 28, irq28, strlen(irq28));
+	hg_knames_set_irq(n, 9, irq9, strlen(irq9));
+	hg_knames_set_irq(n, 40, "ahci[0000:00:1f.2]", 18);
+	static const struct { int pid; const char *comm, *want; } t[] = {
+		{ 100, "irq/28-virtio1-", "irq/28-virtio1-requests" },
+		{ 101, "irq/9-acpi", "irq/9-acpi" },
+		{ 102, "irq/40-s-ahci[0", "irq/40-s-ahci[0000:00:1f.2]" },
+		{ 103, "irq/28-other", "irq/28-other" },
+		{ 104, "irq/77-eth0-TxR", "irq/77-eth0-TxR" },
+		{ 105, "ktimers/0", "ktimers/0" },
+		{ 106, "irq/40-", "irq/40-" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		hg_knames_set_task(n, t[i].pid, t[i].comm, strlen(t[i].comm));
+	size_t renamed = hg_knames_full_irq_threads(n);
+	CHECK(renamed == 2, "two renamed (%zu)", renamed);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *name = hg_knames_task(n, t[i].pid);
+		CHECK(name && strcmp(name, t[i].want) == 0, "%s: %s, want %s", t[i].comm,
+		      name ? name : "NULL", t[i].want);
+	}
+	CHECK(hg_knames_full_irq_threads(n) == 0, "idempotent");
+	free(n);
+}
+
 int main(void)
 {
 	test_formats();
+	test_irq_threads();
 	test_page();
 	test_timers();
 	return unit_report("test_ktrace_parse");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor, end to end on this machine: every load type runs only
  * inside its window (start 50ms, stop 300ms), reports statistics, and leaves
  * no process and no file behind; a command that ignores SIGTERM is SIGKILLed

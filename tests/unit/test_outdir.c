@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Table-driven tests of what -o DIR accepts and what --force removes
  * (runner/results/outdir.c): only names hgrun and hgreport write, never
  * anything else, never recursively. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every plugin's parameter table (runner/plan/param.h) is well formed, as
  * fio checks its option tables at start-up: names unique, a default that
  * parses and lies in the range, required keys without a default, an

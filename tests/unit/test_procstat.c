@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* base/procstat.c: /proc/<pid>/stat read past a command name that holds
  * spaces and parentheses. */
 #include <stdio.h>

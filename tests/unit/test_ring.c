@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The single-producer, single-consumer ring (runner/base/ring.h): wrap-
  * around, drops counted on a full ring, and no loss across two threads
  * when the consumer keeps up. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The random pattern of cpu_scan (runner/workloads/scan.c): the pointer
  * chase is ONE cycle through every 64-byte line of the working set, each
  * line visited exactly once per lap, reproducible from its seed. */

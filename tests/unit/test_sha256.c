@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SHA-256 against the FIPS 180-4 / NIST example vectors (runner/base/sha256.c). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Table-driven tests of percentiles, summaries and the histogram
  * (runner/base/stats.c). */
 #include <stdio.h>

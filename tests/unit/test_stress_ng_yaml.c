@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading stress-ng's --yaml output (runner/loads/stress_ng_yaml.c): the
  * shape stress-ng 0.15.06 (Debian 12) writes with --metrics-brief, 0.19.02's
  * (Debian 13) with its invalid build-info section, and what a stopped or

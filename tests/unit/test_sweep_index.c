@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What hgrun accepts of a sweep.json read back from a shard or an earlier
  * sweep (runner/sweep/sweep_index.c): run names that are pNNN/rM and
  * nothing else, and a comparison that is symmetric (the fuzz target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rounding a wake-up up to a tick (runner/base/timeutil.h): what the tick
  * timers of runner/run/thread.c sleep until. */
 #include <stdint.h>

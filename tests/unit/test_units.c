@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Table-driven tests of strict unit parsing (runner/base/units.c). */
 #include <stdio.h>
 #include <string.h>

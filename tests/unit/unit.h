@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The unit tests' one checking macro and their closing line ("N passed,
  * N failed", which ctest's output and CI read). */
 #ifndef HG_TEST_UNIT_H

@@ -19,11 +19,12 @@ from .switches import gaps_of_run
 
 # docs/kernel-trace.md's codes, in order; a run's own list (kernel_trace.causes) wins.
 CAUSES = ("unattributed", "invisible", "scenario_thread", "hgrun", "load", "process",
-          "kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi")
+          "kernel_thread", "idle", "irq", "softirq", "local_timer", "ipi", "irq_thread", "blocked")
 _COLORS = {"unattributed": "#d9d9d9", "invisible": "#de77ae", "scenario_thread": "#1f78b4",
            "hgrun": "#a6cee3", "load": "#ff7f00", "process": "#e31a1c",
            "kernel_thread": "#6a3d9a", "idle": "#b2df8a", "irq": "#33a02c", "softirq": "#fb9a99",
-           "local_timer": "#fdbf6f", "ipi": "#cab2d6"}
+           "local_timer": "#fdbf6f", "ipi": "#cab2d6", "irq_thread": "#b15928",
+           "blocked": "#969696"}
 TOP_GAPS = 20
 
 

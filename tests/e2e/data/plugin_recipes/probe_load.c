@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Load 'probe': counts naps (docs/architecture.md, a recipe test) */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Timer 'probe': absolute clock_nanosleep (docs/architecture.md, a recipe test) */
 #include <errno.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Workload 'probe': bursts of CPU (docs/architecture.md, a recipe test) */
 #include <stddef.h>
 
