@@ -56,6 +56,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Analysis of hgrun result directories (never YAML): reports, figures, "
                     "Perfetto export, response-time analysis, sweeps.",
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
+               "examples:\n  hgreport RUN_DIR\n  hgreport compare RUN_A RUN_B -o /tmp/cmp\n"
+               "  hgreport compare cyclictest.json RUN_DIR   (other tools' outputs: docs/peers.md)\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
                "Exit status 5: a --fail-if condition of compare is true (a finding); 2: a missing or invalid "
                "input; 3: a usage error; 70: an internal error (a bug in hgreport: its traceback is "
@@ -64,8 +66,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
-        sp = sub.add_parser(c.name, aliases=c.aliases, help=c.help.replace("%", "%%"),
-                            description=c.help)
+        sp = sub.add_parser(
+            c.name, aliases=c.aliases, help=c.help.replace("%", "%%"), description=c.help,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog="examples:\n" + "\n".join(f"  {e}" for e in c.examples))
         if only is None or only in (c.name, *c.aliases):
             c.add_arguments(sp)
     return p
