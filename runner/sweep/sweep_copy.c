@@ -65,8 +65,16 @@ static int copy_data(FILE *f, const void *ctx)
 			ssize_t n = pread(c->in, buf, want, at);
 			if (n <= 0)
 				return n < 0 ? -errno : -EIO;       /* shorter than it was */
-			if (pwrite(out, buf, (size_t)n, at) != n)
-				return -(errno ? errno : EIO);
+			/* A full disk takes part of a write first: the rest is
+			 * written again, and its refusal gives the errno (ENOSPC). */
+			for (ssize_t done = 0; done < n;) {
+				ssize_t w = pwrite(out, buf + done, (size_t)(n - done), at + done);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					return w < 0 ? -errno : -EIO;
+				done += w;
+			}
 			at += n;
 		}
 		pos = hole;

@@ -100,7 +100,7 @@ def test_a_point_swapped_for_a_link_gets_no_write(hgrun_bin, scenario, tmp_path,
     path = scenario(SWEEP)
     out = tmp_path / "sw"
     victim = tmp_path / "victim"
-    victim.mkdir()
+    (victim / "r0").mkdir(parents=True)    # where writes by path through the link would land
     run = out / "p000" / "r0"
     proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "2500ms", "--quiet",
                  "--grid-order")
@@ -109,7 +109,7 @@ def test_a_point_swapped_for_a_link_gets_no_write(hgrun_bin, scenario, tmp_path,
         _swap(out / "p000", victim)
     finally:
         rc, _, err = finish(proc, timeout=90)
-    assert sorted(p.name for p in victim.iterdir()) == [], sorted(victim.rglob("*"))
+    assert sorted(victim.rglob("*")) == [victim / "r0"], sorted(victim.rglob("*"))
     assert rc == 1, err
     assert "p000/r0: its directory was moved or replaced while it ran" in err, err
     away = out / "p000.away" / "r0"
@@ -128,7 +128,7 @@ def test_stress_ngs_scratch_directory_follows_no_swap(hgrun_bin, scenario, tmp_p
     path = scenario(SWEEP + load)
     out = tmp_path / "sw"
     victim = tmp_path / "victim"
-    victim.mkdir()
+    (victim / "r0" / "load-disk.tmp").mkdir(parents=True, mode=0o700)
     tmp = out / "p000" / "r0" / "load-disk.tmp"
     proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "2s", "--quiet",
                  "--grid-order")
@@ -136,10 +136,10 @@ def test_stress_ngs_scratch_directory_follows_no_swap(hgrun_bin, scenario, tmp_p
         assert wait_for(lambda: tmp.is_dir() and any(tmp.glob("tmp-stress-ng-hdd-*")), timeout=30)
         _swap(out / "p000", victim)
         time.sleep(0.5)
-        assert sorted(victim.rglob("*")) == []
     finally:
         rc, _, err = finish(proc, timeout=90)
-    assert sorted(victim.rglob("*")) == []
+    assert list((victim / "r0" / "load-disk.tmp").iterdir()) == []
+    assert sorted(p.name for p in (victim / "r0").iterdir()) == ["load-disk.tmp"]
     assert rc == 1 and "its directory was moved or replaced" in err, err
     assert not (out / "p000.away" / "r0" / "load-disk.tmp").exists()
 
@@ -244,10 +244,10 @@ def test_a_shard_of_another_n_is_refused_by_name(hgrun_bin, hgrun, scenario, tmp
 
 def test_resume_and_merge_take_only_this_sweeps_own_runs(hgrun, scenario, tmp_path):
     """A run counts as done only if its result.json is a regular file of the user's, of
-    this sweep (its id) and of its own point and repeat: a `{"complete": true}` planted
-    in another user's directory, a run copied from another sweep or from another point
-    of this one, are run again by --resume and not merged. Before, --resume skipped them
-    and sweep-merge copied them."""
+    this sweep (its id) and of its own point and repeat: a `{"complete": true}` in another
+    user's run directory, a run copied from another sweep or from another point of this
+    one, are run again by --resume and not merged. Before, --resume skipped them and
+    sweep-merge copied them."""
     path = scenario(SWEEP)
     other = scenario(SWEEP.replace("[NORMAL, LOW]", "[NORMAL, HIGH]"), name="other.yaml")
     out, elsewhere = tmp_path / "sw", tmp_path / "elsewhere"
@@ -255,9 +255,22 @@ def test_resume_and_merge_take_only_this_sweeps_own_runs(hgrun, scenario, tmp_pa
         r = hgrun("sweep", p, "-o", o, "--duration", "100ms", "--quiet", "--grid-order",
                   timeout=60)
         assert r.rc == 0, r.err
+    run = out / "p001" / "r0"
+    if os.geteuid() == 0:
+        # another user's run directory holding a complete-looking result.json
+        for f in [*run.iterdir(), run]:
+            os.chown(f, 4242, 4242)
+        merged = hgrun("sweep-merge", tmp_path / "merged0", out, timeout=60)
+        assert merged.rc == 1 and "run p001/r0: no shard holds it complete" in merged.err, \
+            (merged.rc, merged.err)
+        r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--resume",
+                  timeout=60)
+        assert "sweep: 0 succeeded, 1 failed, 1 skipped" in r.out, (r.out, r.err)
+        assert r.rc == 1 and "p001/r0: a directory of another user (uid 4242)" in r.err, r.err
+        for f in [*run.iterdir(), run]:
+            os.chown(f, 0, 0)
     # p001/r0: another sweep's run of the same name
-    (out / "p001" / "r0" / "result.json").write_bytes(
-        (elsewhere / "p001" / "r0" / "result.json").read_bytes())
+    (run / "result.json").write_bytes((elsewhere / "p001" / "r0" / "result.json").read_bytes())
     # p000/r0: this sweep's p001/r0 result, at p000
     mine = json.loads((out / "p000" / "r0" / "result.json").read_text())
     moved = json.loads((elsewhere / "p000" / "r0" / "result.json").read_text())
@@ -271,23 +284,10 @@ def test_resume_and_merge_take_only_this_sweeps_own_runs(hgrun, scenario, tmp_pa
     r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--resume", timeout=60)
     assert r.rc == 0, r.err
     assert "sweep: 2 succeeded, 0 failed, 0 skipped" in r.out, r.out
-    if os.geteuid() == 0:
-        # another user's run directory holding a complete-looking result.json
-        run = out / "p001" / "r0"
-        for f in run.iterdir():
-            os.chown(f, 4242, 4242)
-        os.chown(run, 4242, 4242)
-        r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", "--resume",
-                  timeout=60)
-        assert r.rc == 1, r.err
-        assert "sweep: 0 succeeded, 1 failed, 1 skipped" in r.out, r.out
-        assert "p001/r0: a directory of another user (uid 4242)" in r.err, r.err
-        merged = hgrun("sweep-merge", tmp_path / "merged2", out, timeout=60)
-        assert merged.rc == 1 and "run p001/r0: no shard holds it complete" in merged.err
 
 
-def _merge_shard(hgrun, scenario, tmp_path):
-    path = scenario(SWEEP)
+def _merge_shard(hgrun, scenario, tmp_path, extra=""):
+    path = scenario(SWEEP + extra)
     shard = tmp_path / "shard"
     r = hgrun("sweep", path, "-o", shard, "--duration", "200ms", "--quiet", timeout=60)
     assert r.rc == 0, r.err
@@ -339,10 +339,12 @@ def test_merge_into_a_full_disk_says_so_and_leaves_out_as_it_was(hgrun, scenario
     Before: `Input/output error`, a half-merged OUT, and advice to add --force."""
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    shard = _merge_shard(hgrun, scenario, tmp_path)
+    # 300 kB of an exec load's output: copied in writes the full disk cuts short
+    shard = _merge_shard(hgrun, scenario, tmp_path, 'loads:\n  - {name: x, type: exec, command: '
+                         '"yes | head -c 300000; sleep 9"}\n')
     small = tmp_path / "small"
     small.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", str(small)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(small)], check=True)
     try:
         out = small / "out"
         r = hgrun("sweep-merge", out, shard, timeout=60)
