@@ -19,6 +19,7 @@ from .commands import compare as cmd_compare
 from .commands import export as cmd_export
 from .commands import hourglass_table1 as cmd_hourglass_table1
 from .commands import hourglass_table2 as cmd_hourglass_table2
+from .commands import kernels as cmd_kernels
 from .commands import report as cmd_report
 from .commands import rta as cmd_rta
 from .commands import series as cmd_series
@@ -32,6 +33,7 @@ COMMANDS: tuple[Command, ...] = (
     cmd_cache_penalty.COMMAND,
     cmd_hourglass_table2.COMMAND,
     cmd_compare.COMMAND,
+    cmd_kernels.COMMAND,
     cmd_abeni_table1.COMMAND,
     cmd_hourglass_table1.COMMAND,
     cmd_series.COMMAND,
