@@ -141,6 +141,9 @@ def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any
         lat = t["stats"].get("latency")
         if not lat:
             continue
+        if run.result.get("peer") and isinstance(lat.get("histogram"), dict):
+            rows.append(_dispatch_from_histogram(run.label(i), lat, thresholds_ns))
+            continue
         late = np.sort(smp.late[smp.thread == i])
         later = len(late) - np.searchsorted(late, ths, side="right")
         sk = skipped.of_thread(run, i)
@@ -152,6 +155,33 @@ def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any
                      "over": over, "later_than": counts,
                      "share_later_than": {k: (c / over if over else None) for k, c in counts.items()}})
     return rows
+
+
+def _dispatch_from_histogram(label: str, lat: dict[str, Any],
+                             thresholds_ns: Sequence[int]) -> dict[str, Any]:
+    """A row of table 1 from another tool's histogram (read/peers.py): a bucket counts as
+    later than a threshold when its lower edge is at or past it; samples past the
+    histogram's end count when the end is, else only the maximum is known to be (the count
+    is then a lower bound, listed in `at_least`)."""
+    h = lat["histogram"]
+    counts = np.asarray(h.get("counts") or [], dtype=np.int64)
+    edges = np.arange(len(counts), dtype=np.int64) * int(h["bucket_ns"])
+    end = int(h.get("n_buckets") or len(counts)) * int(h["bucket_ns"])
+    over = int(h.get("overflow") or 0)
+    later, at_least = {}, []
+    for th in thresholds_ns:
+        n = int(counts[edges >= th].sum())
+        if over and end >= th:
+            n += over
+        elif over:
+            n += 1 if (lat.get("max_ns") or 0) > th else 0
+            at_least.append(str(th))
+        later[str(th)] = n
+    total = int(counts.sum()) + over
+    return {"label": label, "samples": total, "wakeups": lat.get("count"),
+            "samples_dropped": 0, "skipped": 0, "skipped_counted_late": True, "over": total,
+            "later_than": later, "at_least": at_least, "from_histogram": True,
+            "share_later_than": {k: (c / total if total else None) for k, c in later.items()}}
 
 
 def _load(load: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,9 @@ from .command import Command
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path, nargs="+",
-                   help="run directories; with several, a row per run (labelled by what differs)")
+                   help="run directories, or another tool's output (cyclictest --json or -h "
+                        "text, oslat --json, rtla timerlat hist, stress-ng's cyclic log); with "
+                        "several, a row per run (labelled by what differs)")
     p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
                    default=list(DEFAULT_THRESHOLDS_NS),
                    help="count the wake-ups later than these (default 1ms,5ms,10ms,50ms)")
@@ -26,10 +28,10 @@ def _run(args: argparse.Namespace) -> int:
     from ..analyses.summary import dispatch_table
     from ..base.markdown import table
     from ..base.units import fmt_ns
-    from ..read.rundir import read_run
+    from ..read.peers import read_any
     from ..read.rungroups import Group, assign_labels
     from ..tables import verdicts
-    runs = [read_run(p) for p in args.run_dir]
+    runs = [read_any(p) for p in args.run_dir]
     groups = [Group(str(r.path), [r]) for r in runs]
     assign_labels(groups)
     rows = []
@@ -46,7 +48,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     ths = args.thresholds
     body = [[r["run"], r["label"], r["samples"], r["skipped"], r["over"]]
-            + [_share(r["later_than"][str(x)], r["over"]) for x in ths]
+            + [("≥" if str(x) in r.get("at_least", ()) else "")
+               + _share(r["later_than"][str(x)], r["over"]) for x in ths]
             + [fmt_ns(r["p99_ns"]), fmt_ns(r["max_ns"])] for r in rows]
     print(f"# Dispatch latency (Hourglass table 1): {len(runs)} run{'s' if len(runs) > 1 else ''}\n")
     print(table(["run", "thread", "wake-ups", "skipped", "over"] + [f"> {fmt_ns(x)}" for x in ths]
