@@ -10,11 +10,14 @@
 #include <string.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/complete.h"
+#include "cli/doctor_cmd.h"
 #include "cli/hourglass.h"
 #include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/stdout_end.h"
 #include "cli/list.h"
+#include "cli/manpage.h"
 #include "cli/overrides.h"
 #include "cli/plugins.h"
 #include "ktrace/observe.h"
@@ -176,12 +179,31 @@ static int sweep_scenario(const struct hg_cli *cli)
 	return rc;
 }
 
+/* `hgrun doctor [SCENARIO]`: the checks weighed by what the scenario uses. */
+static int doctor(const struct hg_cli *cli)
+{
+	int rc = HG_EXIT_OK;
+	struct hg_plan *plan = NULL;
+	if (cli->n_files) {
+		plan = hg_load_with_sets(cli, cli->files[0], false, false, stderr, &rc, NULL);
+		if (!plan)
+			return rc;
+	}
+	rc = hg_doctor_command(plan, stdout, cli->json);
+	hg_plan_free(plan);
+	return rc;
+}
+
 static int command(const struct hg_cli *cli)
 {
 	switch (cli->command) {
 	case HG_CMD_HELP:
+		if (cli->man)
+			return hg_manpage_command(stdout, stderr, cli->list_what);
 		hg_cli_usage(stdout, cli->help_for);
 		return HG_EXIT_OK;
+	case HG_CMD_COMPLETION:
+		return hg_completion_command(stdout, stderr, cli->files[0]);
 	case HG_CMD_VERSION:
 		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
 		return HG_EXIT_OK;
@@ -191,6 +213,8 @@ static int command(const struct hg_cli *cli)
 		return hg_list_command(stdout, stderr, cli->list_what, cli->json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli->json);
+	case HG_CMD_DOCTOR:
+		return doctor(cli);
 	case HG_CMD_SCHEMA:
 		return hg_schema_command(stdout, stderr, cli->list_what, cli->path_only);
 	case HG_CMD_HOURGLASS:

@@ -23,7 +23,9 @@ def _name(text: str) -> tuple[str, Path]:
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", type=Path, nargs="*", metavar="RUN",
                    help="run directories, sweep directories (a row per point, its repeats "
-                        "grouped) or sweep point directories; the first row is the baseline")
+                        "grouped), sweep point directories, or another tool's output: cyclictest "
+                        "--json or -h text, oslat --json, rtla timerlat hist text, stress-ng's "
+                        "cyclic log (its -Y file beside it); the first row is the baseline")
     p.add_argument("--name", type=_name, action="append", default=[], metavar="NAME=RUN",
                    help="label RUN's row NAME (RUN given above or added after them); runs named "
                         "alike are one row of repeats")
@@ -43,9 +45,23 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--by-host", action="store_true",
                    help="split each row's runs by machine (hostname and kernel): the host "
                         "becomes a factor instead of a warning about mixed machines")
+    p.add_argument("--by-cpu", action="store_true",
+                   help="name each latency thread pinned to one CPU cpuN, as the peers' outputs "
+                        "name their CPUs, so they share rows (the default when a cyclictest, "
+                        "oslat, rtla or stress-ng output is among the RUNs)")
     p.add_argument("--seed", type=int, default=1,
                    help="seed of the within-run block bootstrap of single runs (default 1)")
     p.add_argument("--json", action="store_true", help="print compare.json instead of the tables")
+
+
+def _rows_by_cpu(groups: list, asked: bool) -> None:
+    """Latency threads pinned to one CPU renamed cpuN (read/peers.py, by_cpu) when asked or
+    when another tool's output is compared: the peers name their series by CPU."""
+    from ..read import peers
+    if not asked and not any(peers.is_peer(r) for g in groups for r in g.runs):
+        return
+    for g in groups:
+        g.runs = [peers.by_cpu(r) for r in g.runs]
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -59,6 +75,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("no runs: give RUN... (run, sweep or sweep point directories) or "
                          "--name NAME=RUN")
     groups = compare_groups.gather(args.runs, args.name)
+    _rows_by_cpu(groups, args.by_cpu)
     if args.by_host:
         groups = compare_groups.split_by_host(groups)
     differing = compare_groups.assign_labels(groups)
@@ -70,6 +87,8 @@ def _run(args: argparse.Namespace) -> int:
     out = args.output or Path("compare")
     safeout.make_dir(out)
     figures = compare_plots.write_all(table, out)
+    from ..compare import histograms as compare_histograms
+    figures += compare_histograms.write(groups, out)
     doc = compare.to_json(table, groups, differing)
     doc["fail_if"] = verdicts
     doc["figures"] = figures
@@ -96,4 +115,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("compare", "runs side by side: key figures, differences from the first with "
                   "an interval and a verdict over the runs, overlaid figures, --fail-if gates",
                   _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only] "
-                  "[--by-host]")
+                  "[--by-host]",
+                  examples=('hgreport compare results/lat/run1 results/lat/run2 -o /tmp/cmp', "hgreport compare --name base=old/ --name new=new/ --fail-if 'latency_p99_ns>+10%'", 'hgreport compare cyclictest.json oslat.json stress-ng.log results/lat/<time>   # docs/peers.md'))

@@ -17,7 +17,9 @@ from ..analyses.disturbances import Disturbance
 from ..base import stats
 from ..base.metrics import BY_NAME
 from ..read.rungroups import Group
+from ..read.peers import is_peer
 from .keyfigures import FIGURES, LOAD_FIGURES, THREAD_FIGURES, RunData, run_data
+from .peer_figures import run_data as peer_run_data
 
 FORMAT = "hgreport-compare/2"
 
@@ -69,7 +71,7 @@ def _within_run(key: str, data: list[RunData], subject: str, seed: int) -> list[
 
 def build(groups: Sequence[Group], level: float = stats.LEVEL, seed: int = 1) -> Table:
     labels = [g.label for g in groups]
-    data = [[run_data(r) for r in g.runs] for g in groups]
+    data = [[peer_run_data(r) if is_peer(r) else run_data(r) for r in g.runs] for g in groups]
     rows: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, dict[str, list[np.ndarray]]]] = {}
     notes = [n for g in groups for n in g.notes] + [n for ds in data for d in ds for n in d.notes]
