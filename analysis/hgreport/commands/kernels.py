@@ -90,4 +90,8 @@ COMMAND = Command("kernels", "runs of one scenario on different kernels or hosts
                   "side: a column per kernel (release, preemption model, command line), "
                   "Hourglass's and Abeni's tables, latency histograms overlaid as OSADL "
                   "plots them", _arguments, _run,
-                  "RUN... [--name NAME=RUN] [-o DIR] [--thresholds DUR,...] [--json]")
+                  "RUN... [--name NAME=RUN] [-o DIR] [--thresholds DUR,...] [--json]",
+                  examples=("hgreport kernels stock/run rt/run -o /tmp/kernels",
+                            "hgreport kernels build/kernel-matrix/*/out/loaded_traced   "
+                            "# docs/kernels.md",
+                            "hgreport kernels --name 6.1=a/run --name 6.1-rt=b/run"))
