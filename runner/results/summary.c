@@ -59,6 +59,11 @@ static void latency_line(FILE *out, const struct hg_worker *w, const struct hg_t
 	if (w->wk.hist.overflow)
 		fprintf(out, ", %llu beyond the histogram's 20 ms: percentiles there are the max",
 			(unsigned long long)w->wk.hist.overflow);
+	char skipped[128];
+	hg_skipped_words(w, skipped, sizeof(skipped));
+	if (skipped[0])
+		fprintf(out, "; %s, %s", skipped, w->st.skipped_ignored ? "left out of the shares"
+			: "counted as later than every threshold");
 	fputs(")\n", out);
 }
 
