@@ -22,8 +22,8 @@ static const struct {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
 	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA },
-	{ "hourglass", HG_CMD_HOURGLASS }, { "doctor", HG_CMD_DOCTOR }, { "help", HG_CMD_HELP },
-	{ "version", HG_CMD_VERSION },
+	{ "hourglass", HG_CMD_HOURGLASS }, { "doctor", HG_CMD_DOCTOR },
+	{ "completion", HG_CMD_COMPLETION }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -138,14 +138,17 @@ static int parse_set(struct hg_cli *cli, char *arg, FILE *err)
 	return 0;
 }
 
-static int parse_shard(struct hg_cli *cli, char *arg, FILE *err)
+static int parse_shard(struct hg_cli *cli, const char *arg, FILE *err)
 {
 	uint64_t k, n;
-	char msg[HG_ERRLEN];
-	char *slash = strchr(arg, '/');
+	char msg[HG_ERRLEN], text[64];
+	/* A copy is split: argv stays whole (result.json's command_line
+	 * records `--shard 0/2`, not `--shard 0`). */
+	snprintf(text, sizeof(text), "%s", arg);
+	char *slash = strchr(text, '/');
 	if (slash)
 		*slash = '\0';
-	if (!slash || hg_parse_uint(arg, 0, 1000000, &k, msg) != 0 ||
+	if (!slash || strlen(arg) >= sizeof(text) || hg_parse_uint(text, 0, 1000000, &k, msg) != 0 ||
 	    hg_parse_uint(slash + 1, 1, 1000000, &n, msg) != 0 || k >= n)
 		return usage_error(err, cli->command, "--shard takes K/N with 0 <= K < N, e.g. "
 				   "--shard 0/4");
@@ -175,7 +178,10 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
 		if (c != ':' && c != '?' && c != 'h' && c != 'V' && !(takers(c) & ON(cli->command))) {
-			misplaced(err, cli, argv[optind - 1], c);
+			/* the option, not its value: `--duration 2s` leaves optind after 2s */
+			const char *opt = optarg && optind >= 2 && argv[optind - 1] == optarg
+				? argv[optind - 2] : argv[optind - 1];
+			misplaced(err, cli, opt, c);
 			return HG_EXIT_USAGE;
 		}
 		switch (c) {
@@ -281,6 +287,10 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 			return usage_error(err, c, "schema takes at most one name (scenario or result)");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
 		break;
+	case HG_CMD_COMPLETION:
+		if (cli->n_files != 1)
+			return usage_error(err, c, "completion takes the shell: bash or zsh");
+		break;
 	case HG_CMD_DOCTOR:
 		if (cli->n_files > 1)
 			return usage_error(err, c, "doctor takes at most one scenario file");
@@ -302,6 +312,14 @@ static int help_command(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	cli->help_for = HG_CMD_HELP;
 	if (argc < 3)
 		return 0;
+	if (!strcmp(argv[2], "--man")) {         /* the man pages (cli/manpage.h) */
+		if (argc > 4)
+			return usage_error(err, HG_CMD_HELP, "help --man takes at most one page "
+					   "(hgrun or scenario)");
+		cli->man = true;
+		cli->list_what = argc > 3 ? argv[3] : NULL;
+		return 0;
+	}
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[2], commands[i].name) == 0)
 			cli->help_for = commands[i].command;

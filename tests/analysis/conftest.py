@@ -19,7 +19,8 @@ kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream lo
 outliers (trace.mode outliers), none (trace.mode none: no trace files), killed (SIGKILL
 after the first checkpoint: complete false, more records on disk than checkpoint.written),
 sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mode with
-separate windows and the kernel trace)."""
+separate windows and the kernel trace), expect (expectations that pass and one that fails:
+exit 5)."""
 from __future__ import annotations
 
 import contextlib
@@ -36,7 +37,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
-CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows")
+CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows", "expect")
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.cli import main  # noqa: E402
@@ -109,6 +110,7 @@ def rendered(tmp_path_factory):
     figure's facts are taken as it is saved (figcheck.facts), as the tests' own hooks do."""
     from figcheck import facts
     from hgreport.base import forked
+    from hgreport.figures import figure as figure_contract
     from hgreport.figures import plotting
     made: dict[str, Rendered] = {}
 
@@ -117,8 +119,8 @@ def rendered(tmp_path_factory):
             return made[name]
         run = _copy(name, tmp_path_factory.mktemp(f"rendered-{name}") / name)
         figures: dict = {}
-        hooks, serial = plotting.SAVE_HOOKS, os.environ.pop(forked.SERIAL_ENV, None)
-        plotting.SAVE_HOOKS = [lambda fig, path: figures.__setitem__(
+        hooks, serial = figure_contract.SAVE_HOOKS, os.environ.pop(forked.SERIAL_ENV, None)
+        figure_contract.SAVE_HOOKS = [lambda fig, path: figures.__setitem__(
             path.name, facts(fig, plotting.DPI))]
         out, err = io.StringIO(), io.StringIO()
         try:
@@ -126,7 +128,7 @@ def rendered(tmp_path_factory):
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 rc = main([str(run)])
         finally:
-            plotting.SAVE_HOOKS = hooks
+            figure_contract.SAVE_HOOKS = hooks
             if serial is not None:
                 os.environ[forked.SERIAL_ENV] = serial
         made[name] = Rendered(run, run / "report", rc, out.getvalue(), err.getvalue(), can,

@@ -44,6 +44,20 @@ def test_layout(prefix):
     assert not list((prefix / "share/hgrun/schemas").glob("*.py")), "only the schemas are installed"
 
 
+def test_man_pages_and_completion_installed(prefix, tmp_path):
+    """`man hgrun` and `man hgreport` find the installed pages (man-db maps PREFIX/bin on PATH
+    to PREFIX/share/man); the completions are where bash-completion and zsh look."""
+    for rel in ("share/man/man1/hgrun.1", "share/man/man5/hgrun-scenario.5",
+                "share/man/man1/hgreport.1", "share/bash-completion/completions/hgrun",
+                "share/bash-completion/completions/hgreport", "share/zsh/site-functions/_hgrun"):
+        assert (prefix / rel).is_file(), rel
+    if not shutil.which("man"):
+        pytest.skip("man-db is not installed (apt-get install man-db)")
+    for page in ("hgrun", "hgreport", "hgrun-scenario"):
+        p = run("man", "-M", prefix / "share/man", "-w", page, cwd=tmp_path)
+        assert p.returncode == 0 and str(prefix) in p.stdout, (page, p.stderr)
+
+
 def test_installed_binary_finds_its_schema_from_anywhere(prefix, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -58,6 +72,20 @@ def test_installed_binary_finds_its_schema_from_anywhere(prefix, tmp_path):
     shutil.copytree(prefix, moved, symlinks=True)
     p = run(moved / "bin/hgrun", "schema", "--path", cwd=elsewhere)
     assert p.stdout == f"{moved / 'share/hgrun/schemas/scenario.schema.json'}\n", p.stderr
+
+
+def test_an_installed_binary_never_falls_back_to_the_build_tree(prefix, tmp_path):
+    """Its share/hgrun/schemas missing, an installed hgrun says so (exit 1) and prints no
+    schema of the source tree it was built from (which may differ from the installed
+    hgrun's); before, it printed the build tree's."""
+    copy = tmp_path / "copy"
+    shutil.copytree(prefix, copy, symlinks=True)
+    shutil.rmtree(copy / "share/hgrun/schemas")
+    for args in (["schema", "--path"], ["schema", "result"]):
+        p = run(copy / "bin/hgrun", *args, cwd=tmp_path)
+        assert p.returncode == 1, (args, p.stdout, p.stderr)
+        assert p.stdout == "" and str(ROOT) not in p.stderr, p.stderr
+        assert "is not installed next to this hgrun" in p.stderr, p.stderr
 
 
 def test_build_tree_binary_uses_the_source_schemas(tmp_path):
