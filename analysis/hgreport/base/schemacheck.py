@@ -91,7 +91,8 @@ class _Compiler:
         checks += _string(s)
         if keys & {"items", "minItems", "maxItems"}:
             checks.append(self.array(s))
-        if keys & {"properties", "required", "additionalProperties"}:
+        if keys & {"properties", "patternProperties", "required", "additionalProperties",
+                   "propertyNames", "minProperties", "maxProperties"}:
             checks.append(self.object(s))
         for key in ("anyOf", "allOf"):
             if key in keys:
@@ -102,7 +103,9 @@ class _Compiler:
                 checks.append(_any(compiled) if key == "anyOf" else _all(compiled))
         known = {"$ref", "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
                  "exclusiveMaximum", "minLength", "maxLength", "pattern", "items", "minItems",
-                 "maxItems", "properties", "required", "additionalProperties", "anyOf", "allOf"}
+                 "maxItems", "properties", "patternProperties", "required",
+                 "additionalProperties", "propertyNames", "minProperties", "maxProperties",
+                 "anyOf", "allOf"}
         if keys - known:
             raise Unsupported(sorted(keys - known))
         return _all(checks)
@@ -134,7 +137,17 @@ class _Compiler:
                 not all(isinstance(k, str) for k in required):
             raise Unsupported("properties")
         compiled = {k: self.schema(v) for k, v in props.items()}
+        patterns = s.get("patternProperties", {})
+        if not isinstance(patterns, dict):
+            raise Unsupported("patternProperties")
+        try:
+            by_pattern = [(re.compile(p).search, self.schema(v)) for p, v in patterns.items()]
+        except re.error as e:
+            raise Unsupported("patternProperties") from e
+        key_check = self.schema(s["propertyNames"]) if "propertyNames" in s else None
         need = tuple(dict.fromkeys(required))
+        fewest, most = _count(s.get("minProperties", 0)), s.get("maxProperties")
+        most = None if most is None else _count(most)
         if extra is True:
             rest: Check | None = None
         elif extra is False:
@@ -145,16 +158,25 @@ class _Compiler:
         def check(x: Any) -> bool:
             if type(x) is not dict:
                 return True
+            if len(x) < fewest or most is not None and len(x) > most:
+                return False
             for k in need:
                 if k not in x:
                     return False
             get = compiled.get
             for k, v in x.items():
                 c = get(k)
-                if c is None:
-                    if rest is not None and not rest(v):
-                        return False
-                elif not c(v):
+                if c is not None and not c(v):
+                    return False
+                matched = False
+                for search, p in by_pattern:
+                    if search(k) is not None:
+                        matched = True
+                        if not p(v):
+                            return False
+                if c is None and not matched and rest is not None and not rest(v):
+                    return False
+                if key_check is not None and not key_check(k):
                     return False
             return True
         return check
