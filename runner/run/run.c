@@ -406,7 +406,7 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	} else {
 		rs.complete = true;
 		/* main waits off the measured CPUs: its signal wait wakes every
-		 * 100 ms.  Back where it was afterwards, for the next run of a
+		 * second.  Back where it was afterwards, for the next run of a
 		 * sweep (the load supervisor it starts inherits its affinity). */
 		cpu_set_t cpus;
 		bool moved = hg_placement_off_measured(plan, &cpus);
