@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
+from ..base.stats import counts_between
 from ..read.memo import per_run
 from ..read.rundir import END_KINDS, Intervals
 
@@ -58,8 +59,8 @@ class Switches:
         inv = np.zeros(len(edges) - 1, np.int64)
         for sl in self._blocks():
             c, m = self.cost_of(sl), self.voluntary[sl]
-            vol += np.histogram(c[m], edges)[0]
-            inv += np.histogram(c[~m], edges)[0]
+            vol += counts_between(c[m], edges)
+            inv += counts_between(c[~m], edges)
         return vol, inv
 
     @cached_property
