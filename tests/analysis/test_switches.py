@@ -169,3 +169,23 @@ def test_timeline_cpus_of_each_thread(monkeypatch, n):
                                                       for i in range(6)], "scenario": {}})
             run.__dict__["intervals"] = iv
             assert timeline._index(run)["cpus"] == want, (seen_up_to, block)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gaps_of_run_same_cpu_taken_from_anywhere(seed, monkeypatch):
+    """gaps_of_run(run) (same CPU), taken from gaps_of_run(run, same_cpu=False), is gaps(iv)
+    computed on its own: the same pairs in the same order and index type."""
+    from pathlib import Path
+
+    from hgreport.read.rundir import Run
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 40)))
+    iv = random_trace(rng, int(rng.integers(0, 250)), windows=seed % 2 == 1)
+    run = Run(Path("synthetic"), {"threads": [{"name": "t", "instance": i} for i in range(4)],
+                                  "scenario": {}})
+    run.__dict__["intervals"] = iv
+    got, want = switches.gaps_of_run(run), switches.gaps(iv)
+    assert got.a.dtype == want.a.dtype and got.a.tolist() == want.a.tolist()
+    assert got.b.tolist() == want.b.tolist()
+    assert switches.gaps_of_run(run, same_cpu=False).a.tolist() == \
+        switches.gaps(iv, same_cpu=False).a.tolist()
