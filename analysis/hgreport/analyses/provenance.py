@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Where a run's numbers came from, small enough to keep beside a summary in git
+(docs/data/README.md): the scenario (name, file hash, what was changed on the command line),
+hgrun's version, the machine (host, kernel, preemption model), when it ran, and what
+disturbed it (competition from other processes, steal time, CPU the scenario did not get,
+skipped wake-ups, an incomplete run). Facts every run of a set shares are given once
+(`common`), the rest per run."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..read.rundir import Run
+
+# result.json warnings that say the run was disturbed, by how they begin (docs/statistics.md,
+# "Disturbed runs"); analyses/disturbances.py, when present, is the one list
+_DISTURBED = (("competition:", "competition"), ("steal time:", "steal"),
+              ("CPU not received:", "cpu_not_received"))
+HOST_KEYS = ("hostname", "cpu_model", "cpus_online", "kernel_release", "kernel_version",
+             "preempt", "hz", "clocksource")
+
+
+def disturbances(run: Run) -> list[str]:
+    """The kinds of what disturbed the run, in the words of analyses/disturbances.py when it
+    exists (one method), else from result.json's warnings and `complete`."""
+    try:
+        from . import disturbances as dist      # the comparisons' one list, when it exists
+    except ImportError:
+        dist = None
+    if dist is not None:
+        return dist.kinds(dist.of_run(run))
+    kinds: list[str] = []
+    for w in run.result.get("warnings") or []:
+        for prefix, kind in _DISTURBED:
+            if str(w).startswith(prefix) and kind not in kinds:
+                kinds.append(kind)
+    if not run.complete:
+        kinds.append("incomplete")
+    return kinds
+
+
+def of_run(run: Run, name: str | None = None) -> dict[str, Any]:
+    """One run's provenance (`name`: how the stored file names its directory)."""
+    r = run.result
+    host = r.get("host") or {}
+    comp = r.get("competition") or {}
+    sp = r.get("sweep_point") or {}
+    out: dict[str, Any] = {
+        "run": name if name is not None else str(run.path),
+        "scenario": run.scenario.get("name"),
+        "scenario_sha256": r.get("scenario_sha256"),
+        "command_line": r.get("command_line"),
+        "overrides": r.get("overrides") or {},
+        "hgrun_version": r.get("hgrun_version"),
+        "started_utc": r.get("started_utc"),
+        "duration_s": round(run.duration_ns / 1e9, 3),
+        "complete": run.complete,
+        "exit_status": r.get("exit_status"),
+        "host": {k: host.get(k) for k in HOST_KEYS},
+        "disturbed": disturbances(run),
+        "outsiders_share": (round(comp["outsiders_share"], 4)
+                            if comp.get("outsiders_share") is not None else None),
+        "competition_source": comp.get("source"),
+    }
+    if sp:
+        out["sweep_point"] = {"id": sp.get("id"), "repeat": sp.get("repeat"),
+                              "overrides": sp.get("overrides") or {}}
+    return out
+
+
+def of_runs(runs: Sequence[Run], names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The provenance of a set of runs: `common` holds every fact (of `scenario`,
+    `scenario_sha256`, `hgrun_version`, `host`) all runs share, `runs` the rest per run, and
+    `disturbed` how many runs were (a run with none is what a verdict may rest on)."""
+    each = [of_run(r, None if names is None else names[i]) for i, r in enumerate(runs)]
+    common: dict[str, Any] = {}
+    for key in ("scenario", "scenario_sha256", "hgrun_version", "host"):
+        values = [e.get(key) for e in each]
+        if values and all(v == values[0] for v in values):
+            common[key] = values[0]
+            for e in each:
+                del e[key]
+    return {"common": common, "runs": each,
+            "disturbed": sum(1 for e in each if e["disturbed"]), "n": len(each)}

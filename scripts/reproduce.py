@@ -1,0 +1,463 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Make docs/data/NAME.json again from its scenario: run hgrun as docs/data/manifest.toml says
+(n runs, or a sweep), summarise the runs with hgreport's --json, and store the summary with
+where it came from (the scenario, this checkout's commit, the machine, the kernel, what
+disturbed each run) and how long it took. docs/data/README.md describes the files.
+
+Usage: scripts/reproduce.py [--list] [--dry-run] [--lock FILE] [--repeat N] [--results DIR]
+                            [--summarize-only] [--no-store] NAME|ROW|all...
+  NAME        a [[data]] name of the manifest (ctx_switch_cpu); ROW: a row of the
+              reproductions table (1..10) or a form (fig3, process, ...): every file behind it
+  --list      the files, their rows, runs and the time each takes; nothing is run
+  --dry-run   print the commands instead of running them
+  --lock FILE hold FILE (flock) around each hgrun invocation, not around the whole script:
+              a machine shared with other measurements (the wait is reported apart)
+  --repeat N  runs per point instead of the manifest's (at least 3 for a verdict)
+  --results DIR  where the run directories go (default results/reproduce/NAME/<UTC time>)
+  --summarize-only DIR  store the summary of runs already made in DIR (what a run of this
+              script printed), without running anything
+  --no-store  print the summary, leave docs/data/ alone
+  --hgrun PATH  the hgrun binary (default build/hgrun)
+  --runs-only make the runs and stop (store them later with --summarize-only)
+Needs root for most scenarios (real-time priorities), build/hgrun built from this checkout
+(the commit stored is this checkout's: build first), and python3 with hgreport's packages.
+Exit status: 0 stored, 1 a run broke (exit 1 of hgrun) or hgreport failed, 2 bad usage."""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+MANIFEST = ROOT / "docs" / "data" / "manifest.toml"
+DATA = ROOT / "docs" / "data"
+FIGURES = ROOT / "docs" / "figures"
+HGRUN = ROOT / "build" / "hgrun"      # --hgrun changes it
+RECORD = "reproduce.json"             # in the results directory: what the runs were made with
+MAX_BYTES = 32_000          # a stored summary, not a trace (tests/analysis/test_docs_data.py)
+
+
+def manifest() -> list[dict[str, Any]]:
+    return tomllib.loads(MANIFEST.read_text())["data"]
+
+
+def select(entries: list[dict[str, Any]], wanted: list[str]) -> list[dict[str, Any]]:
+    if wanted == ["all"]:
+        return entries
+    out = []
+    for w in wanted:
+        hit = [e for e in entries if e["name"] == w or w in e["rows"]]
+        if not hit:
+            raise SystemExit(f"reproduce: {w}: no such file or row in {MANIFEST.relative_to(ROOT)}"
+                             f" (--list shows them)")
+        out += [e for e in hit if e not in out]
+    return out
+
+
+def fmt_s(s: float) -> str:
+    s = int(round(s))
+    return f"{s // 3600} h {s % 3600 // 60:02d} min" if s >= 3600 else (
+        f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s")
+
+
+def scenarios(e: dict[str, Any]) -> list[str]:
+    return e.get("scenarios") or [e["scenario"]]
+
+
+def runs_of(e: dict[str, Any], repeat: int) -> int:
+    """Runs one regeneration makes (a sweep: its repeats of the grid)."""
+    return repeat * e.get("copies", 1) * len(scenarios(e))
+
+
+def estimate_s(e: dict[str, Any], repeat: int) -> float:
+    """hgrun time: repeat x the time of one repeat, plus about 3 s per run to start and stop
+    (threads, loads, the kernel trace, the result files)."""
+    per = e["runs_s"]
+    n = repeat * (1 if e["kind"] != "sweep" else max(1, round(per / _arg_s(e))))
+    return repeat * per + 3 * n
+
+
+def _arg_s(e: dict[str, Any]) -> float:
+    """The --duration of a sweep's runs in seconds (the manifest writes it as Ns)."""
+    args = e["args"]
+    if "--duration" in args:
+        v = args[args.index("--duration") + 1]
+        return float(v[:-1]) if v.endswith("s") and v[:-1].replace(".", "").isdigit() else 1.0
+    return e["runs_s"]
+
+
+def stored(e: dict[str, Any]) -> dict[str, Any] | None:
+    p = DATA / f"{e['name']}.json"
+    try:
+        doc = json.loads(p.read_text())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and "provenance" in doc else None
+
+
+def list_rows(entries: list[dict[str, Any]], repeat: int | None) -> None:
+    total = 0.0
+    print(f"{'file':30} {'rows':16} {'runs':>5} {'estimate':>12} {'last time':>12}  disturbed"
+          " (runs: of a sweep, repeats of the grid)")
+    for e in entries:
+        n = repeat or e["repeat"]
+        est = estimate_s(e, n)
+        total += est
+        old = stored(e) or {}
+        took = old.get("took") or {}
+        last = fmt_s(took["hgrun_s"]) if took.get("hgrun_s") else "–"
+        prov = old.get("provenance") or {}
+        dist = f"{prov.get('disturbed')} of {prov.get('n')}" if prov else "–"
+        print(f"{e['name']:30} {','.join(e['rows']):16} {runs_of(e, n):>5} {fmt_s(est):>12} "
+              f"{last:>12}  {dist}")
+    print(f"{'all':30} {'':16} {'':>5} {fmt_s(total):>12}")
+
+
+class Runner:
+    """Runs the commands, each hgrun invocation under the lock when one is given, and adds up
+    the time hgrun ran and the time spent waiting for the lock."""
+
+    def __init__(self, lock: str | None, dry: bool):
+        self.lock, self.dry = lock, dry
+        self.hgrun_s = 0.0
+        self.wait_s = 0.0
+
+    def run(self, cmd: list[str], measure: bool = True, **kw: Any) -> int:
+        shown = " ".join(str(c) for c in cmd)
+        if self.dry:
+            print(("[lock] " if self.lock and measure else "") + shown)
+            return 0
+        print(f"reproduce: {shown}", file=sys.stderr, flush=True)
+        fd = None
+        if self.lock and measure:
+            t0 = time.monotonic()
+            fd = os.open(self.lock, os.O_RDONLY | os.O_CREAT, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self.wait_s += time.monotonic() - t0
+        try:
+            t0 = time.monotonic()
+            rc = subprocess.run(cmd, cwd=ROOT, **kw).returncode
+            if measure:
+                self.hgrun_s += time.monotonic() - t0
+            return rc
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def together(self, cmds: list[list[str]]) -> list[int]:
+        """Several hgrun runs at once, under one hold of the lock."""
+        if self.dry:
+            print(("[lock] " if self.lock else "") + " & ".join(" ".join(c) for c in cmds))
+            return [0] * len(cmds)
+        fd = None
+        if self.lock:
+            t0 = time.monotonic()
+            fd = os.open(self.lock, os.O_RDONLY | os.O_CREAT, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self.wait_s += time.monotonic() - t0
+        try:
+            t0 = time.monotonic()
+            procs = [subprocess.Popen(c, cwd=ROOT) for c in cmds]
+            rcs = [p.wait() for p in procs]
+            self.hgrun_s += time.monotonic() - t0
+            return rcs
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+
+def _run_order(p: Path) -> tuple[int, str]:
+    """r2 before r10; within a repeat, the scenarios in the manifest's order is kept by name."""
+    part = next(x for x in p.parts if x.startswith("r") and x[1:].isdigit())
+    return int(part[1:]), str(p)
+
+
+def _ok(rc: int, what: str) -> None:
+    if rc not in (0, 5):             # 5: an expectation failed, a finding; the run is whole
+        raise SystemExit(f"reproduce: {what} exited {rc}: not stored")
+
+
+def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[list[Path], Path | None]:
+    """The run directories (and the sweep directory) of one regeneration."""
+    scen = scenarios(e)[0]
+    hgrun = relative(HGRUN)
+    runs: list[Path] = []
+    if e["kind"] == "run":
+        for i in range(repeat):           # several scenarios: one run of each in turn
+            for s in scenarios(e):
+                d = out / f"r{i}" if len(scenarios(e)) == 1 else out / f"r{i}" / Path(s).stem
+                _ok(r.run([hgrun, "run", s, "-o", str(d), "--quiet", *e["args"]]), f"run {d}")
+                runs.append(d)
+        return runs, None
+    if e["kind"] == "concurrent":
+        for i in range(repeat):
+            ds = [out / f"r{i}" / chr(ord("a") + k) for k in range(e.get("copies", 2))]
+            rcs = r.together([[hgrun, "run", scen, "-o", str(d), "--quiet", *e["args"]]
+                              for d in ds])
+            for d, rc in zip(ds, rcs):
+                _ok(rc, f"run {d}")
+            runs += ds
+        return runs, None
+    if e["kind"] == "two_host":
+        for i in range(repeat):
+            d = out / f"r{i}"
+            _ok(r.run(["scripts/two_host_rx.sh", "-o", str(d), *e["args"]]), f"two_host_rx {i}")
+            runs.append(d / "receiver")
+        return runs, None
+    if e["kind"] == "sweep":
+        d = out / "sweep"
+        shards = e.get("shards", 1)
+        for k in range(shards):
+            extra = ["--shard", f"{k}/{shards}"] if shards > 1 else []
+            _ok(r.run([hgrun, "sweep", scen, "-o", str(d), "--quiet",
+                       "--set", f"sweep.repeat={repeat}", *e["args"], *extra]), f"sweep shard {k}")
+        if r.dry:
+            return [], d
+        return sorted(p.parent for p in d.glob("p*/r*/result.json")), d
+    raise SystemExit(f"reproduce: {e['name']}: unknown kind {e['kind']!r}")
+
+
+def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | None,
+             r: Runner) -> Any:
+    """One hgreport command's output: its --json stdout or the file it writes (a figure it
+    draws is copied to docs/figures/NAME_FIGURE)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"))
+    base = [sys.executable, "-m", "hgreport"]
+
+    def args_for(run: Path | None) -> list[str]:
+        out: list[str] = []
+        for a in cmd["args"]:
+            if a == "RUNS":
+                out += [str(p) for p in runs]
+            elif a == "SWEEP":
+                out.append(str(sweep))
+            elif a == "RUN0":
+                out.append(str(runs[0]))
+            elif a == "RUN":
+                out.append(str(run))
+            else:
+                out.append(a)
+        return out
+
+    def one(run: Path | None) -> Any:
+        args = args_for(run)
+        if cmd.get("json"):
+            if r.dry:
+                print(" ".join(["hgreport", *args, "--json"]))
+                return None
+            p = subprocess.run(base + args + ["--json"], cwd=ROOT, env=env, capture_output=True,
+                               text=True)
+            if p.returncode != 0:
+                raise SystemExit(f"reproduce: hgreport {' '.join(args)} --json exited "
+                                 f"{p.returncode}: {p.stderr.strip()}")
+            return json.loads(p.stdout)
+        with tempfile.TemporaryDirectory(prefix="reproduce.") as tmp:
+            if r.dry:
+                print(" ".join(["hgreport", *args, "-o", "TMP"]))
+                return None
+            p = subprocess.run(base + args + ["-o", tmp], cwd=ROOT, env=env, capture_output=True,
+                               text=True)
+            if p.returncode != 0:
+                raise SystemExit(f"reproduce: hgreport {' '.join(args)} exited {p.returncode}: "
+                                 f"{p.stderr.strip()}")
+            data = json.loads((Path(tmp) / cmd["file"]).read_text())
+            if cmd.get("keep"):
+                data = {k: data.get(k) for k in cmd["keep"]}
+            if cmd.get("figure"):
+                FIGURES.mkdir(exist_ok=True)
+                dest = FIGURES / f"{name}_{Path(cmd['figure']).name}"
+                dest.write_bytes((Path(tmp) / cmd["figure"]).read_bytes())
+                data["figure"] = str(dest.relative_to(ROOT))
+            return data
+
+    if cmd.get("each"):
+        return [one(p) for p in runs]
+    return one(None)
+
+
+def commit() -> str:
+    try:
+        rev = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        return rev
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def relative(p: Path) -> str:
+    try:
+        return str(p.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def loadavg() -> list[float] | None:
+    try:
+        return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
+    except (OSError, ValueError):
+        return None
+
+
+def record(out: Path, r: Runner, started: str, load_before: list[float] | None) -> dict[str, Any]:
+    """What the runs were made with, written beside them when they are made (the commit of
+    the checkout then, not when they are summarised)."""
+    rec = {"commit": commit(), "made_utc": started,
+           "took": {"hgrun_s": round(r.hgrun_s, 1), "lock_wait_s": round(r.wait_s, 1),
+                    "load_average_before": load_before, "load_average_after": loadavg()}}
+    (out / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
+    return rec
+
+
+def earlier_record(out: Path, runs: list[Path]) -> dict[str, Any]:
+    """The record of runs made earlier: reproduce.json, else what their result.json say (the
+    time hgrun ran; the commit is then unknown)."""
+    try:
+        return json.loads((out / RECORD).read_text())
+    except (OSError, ValueError):
+        pass
+    total = 0.0
+    starts = []
+    for p in runs:
+        res = json.loads((p / "result.json").read_text())
+        a, b = res.get("started_utc"), res.get("finished_utc")
+        if a and b:
+            fa = dt.datetime.fromisoformat(a.replace("Z", "+00:00"))
+            fb = dt.datetime.fromisoformat(b.replace("Z", "+00:00"))
+            total += (fb - fa).total_seconds()
+            starts.append(a)
+    return {"commit": "unknown (runs made without reproduce.json)",
+            "made_utc": min(starts) if starts else None,
+            "took": {"hgrun_s": round(total, 1), "lock_wait_s": None,
+                     "load_average_before": None, "load_average_after": None}}
+
+
+def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner,
+              out: Path, rec: dict[str, Any]) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT / "analysis"))
+    from hgreport.analyses import provenance
+    from hgreport.read.rundir import read_run
+    summaries = [hgreport(e["name"], cmd, runs, sweep, r) for cmd in e["hgreport"]]
+    read = [read_run(p) for p in runs]
+    prov = provenance.of_runs(read, [relative(p) for p in runs])
+    doc = {
+        "name": e["name"], "rows": e["rows"], "what": e["what"], "scenarios": scenarios(e),
+        "made_utc": rec["made_utc"], "commit": rec["commit"],
+        "regenerate": f"scripts/reproduce.py {e['name']}",
+        "hgrun": {"kind": e["kind"], "args": e["args"],
+                  "repeat": len(runs) // (e.get("copies", 1) * len(scenarios(e)))
+                  if e["kind"] != "sweep" else None,
+                  "results": relative(out)},
+        "took": rec["took"],
+        "provenance": prov,
+        "hgreport": [{"args": c["args"], **({"file": c["file"]} if c.get("file") else {})}
+                     for c in e["hgreport"]],
+        "summaries": summaries,
+    }
+    if e["kind"] == "sweep" and sweep is not None:
+        doc["hgrun"]["repeat"] = max((len(list(p.glob("r*"))) for p in sweep.glob("p*")), default=0)
+    return doc
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(prog="reproduce.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("names", nargs="*", metavar="NAME|ROW")
+    p.add_argument("--list", action="store_true")
+    p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--lock")
+    p.add_argument("--repeat", type=int)
+    p.add_argument("--results", type=Path)
+    p.add_argument("--summarize-only", type=Path, metavar="DIR")
+    p.add_argument("--no-store", action="store_true")
+    p.add_argument("--runs-only", action="store_true")
+    p.add_argument("--hgrun", type=Path)
+    a = p.parse_args()
+    global HGRUN
+    if a.hgrun:
+        HGRUN = a.hgrun.resolve()
+    os.chdir(ROOT)                   # paths below are the repository's
+    entries = manifest()
+    if a.list:
+        list_rows(select(entries, a.names) if a.names else entries, a.repeat)
+        return 0
+    if not a.names:
+        p.print_usage(sys.stderr)
+        return 2
+    if a.repeat is not None and a.repeat < 1:
+        p.error("--repeat must be at least 1")
+    chosen = select(entries, a.names)
+    if a.summarize_only and len(chosen) != 1:
+        p.error("--summarize-only takes one NAME")
+    if not a.summarize_only and not a.dry_run and not HGRUN.exists():
+        print(f"reproduce: {HGRUN} not found: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "
+              "&& cmake --build build -j2", file=sys.stderr)
+        return 2
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    for e in chosen:
+        repeat = a.repeat or e["repeat"]
+        r = Runner(a.lock, a.dry_run)
+        print(f"reproduce: {e['name']} (rows {', '.join(e['rows'])}): {runs_of(e, repeat)} "
+              f"{'repeats of the grid' if e['kind'] == 'sweep' else 'runs'}, about "
+              f"{fmt_s(estimate_s(e, repeat))} of hgrun", file=sys.stderr, flush=True)
+        load_before = loadavg()
+        started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        if a.summarize_only:
+            out = a.summarize_only
+            if e["kind"] == "sweep":
+                sweep = out / "sweep"
+                runs = sorted(q.parent for q in sweep.glob("p*/r*/result.json"))
+            else:
+                sweep = None
+                runs = sorted((q.parent for q in out.glob("r*/result.json")), key=_run_order) + sorted(
+                    (q.parent for q in out.glob("r*/*/result.json") if q.parent.name != "sender"),
+                    key=_run_order)
+        else:
+            out = (a.results / e["name"] if a.results else
+                   Path("results") / "reproduce" / e["name"] / stamp)
+            if not a.dry_run:
+                out.mkdir(parents=True, exist_ok=True)
+            runs, sweep = make_runs(e, repeat, out, r)
+            rec = None if a.dry_run else record(out, r, started, load_before)
+        if a.runs_only:
+            print(f"reproduce: {e['name']}: runs in {out}; store them with scripts/reproduce.py "
+                  f"{e['name']} --summarize-only {out}", file=sys.stderr)
+            continue
+        if a.dry_run:
+            for cmd in e["hgreport"]:
+                hgreport(e["name"], cmd, [Path("RUN")], Path("SWEEP"), r)
+            continue
+        if a.summarize_only:
+            rec = earlier_record(out, runs)
+        doc = summarize(e, runs, sweep, r, out, rec)
+        text = json.dumps(doc, indent=1) + "\n"
+        if a.no_store:
+            print(text)
+            continue
+        if len(text.encode()) > MAX_BYTES:
+            text = json.dumps(doc, separators=(",", ":")) + "\n"
+        dest = DATA / f"{e['name']}.json"
+        dest.write_text(text)
+        d = doc["provenance"]["disturbed"]
+        took = doc["took"]
+        print(f"reproduce: {relative(dest)}: {doc['provenance']['n']} runs ({d} disturbed), hgrun "
+              f"{fmt_s(took['hgrun_s'])} (estimate {fmt_s(estimate_s(e, repeat))}), waited "
+              f"{fmt_s(took['lock_wait_s'] or 0)} for the lock; runs in {relative(out)}",
+              file=sys.stderr)
+        if len(text.encode()) > MAX_BYTES:
+            print(f"reproduce: warning: {relative(dest)} is {len(text.encode())} bytes, more than "
+                  f"{MAX_BYTES}: keep less of the summary (manifest `keep`)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
