@@ -211,7 +211,8 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
     if e["kind"] == "two_host":
         for i in range(repeat):
             d = out / f"r{i}"
-            _ok(r.run(["scripts/two_host_rx.sh", "-o", str(d), *e["args"]]), f"two_host_rx {i}")
+            _ok(r.run(["scripts/two_host_rx.sh", "-o", str(d), "--hgrun", hgrun, *e["args"]]),
+                f"two_host_rx {i}")
             runs.append(d / "receiver")
         return runs, None
     if e["kind"] == "sweep":
@@ -343,12 +344,8 @@ def earlier_record(out: Path, runs: list[Path]) -> dict[str, Any]:
 
 def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner,
               out: Path, rec: dict[str, Any]) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "analysis"))
-    from hgreport.analyses import provenance
-    from hgreport.read.rundir import read_run
     summaries = [hgreport(e["name"], cmd, runs, sweep, r) for cmd in e["hgreport"]]
-    read = [read_run(p) for p in runs]
-    prov = provenance.of_runs(read, [relative(p) for p in runs])
+    prov = hgreport(e["name"], {"args": ["provenance", "RUNS"], "json": True}, runs, sweep, r)
     doc = {
         "name": e["name"], "rows": e["rows"], "what": e["what"], "scenarios": scenarios(e),
         "made_utc": rec["made_utc"], "commit": rec["commit"],

@@ -13,16 +13,22 @@ from typing import Sequence
 from . import __version__
 from .base import bugreport
 from .base.errors import InputError
+from .commands import abeni_cdf as cmd_abeni_cdf
 from .commands import abeni_table1 as cmd_abeni_table1
+from .commands import abeni_table2 as cmd_abeni_table2
 from .commands import cache_penalty as cmd_cache_penalty
 from .commands import compare as cmd_compare
 from .commands import export as cmd_export
 from .commands import hourglass_table1 as cmd_hourglass_table1
 from .commands import hourglass_table2 as cmd_hourglass_table2
+from .commands import interactivation as cmd_interactivation
+from .commands import provenance as cmd_provenance
 from .commands import report as cmd_report
 from .commands import rta as cmd_rta
 from .commands import series as cmd_series
+from .commands import slices as cmd_slices
 from .commands import sweep as cmd_sweep
+from .commands import switches as cmd_switches
 from .commands.command import Command, UsageError
 
 COMMANDS: tuple[Command, ...] = (
@@ -34,6 +40,12 @@ COMMANDS: tuple[Command, ...] = (
     cmd_compare.COMMAND,
     cmd_abeni_table1.COMMAND,
     cmd_hourglass_table1.COMMAND,
+    cmd_abeni_table2.COMMAND,
+    cmd_abeni_cdf.COMMAND,
+    cmd_interactivation.COMMAND,
+    cmd_slices.COMMAND,
+    cmd_switches.COMMAND,
+    cmd_provenance.COMMAND,
     cmd_series.COMMAND,
     cmd_export.COMMAND,
 )

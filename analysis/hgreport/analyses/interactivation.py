@@ -70,3 +70,38 @@ def summary(run: Run) -> list[dict[str, Any]]:
                         "p99_ns": float(np.percentile(d, 99)), "max_ns": int(d.max())})
         out.append(row)
     return out
+
+
+def of_run(run: Run) -> dict[str, Any]:
+    """The run's first periodic or latency thread's inter-activation deviations (summary()'s
+    row) with the spread of its central 98% (p99 - p1) and its largest deviation either way:
+    one value of each per run, as the reproduction of section 4.1 compares them."""
+    rows = summary(run)
+    row = rows[0] if rows else {"label": None, "period_ns": None, "count": 0}
+    out = {"run": str(run.path), **row}
+    if row.get("count"):
+        out["spread_ns"] = row["p99_ns"] - row["p1_ns"]
+        out["max_abs_ns"] = max(abs(row["min_ns"]), abs(row["max_ns"]))
+    return out
+
+
+def across(label: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Over one configuration's runs: the deviations' spread, p99, standard deviation and
+    largest, each with its interval."""
+    from . import over_runs
+    return {"label": label, "runs": [r["run"] for r in runs],
+            "period_ns": runs[0].get("period_ns") if runs else None,
+            "pairs": sum(r.get("count") or 0 for r in runs),
+            **{k: over_runs.estimate([r.get(k) for r in runs], "ns", signed=k == "p99_ns")
+               for k in ("spread_ns", "p99_ns", "stddev_ns", "max_abs_ns")}}
+
+
+def against_first(configs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each configuration's spread (p99 - p1) against the first one's, over their runs."""
+    from . import over_runs
+    if not configs:
+        return []
+    base = configs[0]
+    return [{"baseline": base["label"], "configuration": c["label"],
+             **over_runs.compare(base["spread_ns"]["values"], c["spread_ns"]["values"], "ns")}
+            for c in configs[1:]]

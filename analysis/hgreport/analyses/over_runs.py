@@ -8,9 +8,11 @@ its own."""
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ..base import stats
+from ..read.rundir import Run
+from ..read.rungroups import Group, assign_labels, facts
 
 TOO_FEW = getattr(stats, "TOO_FEW", "not enough runs to tell")
 MIN_RUNS = getattr(stats, "MIN_RUNS", getattr(stats, "MIN_N", 3))
@@ -21,17 +23,19 @@ def _clean(values: Iterable[float | None]) -> list[float]:
 
 
 def estimate(values: Iterable[float | None], unit: str | None = None,
-             signed: bool = False) -> dict[str, Any]:
+             signed: bool = False, upper: float | None = None) -> dict[str, Any]:
     """The runs' values of one figure: n, the configuration's value and its 95% interval
     (None below MIN_RUNS runs), and how they were found. `unit` picks the scale (durations and
-    rates: a ratio scale; counts and shares: linear); `signed` lets the interval go below 0."""
+    rates: a ratio scale; counts and shares: linear); `signed` lets the interval go below 0,
+    `upper` bounds it (1 for a share)."""
     xs = _clean(values)
     if hasattr(stats, "estimate"):
-        e = stats.estimate(xs, stats.scale_of(unit), lower=None if signed else 0.0)
+        e = stats.estimate(xs, stats.scale_of(unit), lower=None if signed else 0.0, upper=upper)
         return {"n": e.n, "value": e.value, "low": e.low, "high": e.high, "method": e.method,
                 "values": xs}
     e = stats.mean_estimate(xs, floor=None if signed else 0.0)
-    return {"n": e.n, "value": e.mean, "low": e.low, "high": e.high, "method": e.method,
+    high = e.high if upper is None or e.high is None else min(e.high, upper)
+    return {"n": e.n, "value": e.mean, "low": e.low, "high": high, "method": e.method,
             "values": xs}
 
 
@@ -60,3 +64,25 @@ def compare(base: Iterable[float | None], cand: Iterable[float | None],
 def method_text() -> str:
     """The method in one paragraph, as every page with a verdict gives it."""
     return stats.describe_method()
+
+
+def configurations(runs: Sequence[Run]) -> list[Group]:
+    """The runs grouped by configuration in the order first seen: runs whose facts
+    (read/rungroups.py: scenario, kernel, preemption model, host, duration, loads, overrides,
+    sweep point) all agree are repeats of one; labelled by what differs between the groups."""
+    by: dict[tuple, Group] = {}
+    for r in runs:
+        key = tuple(sorted(facts(r).items()))
+        if key in by:
+            by[key].runs.append(r)
+        else:
+            by[key] = Group(str(r.path), [r])
+    groups = list(by.values())
+    assign_labels(groups)
+    return groups
+
+
+def run_label(group: Group, run: Run) -> str:
+    """A run's label in a table of runs: its configuration's, with its directory's name when
+    the configuration has several runs."""
+    return group.label if len(group.runs) == 1 else f"{group.label}: {run.path.name}"
