@@ -9,6 +9,8 @@ machine lowers the CPU a run gets, not its rate.
     bench/scan_rate.py                        # 4 KiB .. 64 MiB, 3 rounds of 1 s
     bench/scan_rate.py --hgrun build/hgrun --cpu 1 --rounds 5 --duration 2s
     bench/scan_rate.py --markdown             # the table of docs/cache.md
+    bench/scan_rate.py --json                 # every run's rate, the medians, the machine
+                                              # (docs/data/scan_rate.json: scripts/reproduce.py)
 """
 import argparse
 import json
@@ -34,14 +36,23 @@ threads:
 
 
 def rate(hgrun: str, work: pathlib.Path, size: str, pattern: str, cpu: int,
-         duration: str) -> float:
-    """Lines per second of CPU received, from one run."""
+         duration: str, seen: list | None = None) -> float:
+    """Lines per second of CPU received, from one run (its result.json's facts appended to
+    `seen`: the machine, and the other processes' share of the CPU)."""
     path = work / "s.yaml"
     path.write_text(SCENARIO.format(duration=duration, cpu=cpu, size=size, pattern=pattern))
     out = work / f"{size}-{pattern}"
     subprocess.run([hgrun, "run", str(path), "-o", str(out), "--quiet", "--force"],
                    check=True, capture_output=True, text=True, timeout=120)
-    stats = json.loads((out / "result.json").read_text())["threads"][0]["stats"]
+    res = json.loads((out / "result.json").read_text())
+    stats = res["threads"][0]["stats"]
+    if seen is not None:
+        host = res.get("host") or {}
+        seen.append({"hostname": host.get("hostname"), "kernel_release": host.get("kernel_release"),
+                     "started_utc": res.get("started_utc"),
+                     "outsiders_share": (res.get("competition") or {}).get("outsiders_share"),
+                     "competition": any(str(w).startswith("competition:")
+                                        for w in res.get("warnings") or [])})
     return stats["work_units"] / (stats["cpu_ns"] / 1e9)
 
 
@@ -54,16 +65,26 @@ def main() -> int:
     ap.add_argument("--duration", default="1s", help="length of each run")
     ap.add_argument("--sizes", nargs="+", default=SIZES)
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--json", action="store_true", help="print every rate and the medians as JSON")
     a = ap.parse_args()
     samples = {(s, p): [] for s in a.sizes for p in PATTERNS}
+    seen: list = []
     with tempfile.TemporaryDirectory(prefix="scan_rate-") as tmp:
         work = pathlib.Path(tmp)
         for _ in range(a.rounds):
             for size in a.sizes:
                 for pattern in PATTERNS:
                     samples[(size, pattern)].append(
-                        rate(a.hgrun, work, size, pattern, a.cpu, a.duration))
+                        rate(a.hgrun, work, size, pattern, a.cpu, a.duration, seen))
     first = {p: statistics.median(samples[(a.sizes[0], p)]) for p in PATTERNS}
+    if a.json:
+        print(json.dumps({"rounds": a.rounds, "duration": a.duration, "cpu": a.cpu,
+                          "unit": "lines per second of CPU received",
+                          "sizes": [{"size": s, **{p: {"rates": samples[(s, p)],
+                                                       "median": statistics.median(samples[(s, p)])}
+                                                   for p in PATTERNS}} for s in a.sizes],
+                          "runs": seen}, indent=1))
+        return 0
     if a.markdown:
         print("| working set | sequential (M lines/s) | random (M lines/s) | random / sequential "
               "| random vs smallest |")

@@ -196,7 +196,12 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
         for i in range(repeat):           # several scenarios: one run of each in turn
             for s in scenarios(e):
                 d = out / f"r{i}" if len(scenarios(e)) == 1 else out / f"r{i}" / Path(s).stem
-                _ok(r.run([hgrun, "run", s, "-o", str(d), "--quiet", *e["args"]]), f"run {d}")
+                if e.get("capture") and not r.dry:    # hgrun's own summary, kept beside the run
+                    d.parent.mkdir(parents=True, exist_ok=True)
+                    with open(d.parent / f"{d.name}.stdout.txt", "w") as f:
+                        _ok(r.run([hgrun, "run", s, "-o", str(d), *e["args"]], stdout=f), f"run {d}")
+                else:
+                    _ok(r.run([hgrun, "run", s, "-o", str(d), "--quiet", *e["args"]]), f"run {d}")
                 runs.append(d)
         return runs, None
     if e["kind"] == "concurrent":
@@ -225,6 +230,14 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
         if r.dry:
             return [], d
         return sorted(p.parent for p in d.glob("p*/r*/result.json")), d
+    if e["kind"] == "bench":
+        cmd = [hgrun if c == "HGRUN" else c for c in e["command"]]
+        if r.dry:
+            r.run([sys.executable, *cmd])
+            return [], None
+        with open(out / "bench.json", "w") as f:
+            _ok(r.run([sys.executable, *cmd], stdout=f), "the bench")
+        return [], None
     raise SystemExit(f"reproduce: {e['name']}: unknown kind {e['kind']!r}")
 
 
@@ -252,6 +265,15 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
 
     def one(run: Path | None) -> Any:
         args = args_for(run)
+        if cmd.get("text"):
+            if r.dry:
+                print(" ".join(["hgreport", *args]))
+                return None
+            p = subprocess.run(base + args, cwd=ROOT, env=env, capture_output=True, text=True)
+            if p.returncode != 0:
+                raise SystemExit(f"reproduce: hgreport {' '.join(args)} exited {p.returncode}: "
+                                 f"{p.stderr.strip()}")
+            return p.stdout
         if cmd.get("json"):
             if r.dry:
                 print(" ".join(["hgreport", *args, "--json"]))
@@ -344,8 +366,21 @@ def earlier_record(out: Path, runs: list[Path]) -> dict[str, Any]:
 
 def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner,
               out: Path, rec: dict[str, Any]) -> dict[str, Any]:
-    summaries = [hgreport(e["name"], cmd, runs, sweep, r) for cmd in e["hgreport"]]
-    prov = hgreport(e["name"], {"args": ["provenance", "RUNS"], "json": True}, runs, sweep, r)
+    if e["kind"] == "bench":
+        bench = json.loads((out / "bench.json").read_text())
+        summaries = [bench]
+        seen = bench.get("runs") or []
+        first = seen[0] if seen else {}
+        prov = {"common": {"host": {"hostname": first.get("hostname"),
+                                    "kernel_release": first.get("kernel_release")}},
+                "runs": [{"started_utc": s.get("started_utc"),
+                          "disturbed": ["competition"] if s.get("competition") else [],
+                          "outsiders_share": s.get("outsiders_share")} for s in seen],
+                "disturbed": sum(1 for s in seen if s.get("competition")), "n": len(seen)}
+        bench.pop("runs", None)
+    else:
+        summaries = [hgreport(e["name"], cmd, runs, sweep, r) for cmd in e["hgreport"]]
+        prov = hgreport(e["name"], {"args": ["provenance", "RUNS"], "json": True}, runs, sweep, r)
     doc = {
         "name": e["name"], "rows": e["rows"], "what": e["what"], "scenarios": scenarios(e),
         "made_utc": rec["made_utc"], "commit": rec["commit"],
@@ -357,9 +392,18 @@ def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner
         "took": rec["took"],
         "provenance": prov,
         "hgreport": [{"args": c["args"], **({"file": c["file"]} if c.get("file") else {})}
-                     for c in e["hgreport"]],
+                     for c in e.get("hgreport", [])],
         "summaries": summaries,
     }
+    if e.get("capture") and runs:
+        first = runs[0]
+        try:
+            doc["hgrun"]["stdout_run0"] = (first.parent / f"{first.name}.stdout.txt").read_text()
+        except OSError:
+            doc["hgrun"]["stdout_run0"] = None
+    if e["kind"] == "bench":
+        doc["hgrun"]["repeat"] = summaries[0].get("rounds")
+        doc["hgrun"]["command"] = e["command"]
     if e["kind"] == "sweep" and sweep is not None:
         doc["hgrun"]["repeat"] = max((len(list(p.glob("r*"))) for p in sweep.glob("p*")), default=0)
     return doc
@@ -410,11 +454,13 @@ def main() -> int:
         started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         if a.summarize_only:
             out = a.summarize_only
-            if e["kind"] == "sweep":
+            sweep = None
+            if e["kind"] == "bench":
+                runs = []
+            elif e["kind"] == "sweep":
                 sweep = out / "sweep"
                 runs = sorted(q.parent for q in sweep.glob("p*/r*/result.json"))
             else:
-                sweep = None
                 runs = sorted((q.parent for q in out.glob("r*/result.json")), key=_run_order) + sorted(
                     (q.parent for q in out.glob("r*/*/result.json") if q.parent.name != "sender"),
                     key=_run_order)
@@ -430,7 +476,7 @@ def main() -> int:
                   f"{e['name']} --summarize-only {out}", file=sys.stderr)
             continue
         if a.dry_run:
-            for cmd in e["hgreport"]:
+            for cmd in e.get("hgreport", []):
                 hgreport(e["name"], cmd, [Path("RUN")], Path("SWEEP"), r)
             continue
         if a.summarize_only:

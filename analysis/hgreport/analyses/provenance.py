@@ -16,7 +16,7 @@ from ..read.rundir import Run
 _DISTURBED = (("competition:", "competition"), ("steal time:", "steal"),
               ("CPU not received:", "cpu_not_received"))
 HOST_KEYS = ("hostname", "cpu_model", "cpus_online", "kernel_release", "kernel_version",
-             "preempt", "hz", "clocksource")
+             "preempt", "hz", "clocksource", "cpuidle_driver")
 
 
 def disturbances(run: Run) -> list[str]:
@@ -60,6 +60,11 @@ def of_run(run: Run, name: str | None = None) -> dict[str, Any]:
         "outsiders_share": (round(comp["outsiders_share"], 4)
                             if comp.get("outsiders_share") is not None else None),
         "competition_source": comp.get("source"),
+        "tsc_mhz": round(float((r.get("tsc") or {}).get("hz") or 0) / 1e6, 1) or None,
+        "loop_ns": round(float((r.get("gap") or {}).get("loop_ns") or 0), 2) or None,
+        "gap_threshold_ns": (r.get("gap") or {}).get("threshold_ns"),
+        "interrupts_per_s": {str(c.get("cpu")): round(float(c["interrupts_per_s"]), 1)
+                             for c in comp.get("per_cpu") or [] if c.get("interrupts_per_s") is not None},
     }
     if sp:
         out["sweep_point"] = {"id": sp.get("id"), "repeat": sp.get("repeat"),
