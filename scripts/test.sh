@@ -39,11 +39,11 @@ HG_CMAKE_FLAGS="-DHG_WERROR=ON ${HG_CMAKE_FLAGS:-}" scripts/setup.sh --test
 python=$venv/bin/python
 export python
 
-# Everything but the run tier: ctest, the pytest tests that run no scenario, and a short
+# Everything but the run tier: ctest (but its `run` label), the pytest tests that run no scenario, and a short
 # fuzz run of the scenario loader when clang is present (docs/fuzzing.md).
 others() {
 	local rc=0
-	(cd build && ctest --output-on-failure -j"$(nproc)") || rc=1
+	(cd build && ctest --output-on-failure -j"$(nproc)" -LE run) || rc=1
 	"$python" -m pytest -q -rs -m "not run" -o cache_dir=.pytest_cache/others "$@" \
 		tests/e2e tests/analysis || rc=1
 	if command -v clang >/dev/null; then
@@ -55,7 +55,10 @@ others() {
 # The run tier pins real-time threads to CPUs 0 and 1 and asserts what they received: one
 # test at a time, never two at once (tests/conftest.py refuses it under pytest-xdist).
 run_tier() {
-	"$python" -m pytest -q -rs -m run "$@" tests/e2e tests/analysis
+	local rc=0
+	(cd build && ctest --output-on-failure -L run) || rc=1
+	"$python" -m pytest -q -rs -m run "$@" tests/e2e tests/analysis || rc=1
+	return $rc
 }
 
 if [ "$mode" = serial ]; then

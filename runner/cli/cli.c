@@ -22,7 +22,8 @@ static const struct {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
 	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA },
-	{ "hourglass", HG_CMD_HOURGLASS }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
+	{ "hourglass", HG_CMD_HOURGLASS }, { "doctor", HG_CMD_DOCTOR }, { "help", HG_CMD_HELP },
+	{ "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -68,12 +69,13 @@ static unsigned takers(int opt)
 	switch (opt) {
 	case 'o': case OPT_DURATION: case OPT_STRICT: case OPT_QUIET: case OPT_FORCE:
 	case OPT_KERNEL_TRACE: case OPT_CUT: case OPT_SCALE: return RUNS;
-	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE);
+	case OPT_SET: return RUNS | ON(HG_CMD_VALIDATE) | ON(HG_CMD_DOCTOR);
 	case OPT_RESUME: case OPT_SHARD: case OPT_LIST: case OPT_SEED: case OPT_GRID_ORDER:
 		return ON(HG_CMD_SWEEP);
 	case OPT_RESOLVED: return ON(HG_CMD_VALIDATE);
 	case OPT_PATH: return ON(HG_CMD_SCHEMA);
-	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE) | ON(HG_CMD_RUN);
+	case OPT_JSON: return ON(HG_CMD_LIST) | ON(HG_CMD_CALIBRATE) | ON(HG_CMD_RUN) |
+			      ON(HG_CMD_DOCTOR);
 	default: return ~0u;
 	}
 }
@@ -278,6 +280,10 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 		if (cli->n_files > 1)
 			return usage_error(err, c, "schema takes at most one name (scenario or result)");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
+		break;
+	case HG_CMD_DOCTOR:
+		if (cli->n_files > 1)
+			return usage_error(err, c, "doctor takes at most one scenario file");
 		break;
 	case HG_CMD_CALIBRATE:
 		if (cli->n_files)

@@ -135,9 +135,30 @@ static const struct command_help helps[] = {
 	  "examples:\n"
 	  "  hgrun hourglass -d 60s -n 10 -a -p NORMAL -w CPU_YIELD 0.9ms\n"
 	  "  hgrun hourglass -d 6m -n 1 -t 0 -p RTHIGH -w LAT 5.3ms -i RTC\n" },
+	{ HG_CMD_DOCTOR,
+	  "usage: hgrun doctor [SCENARIO] [--set PATH=VALUE]... [--json]\n",
+	  "Checks this machine for a measurement: RT throttling, the preemption model,\n"
+	  "a VM, the frequency governor and boost, idle states and PM QoS, SMT, CPU\n"
+	  "isolation, interrupts and irqbalance, timer slack, transparent huge pages,\n"
+	  "swap, the memory-lock limit, the clocksource and the TSC.  For each: its\n"
+	  "value, why it matters, how to change it, and a severity (ok, info, warn,\n"
+	  "bad).  With a SCENARIO the findings are weighed by what it uses (its RT\n"
+	  "threads, latency threads, CPUs, lock_memory, cpu_dma_latency).  A run's\n"
+	  "warnings about the same settings name the check.  Exit 5 when a check is bad.\n"
+	  "\n"
+	  "options:\n"
+	  "  --set PATH=VALUE    weigh the scenario with this value changed (repeatable)\n"
+	  "  --json              one JSON object (format hgrun-doctor/1: checks with id,\n"
+	  "                      title, severity, value, why, fix; schemas/doctor.schema.json)\n"
+	  "\n"
+	  "examples:\n"
+	  "  hgrun doctor\n"
+	  "  hgrun doctor experiments/dispatch_latency.yaml\n"
+	  "  hgrun doctor experiments/rx_deadline.yaml --json | jq '.checks[] | select(.severity != \"ok\")'\n" },
 	{ HG_CMD_SCHEMA,
-	  "usage: hgrun schema [scenario|result] [--path]\n",
-	  "Prints the JSON Schema of scenarios (the default) or of result.json, as\n"
+	  "usage: hgrun schema [scenario|result|doctor] [--path]\n",
+	  "Prints the JSON Schema of scenarios (the default), of result.json or of\n"
+	  "hgrun doctor --json, as\n"
 	  "installed with hgrun (PREFIX/share/hgrun/schemas/; a binary in its build tree\n"
 	  "uses the source tree's schemas/).  Point an editor at it with a first line\n"
 	  "  # yaml-language-server: $schema=/usr/local/share/hgrun/schemas/scenario.schema.json\n"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/doctor_cmd.h"
 #include "cli/hourglass.h"
 #include "cli/schema_cmd.h"
 #include "cli/cli.h"
@@ -176,6 +177,21 @@ static int sweep_scenario(const struct hg_cli *cli)
 	return rc;
 }
 
+/* `hgrun doctor [SCENARIO]`: the checks weighed by what the scenario uses. */
+static int doctor(const struct hg_cli *cli)
+{
+	int rc = HG_EXIT_OK;
+	struct hg_plan *plan = NULL;
+	if (cli->n_files) {
+		plan = hg_load_with_sets(cli, cli->files[0], false, false, stderr, &rc, NULL);
+		if (!plan)
+			return rc;
+	}
+	rc = hg_doctor_command(plan, stdout, cli->json);
+	hg_plan_free(plan);
+	return rc;
+}
+
 static int command(const struct hg_cli *cli)
 {
 	switch (cli->command) {
@@ -191,6 +207,8 @@ static int command(const struct hg_cli *cli)
 		return hg_list_command(stdout, stderr, cli->list_what, cli->json);
 	case HG_CMD_CALIBRATE:
 		return hg_calibrate_command(stdout, cli->json);
+	case HG_CMD_DOCTOR:
+		return doctor(cli);
 	case HG_CMD_SCHEMA:
 		return hg_schema_command(stdout, stderr, cli->list_what, cli->path_only);
 	case HG_CMD_HOURGLASS:

@@ -20,7 +20,7 @@
 #define HG_SOURCE_DIR ""
 #endif
 
-static const char *const names[] = { "scenario", "result" };
+static const char *const names[] = { "scenario", "result", "doctor" };
 
 static int exists_real(const char *candidate, char *path, size_t size)
 {
@@ -68,8 +68,8 @@ int hg_schema_command(FILE *out, FILE *err, const char *which, bool path_only)
 		if (strcmp(which, names[i]) == 0)
 			break;
 	if (i == sizeof(names) / sizeof(names[0])) {
-		fprintf(err, "hgrun: schema: no schema '%s': the schemas are 'scenario' and "
-			"'result'\n(try 'hgrun schema --help')\n", which);
+		fprintf(err, "hgrun: schema: no schema '%s': the schemas are 'scenario', "
+			"'result' and 'doctor'\n(try 'hgrun schema --help')\n", which);
 		return HG_EXIT_USAGE;
 	}
 	if (hg_schema_find(which, path, sizeof(path), where, sizeof(where)) != 0) {

@@ -133,7 +133,7 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	if (steal > STEAL_WARN_SHARE)
 		hg_run_warn(rs, "steal time: the hypervisor took %.1f%% of the scenario's CPUs (%s) "
 			    "from this virtual machine during the run (/proc/stat); gaps include "
-			    "that time", steal * 100, cpus_text);
+			    "that time (hgrun doctor: virtualization)", steal * 100, cpus_text);
 	free(v);
 	return o;
 }

@@ -10,6 +10,7 @@
 #include "plan/keys.h"
 #include "plan/timer.h"
 #include "plan/workload.h"
+#include "run/doctor.h"
 #include "run/pmqos.h"
 #include "run/run_env.h"
 
@@ -24,42 +25,23 @@ bool hg_run_plan_has_rt(const struct hg_plan *plan)
 	return false;
 }
 
-/* The first FIFO/RR thread that may run longer than RT throttling allows
- * (share of each second): one that never sleeps, spins on its timer, or
- * whose periodic load is above the share.  NULL when none can. */
-static const struct hg_thread_plan *throttled_thread(const struct hg_plan *plan, double share)
-{
-	for (size_t i = 0; i < plan->n_threads; i++) {
-		const struct hg_thread_plan *tp = &plan->threads[i];
-		const struct hg_workload_spec *w = &tp->workload;
-		const struct hg_exec *e = hg_workload_exec(w);
-		uint64_t period = hg_workload_period(w);
-		if (tp->priority.policy != HG_POLICY_FIFO && tp->priority.policy != HG_POLICY_RR)
-			continue;
-		if (!w->ops->blocks || tp->timer->spins)
-			return tp;
-		if (w->ops->periodic && e && e->n_values && period &&
-		    (double)e->values_ns[0] / (double)period > share)
-			return tp;
-	}
-	return NULL;
-}
-
 void hg_run_warn_environment(struct hg_run_state *rs)
 {
 	char line[64];
 	if (!rs->cal.invariant)
 		hg_run_warn(rs, "the TSC is not invariant (constant_tsc and nonstop_tsc): "
-			    "intervals may be wrong when the CPU changes frequency or sleeps");
+			    "intervals may be wrong when the CPU changes frequency or sleeps "
+			    "(hgrun doctor: tsc)");
 	if (hg_read_first_line("/proc/sys/kernel/sched_rt_runtime_us", line, sizeof(line)) <= 0)
 		return;
 	long us = strtol(line, NULL, 10);
 	const struct hg_thread_plan *tp = us >= 0 && us < 1000000
-		? throttled_thread(rs->plan, (double)us / 1e6) : NULL;
+		? hg_doctor_throttled(rs->plan, (double)us / 1e6) : NULL;
 	if (tp)
 		hg_run_warn(rs, "RT throttling: sched_rt_runtime_us=%ld takes %ld ms of every second "
 			    "from real-time threads, and %s can use more (expect a gap of up to %ld ms "
-			    "each second in its trace; -1 in that file turns throttling off)",
+			    "each second in its trace; -1 in that file turns throttling off; hgrun "
+			    "doctor: rt_throttling)",
 			    us, (1000000 - us) / 1000, tp->os_name, (1000000 - us) / 1000);
 }
 
@@ -79,7 +61,7 @@ int hg_run_hold_pmqos(struct hg_run_state *rs, FILE *err)
 		return HG_EXIT_PRIVILEGE;
 	}
 	hg_run_warn(rs, "cpu_dma_latency not held: /dev/cpu_dma_latency: %s (needs root); CPUs "
-		    "may enter deep idle states and wake up slower", why);
+		    "may enter deep idle states and wake up slower (hgrun doctor: cpuidle)", why);
 	return 0;
 }
 
@@ -102,7 +84,8 @@ int hg_run_lock_memory(struct hg_run_state *rs, FILE *err)
 		return HG_EXIT_PRIVILEGE;
 	}
 	hg_run_warn(rs, "memory not locked: mlockall failed: %s (needs root, CAP_IPC_LOCK or a "
-		    "larger RLIMIT_MEMLOCK); buffers are pre-touched instead", strerror(e));
+		    "larger RLIMIT_MEMLOCK); buffers are pre-touched instead (hgrun doctor: mlock)",
+		    strerror(e));
 	return 0;
 }
 

@@ -5,7 +5,8 @@ import math
 import pytest
 
 from hgreport.commands.command import UsageError
-from hgreport.compare.failif import evaluate, parse
+from hgreport.analyses.disturbances import Disturbance
+from hgreport.compare.failif import evaluate, exit_status, parse
 
 
 @pytest.mark.parametrize("text, metric, name, op, mode, value", [
@@ -97,14 +98,39 @@ def test_unknown_subject_and_metric_without_values():
 def test_significant_only():
     rows = _rows()
     rows["lat"]["metrics"]["latency_p99_ns"]["diff"] = {
-        "new": {"significant": False, "p": None}, "same": {"significant": None}}
-    rows["rx"]["metrics"]["throughput"]["diff"] = {"new": {"significant": None}}
+        "new": {"verdict": "not significant", "p": 0.2}, "same": {"verdict": "not significant"}}
+    rows["rx"]["metrics"]["throughput"]["diff"] = {
+        "new": {"verdict": "not enough runs to tell", "method": "1 vs 1 runs"}}
     labels = ["base", "new", "same"]
     v = evaluate([parse("latency_p99_ns>+10%")], rows, labels, significant_only=True)
-    assert [x["true"] for x in v] == [False, False]
-    assert "not significant (the confidence interval holds 0)" in v[0]["detail"]
-    rows["lat"]["metrics"]["latency_p99_ns"]["diff"]["new"] = {"significant": True}
-    assert evaluate([parse("latency_p99_ns>+10%")], rows, labels, significant_only=True)[0]["true"]
-    # an absolute value is not a change: checked as is; an untested change too
-    assert evaluate([parse("latency_p99_ns>105")], rows, labels, significant_only=True)[0]["true"]
-    assert evaluate([parse("throughput<-5%")], rows, labels, significant_only=True)[0]["true"]
+    assert [x["result"] for x in v] == ["false", "false"]
+    assert "but not significant (p = 0.2)" in v[0]["detail"]
+    rows["lat"]["metrics"]["latency_p99_ns"]["diff"]["new"] = {"verdict": "significant", "p": 0.01}
+    assert evaluate([parse("latency_p99_ns>+10%")], rows, labels, significant_only=True)[0]["result"] == "true"
+    # an absolute value is not a change: checked as is
+    assert evaluate([parse("latency_p99_ns>105")], rows, labels, significant_only=True)[0]["result"] == "true"
+    # a change with too few runs to tell never trips the gate: inconclusive, exit 6
+    v = evaluate([parse("throughput<-5%")], rows, labels, significant_only=True)
+    assert v[0]["true"] and v[0]["result"] == "inconclusive"
+    assert "not enough runs to tell" in v[0]["detail"]
+    assert exit_status(v) == 6
+    # without --significant-only the change counts as measured
+    assert exit_status(evaluate([parse("throughput<-5%")], rows, labels)) == 5
+
+
+def test_disturbed_runs_make_a_check_inconclusive():
+    rows, labels = _rows(), ["base", "new", "same"]
+    noisy = {"base": [Disturbance("competition", "competition: other processes took 45%", "b")]}
+    # a change looks at both rows: the baseline's competition makes every check inconclusive
+    v = evaluate([parse("latency_p99_ns>+10%")], rows, labels, dist=noisy)
+    assert [x["result"] for x in v] == ["inconclusive", "inconclusive"]
+    assert "competition in the baseline" in v[0]["detail"] and exit_status(v) == 6
+    # a plain value looks at its own row only
+    v = evaluate([parse("deadlines_missed[rt]>0")], rows, labels, dist=noisy)
+    assert [x["result"] for x in v] == ["true", "false"] and exit_status(v) == 5
+    # a disturbance of another thread does not touch this one
+    lat_only = {"new": [Disturbance("skipped_wakeups", "lat: 10 skipped", "n", "lat")]}
+    v = evaluate([parse("deadlines_missed[rt]>+0")], rows, labels, dist=lat_only)
+    assert [x["result"] for x in v] == ["true", "false"]
+    v = evaluate([parse("latency_p99_ns>+10%")], rows, labels, dist=lat_only)
+    assert [x["result"] for x in v] == ["inconclusive", "false"]

@@ -99,19 +99,19 @@ def test_aggregation_value_and_interval(miss_run, tmp_path, hgreport, index):
     rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
     got = {(r["point"], r["subject"], r["metric"]): r for r in rows}
     a = got[("p000", "lo", "deadlines_missed")]
-    assert int(a["n"]) == 3 and float(a["mean"]) == 2 and a["values"] == "1;2;3"
-    # a bootstrap of the mean: bounds are means of resamples of 1, 2, 3
-    assert 1 <= float(a["ci95_low"]) < 2 < float(a["ci95_high"]) <= 3
-    assert "bootstrap" in a["method"]
+    assert int(a["n"]) == 3 and float(a["value"]) == 2 and a["values"] == "1;2;3"
+    # the runs are the replicates: mean 2, sd 1, t(0.975, 2) = 4.303: 2 ± 2.484, not below 0
+    assert float(a["ci95_low"]) == 0 and float(a["ci95_high"]) == pytest.approx(4.4841, abs=1e-4)
+    assert "t interval" in a["method"]
     b = got[("p001", "lo", "deadline_miss_ratio")]
-    # pooled 30/300 with its Wilson interval, not a zero-width t interval of three equal ratios
-    assert float(b["mean"]) == pytest.approx(0.1)
-    assert float(b["ci95_low"]) == pytest.approx(0.07094, abs=1e-4)
-    assert float(b["ci95_high"]) == pytest.approx(0.13917, abs=1e-4)
-    assert "Wilson" in b["method"]
-    assert "threads[lo].workload.exec" in out and "10.00% [7.09%, 13.92%]" in out
-    # 1-3 misses against 10: the intervals of deadlines_missed do not overlap
-    assert "`lo deadlines_missed`: lowest p000 2, highest p001 10: **distinguishable**" in out
+    # three runs of 10% each: the runs do not vary, the interval is the value (no Wilson
+    # interval over releases treated as independent)
+    assert float(b["value"]) == pytest.approx(0.1)
+    assert float(b["ci95_low"]) == float(b["ci95_high"]) == pytest.approx(0.1)
+    assert "threads[lo].workload.exec" in out and "10.00% [10.00%, 10.00%]" in out
+    # 1-3 misses against 10: Welch's t = 8 / √(1/3), df 2, p = 0.0052
+    assert ("`lo deadlines_missed`: lowest p000 2, highest p001 10: **significant** (p = 0.0052"
+            in out)
     if not index:
         assert "no sweep.json" in out
 
@@ -149,7 +149,7 @@ def test_ratio_intervals_stay_inside_zero_and_hundred_percent(miss_run, tmp_path
     assert min(lo for lo, _ in bars) == 0 and max(hi for _, hi in bars) == 100
     rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
     for r in rows:
-        assert 0 <= float(r["ci95_low"]) <= float(r["mean"]) <= float(r["ci95_high"]) <= 1
+        assert 0 <= float(r["ci95_low"]) <= float(r["value"]) <= float(r["ci95_high"]) <= 1
 
 
 def test_one_repeat_draws_no_interval(miss_run, tmp_path, hgreport, monkeypatch):
@@ -159,7 +159,7 @@ def test_one_repeat_draws_no_interval(miss_run, tmp_path, hgreport, monkeypatch)
     assert all(not panel["bars"] for panel in seen.values()), seen
     rows = list(csv.DictReader((root / "report" / "sweep.csv").open()))
     assert rows and all(r["ci95_low"] == "" and "n < 3" in r["method"] for r in rows)
-    assert "cannot tell (fewer than 3 repeats)" in out
+    assert "not enough runs to tell (1 vs 1 runs: a verdict needs 3 runs on each side)" in out
 
 
 def test_categorical_axes_are_not_joined(miss_run, tmp_path, hgreport, monkeypatch):

@@ -52,7 +52,7 @@ def hgrun(hgrun_bin):
 
 # hgrun's commands that run no scenario (docs/cli.md), and options that make any command say
 # something and exit.
-NO_RUN_COMMANDS = frozenset({"validate", "list", "schema", "sweep-merge", "help"})
+NO_RUN_COMMANDS = frozenset({"validate", "list", "schema", "sweep-merge", "help", "doctor"})
 NO_RUN_OPTIONS = frozenset({"--help", "-h", "--version", "--list"})
 
 

@@ -63,7 +63,16 @@ TARGETS: tuple[tuple[str, str], ...] = (
     ("sweep", "sweep.json"), ("sweep", "p000/r0/result.json"), ("sweep", "p001/r1/trace.bin"),
     ("sweep", "p002/r0/series.jsonl"),
     ("mix", "result.json"),
+    # other tools' outputs (read/peers.py): real ones of this machine, tests/analysis/data/peers
+    ("peers", "cyclictest.json"), ("peers", "cyclictest.txt"), ("peers", "oslat.json"),
+    ("peers", "rtla.txt"), ("peers", "rtla_u.txt"), ("peers", "stress-ng.log"),
+    ("peers", "stress-ng.yaml"),
 )
+PEERS = ROOT / "tests" / "analysis" / "data" / "peers"
+PEER_FILES = {"cyclictest.json": "cyclictest_t2_h400.json", "cyclictest.txt": "cyclictest_t2_h400.txt",
+              "oslat.json": "oslat_c1.json", "rtla.txt": "rtla_timerlat_hist_c0-1.txt",
+              "rtla_u.txt": "rtla_timerlat_hist_u_nano_b500.txt",
+              "stress-ng.log": "stress-ng_cyclic.log", "stress-ng.yaml": "stress-ng_cyclic.yaml"}
 
 # A late_wakeups.jsonl as hgrun writes one (docs/kernel-trace.md, "Late wake-ups"), for mix.
 LATE = [
@@ -134,7 +143,13 @@ def prepare(scratch: Path) -> Path:
         doc["files"]["trace"] = "trace.jsonl"
         doc["files"]["latency"] = "latency.jsonl"
     _edit(tmp / "jsonl" / "result.json", as_jsonl)
-    for name in {n for n, _ in TARGETS}:       # every base reads cleanly before it is fuzzed
+    (tmp / "peers").mkdir()
+    for short, real in PEER_FILES.items():
+        shutil.copyfile(PEERS / real, tmp / "peers" / short)
+    for short in PEER_FILES:
+        with _quiet():
+            load_peer(tmp / "peers" / short, True, strict=True)
+    for name in {n for n, _ in TARGETS} - {"peers"}:   # every base reads cleanly before it is fuzzed
         with _quiet():
             (load_sweep if name == "sweep" else load_run)(tmp / name, True, strict=True)
     tmp.rename(base)
@@ -195,6 +210,23 @@ def load_run(d: Path, deep: bool, strict: bool = False) -> list[str]:
     return _steps(steps, strict)
 
 
+def load_peer(path: Path, deep: bool, strict: bool = False) -> list[str]:
+    """What compare and hourglass-table1 read of another tool's output (read/peers.py)."""
+    from hgreport.analyses.summary import dispatch_table
+    from hgreport.compare import histograms, peer_figures
+    from hgreport.read import peers
+    from hgreport.read.rungroups import Group
+    run = peers.read_peer(path)
+    steps = [lambda: peer_figures.run_data(run),
+             lambda: dispatch_table(run, [50_000, 1_000_000]),
+             lambda: histograms.histograms([Group(str(path), [run], label="x")])]
+    if deep:
+        steps.append(lambda: [histograms._binned(r) for rows in
+                              histograms.histograms([Group(str(path), [run], label="x")]).values()
+                              for r in rows.values()])
+    return _steps(steps, strict)
+
+
 def load_sweep(d: Path, deep: bool, strict: bool = False) -> list[str]:
     from hgreport.read.sweepdir import read_sweep
     sw = read_sweep(d)
@@ -215,6 +247,8 @@ class Harness:
         """(directory to load, file replaced, loader) of an input."""
         name, rel = TARGETS[data[0] % len(TARGETS)] if data else TARGETS[0]
         d = self.base / name
+        if name == "peers":
+            return d, d / rel, lambda _d, deep: load_peer(d / rel, deep)
         return d, d / rel, load_sweep if name == "sweep" else load_run
 
     def check(self, data: bytes) -> list[str]:
@@ -288,6 +322,9 @@ def main() -> int:
             import hgreport.analyses.series_bins, hgreport.analyses.summary  # noqa: F401,E401
             import hgreport.analyses.late_wakeups, hgreport.tables.sweep  # noqa: F401,E401
             import hgreport.read.sweepdir, hgreport.export.jsonl  # noqa: F401,E401
+            import hgreport.read.peers, hgreport.read.peer_rttests  # noqa: F401,E401
+            import hgreport.read.peer_rtla, hgreport.read.peer_stressng  # noqa: F401,E401
+            import hgreport.compare.peer_figures, hgreport.compare.histograms  # noqa: F401,E401
         h = Harness(scratch, deep)
         seen: set[str] = set()
 

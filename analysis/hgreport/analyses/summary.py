@@ -114,12 +114,40 @@ def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any
         lat = t["stats"].get("latency")
         if not lat:
             continue
+        if run.result.get("peer") and isinstance(lat.get("histogram"), dict):
+            rows.append(_dispatch_from_histogram(run.label(i), lat, thresholds_ns))
+            continue
         late = np.sort(smp.late[smp.thread == i])
         later = len(late) - np.searchsorted(late, ths, side="right")
         rows.append({"label": run.label(i), "samples": int(len(late)),
                      "wakeups": lat.get("count"), "samples_dropped": lat.get("samples_dropped", 0),
                      "later_than": {str(th): int(c) for th, c in zip(thresholds_ns, later)}})
     return rows
+
+
+def _dispatch_from_histogram(label: str, lat: dict[str, Any],
+                             thresholds_ns: Sequence[int]) -> dict[str, Any]:
+    """A row of table 1 from another tool's histogram (read/peers.py): a bucket counts as
+    later than a threshold when its lower edge is at or past it; samples past the
+    histogram's end count when the end is, else only the maximum is known to be (the count
+    is then a lower bound, listed in `at_least`)."""
+    h = lat["histogram"]
+    counts = np.asarray(h.get("counts") or [], dtype=np.int64)
+    edges = np.arange(len(counts), dtype=np.int64) * int(h["bucket_ns"])
+    end = int(h.get("n_buckets") or len(counts)) * int(h["bucket_ns"])
+    over = int(h.get("overflow") or 0)
+    later, at_least = {}, []
+    for th in thresholds_ns:
+        n = int(counts[edges >= th].sum())
+        if over and end >= th:
+            n += over
+        elif over:
+            n += 1 if (lat.get("max_ns") or 0) > th else 0
+            at_least.append(str(th))
+        later[str(th)] = n
+    return {"label": label, "samples": int(counts.sum()) + over, "wakeups": lat.get("count"),
+            "samples_dropped": 0, "later_than": later, "at_least": at_least,
+            "from_histogram": True}
 
 
 def _load(load: dict[str, Any]) -> dict[str, Any]:

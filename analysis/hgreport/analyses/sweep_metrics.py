@@ -6,8 +6,10 @@ from ..base.metrics import BY_NAME, METRICS
 from ..read.rundir import Run
 from . import switches
 
-DEFAULT_METRICS = ("deadline_miss_ratio", "deadlines_missed", "cpu_ns", "work_units",
-                   "latency_p99_ns", "latency_max_ns", "mbps")
+# What a sweep is usually about first (latency, deadlines, work, throughput), then the CPU
+# received: a sweep's table and figure show them in this order, those that apply.
+DEFAULT_METRICS = ("latency_p99_ns", "latency_max_ns", "deadline_miss_ratio", "deadlines_missed",
+                   "work_units", "mbps", "cpu_ns")
 # The runner's per-thread metrics (hgreport/base/metrics.py: those expect: bounds, read from a
 # thread's stats), and the one the sweep counts from the trace.
 THREAD_METRICS = (tuple(m.name for m in METRICS if m.expect)
@@ -55,25 +57,6 @@ def run_metrics(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], floa
     return out
 
 
-# a ratio metric -> the counts it is made of (numerator, denominator in a thread's stats)
-RATIO_COUNTS = {"deadline_miss_ratio": ("deadlines_missed", "releases")}
-
-
-def run_counts(run: Run, wanted: tuple[str, ...]) -> dict[tuple[str, str], tuple[int, int]]:
-    """{(subject, ratio metric): (numerator, denominator)} summed over a thread set's
-    instances, for intervals from pooled counts."""
-    out: dict[tuple[str, str], tuple[int, int]] = {}
-    for name, idx in _sets(run).items():
-        st = [run.threads[i]["stats"] for i in idx]
-        for m in wanted:
-            if m in RATIO_COUNTS:
-                num, den = RATIO_COUNTS[m]
-                n = sum(s.get(den) or 0 for s in st)
-                if n:
-                    out[(name, m)] = (sum(s.get(num) or 0 for s in st), n)
-    return out
-
-
 def kind(metric: str) -> str:
     """How to print a metric: ratio, ns, rate or count."""
     if metric.endswith("_ratio"):
@@ -83,6 +66,12 @@ def kind(metric: str) -> str:
     if metric in LOAD_METRICS:
         return "rate"
     return "count"
+
+
+def unit(metric: str) -> str:
+    """The unit of a metric's values, as base/stats.py's scale_of reads it."""
+    return {"ratio": "ratio", "ns": "ns", "count": "count"}.get(
+        kind(metric), "Mbit/s" if metric == "mbps" else "ops/s")
 
 
 def display(metric: str, largest: float) -> tuple[float, str]:

@@ -78,8 +78,13 @@ def fmt_ns_exact(ns: float | None) -> str:
         return "–"
     for scale, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
         if abs(ns) >= scale:
-            return f"{ns / scale:.4g} {unit}"
-    return f"{ns:.4g} ns"
+            return f"{_digits(ns / scale)} {unit}"
+    return f"{_digits(ns)} ns"
+
+
+def _digits(x: float) -> str:
+    """Four significant digits, never in exponent form (12570 stays 12570, not 1.257e+04)."""
+    return f"{x:.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
 def fmt_metric(metric: str, value: float | None) -> str:
@@ -90,5 +95,5 @@ def fmt_metric(metric: str, value: float | None) -> str:
     if metric.endswith("_ns"):
         return fmt_ns_exact(value)
     if metric.endswith("_ratio"):
-        return f"{100 * value:.4g}%"
-    return f"{value:.0f}" if float(value) == int(value) else f"{value:.4g}"
+        return f"{_digits(100 * value)}%"
+    return f"{value:.0f}" if float(value) == int(value) else _digits(value)

@@ -21,6 +21,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..read.rundir import read_run
     from ..read.rungroups import Group, assign_labels
     from ..tables import abeni_table1 as table1_render
+    from ..tables import verdicts
     runs = [read_run(p) for p in args.runs]
     data = [table1.table1(r) for r in runs]
     if len(runs) == 1:
@@ -33,6 +34,11 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps([dict(d, label=lab) for d, lab in zip(data, labels)], indent=2))
     else:
         print(table1_render.several(data, labels), end="")
+        by_run = {id(r): d for r, d in zip(runs, data)}
+        section = verdicts.section(verdicts.compute(
+            verdicts.configurations(runs), lambda r: table1_render.values(by_run[id(r)])))
+        if section:
+            print("\n" + "\n".join(section).rstrip())
     return 0
 
 

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport compare RUN...`: runs (or sweep points, their repeats grouped) side by side, the
-differences from the first with a confidence interval or a rank test, --fail-if gates."""
+differences from the first with an interval and a verdict over the runs (base/stats.py), what
+disturbed the runs, --fail-if gates that end true, false or inconclusive."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
 from .command import Command, UsageError
 from ..base import safeout
-
-EXIT_CONDITION = 5      # a --fail-if condition is true: a finding, as hgrun's 5 (docs/cli.md)
 
 
 def _name(text: str) -> tuple[str, Path]:
@@ -23,7 +23,9 @@ def _name(text: str) -> tuple[str, Path]:
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", type=Path, nargs="*", metavar="RUN",
                    help="run directories, sweep directories (a row per point, its repeats "
-                        "grouped) or sweep point directories; the first row is the baseline")
+                        "grouped), sweep point directories, or another tool's output: cyclictest "
+                        "--json or -h text, oslat --json, rtla timerlat hist text, stress-ng's "
+                        "cyclic log (its -Y file beside it); the first row is the baseline")
     p.add_argument("--name", type=_name, action="append", default=[], metavar="NAME=RUN",
                    help="label RUN's row NAME (RUN given above or added after them); runs named "
                         "alike are one row of repeats")
@@ -31,33 +33,35 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="output directory for compare.md, compare.json and the figures "
                         "(default ./compare)")
     p.add_argument("--fail-if", action="append", default=[], metavar="COND",
-                   help="exit 5 if COND is true for a row other than the baseline: "
+                   help="exit 5 if COND is true for a row other than the baseline, 6 if no "
+                        "COND is true but a check is inconclusive (a disturbed run, or too few "
+                        "runs with --significant-only): "
                         "METRIC[NAME] OP VALUE, e.g. latency_p99_ns>+10%%, deadlines_missed>0, "
                         "gap_max_ns>+20%%, throughput<-5%%; METRIC: a name of hgrun list metrics")
     p.add_argument("--significant-only", action="store_true",
                    help="a --fail-if change (+/-, %%) counts only when the difference is "
-                        "significant: its bootstrap interval excludes 0, or the rank test's p < 0.05")
+                        "significant (Welch's t over the runs, p < 0.05; docs/statistics.md); "
+                        "with fewer than 3 runs a side the check is inconclusive")
     p.add_argument("--by-host", action="store_true",
                    help="split each row's runs by machine (hostname and kernel): the host "
                         "becomes a factor instead of a warning about mixed machines")
-    p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    p.add_argument("--by-cpu", action="store_true",
+                   help="name each latency thread pinned to one CPU cpuN, as the peers' outputs "
+                        "name their CPUs, so they share rows (the default when a cyclictest, "
+                        "oslat, rtla or stress-ng output is among the RUNs)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of the within-run block bootstrap of single runs (default 1)")
     p.add_argument("--json", action="store_true", help="print compare.json instead of the tables")
 
 
-def _warn_about_machines(groups: list, differing: list[str]) -> None:
-    """Notes when a row's repeats ran on several machines, or when rows that differ in the
-    factor under study also ran on different machines (the two are confounded)."""
-    from ..read import rungroups
+def _rows_by_cpu(groups: list, asked: bool) -> None:
+    """Latency threads pinned to one CPU renamed cpuN (read/peers.py, by_cpu) when asked or
+    when another tool's output is compared: the peers name their series by CPU."""
+    from ..read import peers
+    if not asked and not any(peers.is_peer(r) for g in groups for r in g.runs):
+        return
     for g in groups:
-        note = rungroups.mixed_hosts_note(f"row {g.label!r}", g.runs)
-        if note:
-            g.notes.append(note)
-    machine = [k for k in differing if k in ("host", "kernel")]
-    other = [k for k in differing if k not in ("host", "kernel", "duration")]
-    if machine and other and groups:
-        groups[0].notes.append(
-            f"warning: the rows differ in {' and '.join(machine)} as well as in "
-            f"{', '.join(other)}: each difference is the machines' and the factor's together")
+        g.runs = [peers.by_cpu(r) for r in g.runs]
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -71,20 +75,27 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("no runs: give RUN... (run, sweep or sweep point directories) or "
                          "--name NAME=RUN")
     groups = compare_groups.gather(args.runs, args.name)
+    _rows_by_cpu(groups, args.by_cpu)
     if args.by_host:
         groups = compare_groups.split_by_host(groups)
     differing = compare_groups.assign_labels(groups)
-    _warn_about_machines(groups, differing)
     table = compare.build(groups, seed=args.seed)
-    verdicts = compare_failif.evaluate(conds, table.rows, table.labels, args.significant_only)
+    dist = compare.disturbances_of(groups, differing)
+    verdicts = compare_failif.evaluate(conds, table.rows, table.labels, args.significant_only,
+                                       dist)
+    status = compare_failif.exit_status(verdicts)
     out = args.output or Path("compare")
     safeout.make_dir(out)
     figures = compare_plots.write_all(table, out)
+    from ..compare import histograms as compare_histograms
+    figures += compare_histograms.write(groups, out)
     doc = compare.to_json(table, groups, differing)
     doc["fail_if"] = verdicts
     doc["figures"] = figures
+    doc["disturbances"] = {lab: [dataclasses.asdict(d) for d in ds] for lab, ds in dist.items()}
+    doc["exit_status"] = status
     safeout.write_text(out / "compare.json", json.dumps(doc, indent=2) + "\n")
-    md = compare_render.render(table, groups, differing, verdicts, figures)
+    md = compare_render.render(table, groups, differing, verdicts, figures, dist, status)
     safeout.write_text(out / "compare.md", md)
     if args.json:
         print(json.dumps(doc, indent=2))
@@ -93,13 +104,15 @@ def _run(args: argparse.Namespace) -> int:
         print(f"\nwritten: {out}/compare.md, compare.json" + "".join(f", {f}" for f in figures))
     if len(groups) == 1:
         print("note: one row only; nothing to compare against (give two runs or more)")
-    true = [v for v in verdicts if v["true"]]
-    for v in true:
-        print(f"fail-if {v['condition']}: true for {v['run']}: {v['detail']}")
-    return EXIT_CONDITION if true else 0
+    for v in verdicts:
+        if v["result"] != "false":
+            print(f"fail-if {v['condition']}: {v['result']} for {v['run']}: {v['detail']}")
+    if verdicts:
+        print(compare_render.status_line(verdicts, status))
+    return status
 
 
 COMMAND = Command("compare", "runs side by side: key figures, differences from the first with "
-                  "a confidence interval or rank test, overlaid figures, --fail-if gates",
+                  "an interval and a verdict over the runs, overlaid figures, --fail-if gates",
                   _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only] "
                   "[--by-host]")

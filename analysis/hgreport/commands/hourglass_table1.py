@@ -15,7 +15,9 @@ from .command import Command
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", type=Path, nargs="+",
-                   help="run directories; with several, a row per run (labelled by what differs)")
+                   help="run directories, or another tool's output (cyclictest --json or -h "
+                        "text, oslat --json, rtla timerlat hist, stress-ng's cyclic log); with "
+                        "several, a row per run (labelled by what differs)")
     p.add_argument("--thresholds", type=argtypes.thresholds, metavar="DUR,DUR,...",
                    default=list(DEFAULT_THRESHOLDS_NS),
                    help="count the wake-ups later than these (default 1ms,5ms,10ms,50ms)")
@@ -26,9 +28,10 @@ def _run(args: argparse.Namespace) -> int:
     from ..analyses.summary import dispatch_table
     from ..base.markdown import table
     from ..base.units import fmt_ns
-    from ..read.rundir import read_run
+    from ..read.peers import read_any
     from ..read.rungroups import Group, assign_labels
-    runs = [read_run(p) for p in args.run_dir]
+    from ..tables import verdicts
+    runs = [read_any(p) for p in args.run_dir]
     groups = [Group(str(r.path), [r]) for r in runs]
     assign_labels(groups)
     rows = []
@@ -38,11 +41,15 @@ def _run(args: argparse.Namespace) -> int:
         for r in dispatch_table(run, args.thresholds):
             rows.append(dict(r, run=g.label if len(runs) > 1 else str(run.path),
                              max_ns=lat[r["label"]].get("max_ns"), p99_ns=lat[r["label"]].get("p99_ns")))
+    configs = verdicts.compute(verdicts.configurations(runs), _values)
     if args.json:
-        print(json.dumps({"thresholds_ns": args.thresholds, "rows": rows}, indent=2))
+        print(json.dumps({"thresholds_ns": args.thresholds, "rows": rows,
+                          "configurations": configs}, indent=2))
         return 0
     ths = args.thresholds
-    body = [[r["run"], r["label"], r["samples"]] + [r["later_than"][str(x)] for x in ths]
+    body = [[r["run"], r["label"], r["samples"]]
+            + [("≥" if str(x) in r.get("at_least", ()) else "") + str(r["later_than"][str(x)])
+               for x in ths]
             + [fmt_ns(r["p99_ns"]), fmt_ns(r["max_ns"])] for r in rows]
     print(f"# Dispatch latency (Hourglass table 1): {len(runs)} run{'s' if len(runs) > 1 else ''}\n")
     print(table(["run", "thread", "samples"] + [f"> {fmt_ns(x)}" for x in ths] + ["p99", "max"],
@@ -53,7 +60,21 @@ def _run(args: argparse.Namespace) -> int:
                   "table counts the stored ones")
     if not rows:
         print("\nno latency threads in these runs (workload type: latency)")
+    section = verdicts.section(configs)
+    if section:
+        print("\n" + "\n".join(section).rstrip())
     return 0
+
+
+def _values(run) -> dict:
+    """A run's figures the table's verdicts compare: each latency thread's p99 and max."""
+    out = {}
+    for i, t in enumerate(run.threads):
+        lat = t["stats"].get("latency")
+        if lat:
+            out[(run.label(i), "latency_p99_ns")] = lat.get("p99_ns")
+            out[(run.label(i), "latency_max_ns")] = lat.get("max_ns")
+    return out
 
 
 COMMAND = Command("hourglass-table1", "Hourglass's table 1 (section 5.3, dispatch latency): "

@@ -20,6 +20,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..read.rundir import read_run
     from ..read.rungroups import Group, assign_labels
     from ..tables import hourglass_table2 as table2
+    from ..tables import verdicts
     runs = [read_run(p) for p in args.run_dir]
     data = [table2.rows(r) for r in runs]
     if len(runs) == 1:
@@ -34,6 +35,9 @@ def _run(args: argparse.Namespace) -> int:
                           for lab, r, d in zip(labels, runs, data)], indent=2))
     else:
         print(table2.render_several(runs, labels, data), end="")
+        section = verdicts.section(verdicts.compute(verdicts.configurations(runs), table2.values))
+        if section:
+            print("\n" + "\n".join(section).rstrip())
     return 0
 
 

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`hgreport compare`: key figures of several runs (or groups of repeats) side by side, the
-difference of each from the first (the baseline) with a bootstrap confidence interval (single
-runs) or a Mann-Whitney rank test over the repeats (two or more runs per group)."""
+"""`hgreport compare`: key figures of several runs (or groups of repeats) side by side and the
+difference of each from the first (the baseline), tested run against run by the one method of
+base/stats.py (Welch's t over the runs; "not enough runs to tell" below MIN_RUNS runs a side).
+A row of one run gets, for its percentiles, the within-run spread of a block bootstrap over
+time, labelled as such: never a test between rows."""
 from __future__ import annotations
 
 import math
@@ -10,65 +12,66 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..base.significance import bootstrap_diff, mann_whitney
+from ..analyses import disturbances
+from ..analyses.disturbances import Disturbance
+from ..base import stats
+from ..base.metrics import BY_NAME
 from ..read.rungroups import Group
+from ..read.peers import is_peer
 from .keyfigures import FIGURES, LOAD_FIGURES, THREAD_FIGURES, RunData, run_data
+from .peer_figures import run_data as peer_run_data
 
-FORMAT = "hgreport-compare/1"
+FORMAT = "hgreport-compare/2"
 
 
 @dataclass
 class Table:
-    """rows: {subject: {"kind", "set", "unit", "metrics": {key: {"values": {label: mean},
-    "runs": {label: [per-run values]}, "diff": {label: {...}}}}}}; samples: {set name: {sample
-    kind: {label: pooled array}}} for the figures."""
+    """rows: {subject: {"kind", "set", "unit", "metrics": {key: {"values": {label: value over
+    the runs}, "runs": {label: [per-run values]}, "diff": {label: {...}}, "within_run": {label:
+    [low, high]}}}}}; samples: {subject: {sample kind: {label: pooled array}}} for the
+    figures (a thread's own, never pooled with the other instances of its set)."""
     labels: list[str]
     rows: dict[str, dict[str, Any]]
     samples: dict[str, dict[str, dict[str, np.ndarray]]]
     notes: list[str] = field(default_factory=list)
+    level: float = stats.LEVEL
     seed: int = 1
-    level: float = 0.95
 
 
-def _mean(values: list[float | None]) -> float | None:
-    xs = [v for v in values if v is not None]
-    return sum(xs) / len(xs) if xs else None
+def scale(key: str) -> str:
+    """The scale a figure is compared on (base/stats.py): durations and rates as ratios."""
+    return stats.scale_of(BY_NAME[key].unit if key in BY_NAME else None)
 
 
-def _relative(base: float, cand: float) -> float | None:
-    if base == 0:
-        return 0.0 if cand == 0 else math.copysign(math.inf, cand)
-    return (cand - base) / abs(base)
+def _value(key: str, runs: list[float | None]) -> float | None:
+    return stats.estimate(runs, scale(key)).value
 
 
-def _diff(key: str, base_runs: list, cand_runs: list, base_data: list[RunData],
-          cand_data: list[RunData], subject: str, seed: int, level: float) -> dict[str, Any] | None:
-    vb, vc = _mean(base_runs), _mean(cand_runs)
-    if vb is None or vc is None:
+def _diff(key: str, base_runs: list, cand_runs: list, level: float) -> dict[str, Any] | None:
+    c = stats.compare(base_runs, cand_runs, scale(key), level)
+    if c.base is None or c.cand is None:
         return None
-    out: dict[str, Any] = {"delta": vc - vb, "relative": _relative(vb, vc), "method": None,
-                           "low": None, "high": None, "p": None, "significant": None}
+    return {"delta": c.delta, "relative": c.relative, "verdict": c.verdict,
+            "significant": c.significant, "method": c.method, "p": c.p, "df": c.df,
+            "low": c.low, "high": c.high, "rel_low": c.rel_low, "rel_high": c.rel_high,
+            "n": [c.n_base, c.n_cand]}
+
+
+def _within_run(key: str, data: list[RunData], subject: str, seed: int) -> list[float] | None:
+    """[low, high] of a percentile of a row of one run, from the block bootstrap over time."""
     fig = FIGURES[key]
-    b = [v for v in base_runs if v is not None]
-    c = [v for v in cand_runs if v is not None]
-    if len(b) >= 2 and len(c) >= 2:
-        t = mann_whitney(c, b)
-        out.update(method=f"Mann-Whitney U ({t.method}), {len(b)} vs {len(c)} runs", p=t.p,
-                   u=t.u, significant=t.p < 1 - level)
-    elif len(base_data) == 1 and len(cand_data) == 1 and fig.q is not None:
-        sb = base_data[0].threads.get(subject)
-        sc = cand_data[0].threads.get(subject)
-        if sb and sc and fig.sample in sb.samples and fig.sample in sc.samples:
-            ci = bootstrap_diff(sb.samples[fig.sample], sc.samples[fig.sample], fig.q, seed=seed,
-                                level=level)
-            out.update(method=f"bootstrap ({ci.draws} draws, seed {seed})", low=ci.low,
-                       high=ci.high, significant=not ci.low <= 0 <= ci.high)
-    return out
+    if len(data) != 1 or fig.q is None:
+        return None
+    td = data[0].threads.get(subject)
+    if td is None or fig.sample not in td.ordered:
+        return None
+    w = stats.within_run(td.ordered[fig.sample], [fig.q], seed=seed)
+    return None if w is None else list(w.bounds[fig.q])
 
 
-def build(groups: Sequence[Group], seed: int = 1, level: float = 0.95) -> Table:
+def build(groups: Sequence[Group], level: float = stats.LEVEL, seed: int = 1) -> Table:
     labels = [g.label for g in groups]
-    data = [[run_data(r) for r in g.runs] for g in groups]
+    data = [[peer_run_data(r) if is_peer(r) else run_data(r) for r in g.runs] for g in groups]
     rows: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, dict[str, list[np.ndarray]]]] = {}
     notes = [n for g in groups for n in g.notes] + [n for ds in data for d in ds for n in d.notes]
@@ -82,7 +85,7 @@ def build(groups: Sequence[Group], seed: int = 1, level: float = 0.95) -> Table:
                     runs = row["metrics"][key]["runs"].setdefault(label, [None] * len(ds))
                     runs[k] = v
                 for kind, arr in td.samples.items():
-                    samples.setdefault(td.set_name, {}).setdefault(kind, {}).setdefault(label, []).append(arr)
+                    samples.setdefault(subject, {}).setdefault(kind, {}).setdefault(label, []).append(arr)
             for name, ld in d.loads.items():
                 row = rows.setdefault(name, {"kind": "load", "set": name, "unit": ld["unit"],
                                              "metrics": {f.key: {"values": {}, "runs": {}, "diff": {}}
@@ -95,15 +98,19 @@ def build(groups: Sequence[Group], seed: int = 1, level: float = 0.95) -> Table:
     base = labels[0]
     for subject, row in rows.items():
         for key, m in row["metrics"].items():
-            m["values"] = {lab: _mean(m["runs"].get(lab, [])) for lab in labels}
+            m["values"] = {lab: _value(key, m["runs"].get(lab, [])) for lab in labels}
             for lab, ds in zip(labels[1:], data[1:]):
-                d = _diff(key, m["runs"].get(base, []), m["runs"].get(lab, []), data[0], ds,
-                          subject, seed, level)
+                d = _diff(key, m["runs"].get(base, []), m["runs"].get(lab, []), level)
                 if d is not None:
                     m["diff"][lab] = d
+            m["within_run"] = {}
+            for lab, ds in zip(labels, data):
+                w = _within_run(key, ds, subject, seed) if row["kind"] == "thread" else None
+                if w is not None:
+                    m["within_run"][lab] = w
     pooled = {s: {k: {lab: np.concatenate(arrs) for lab, arrs in per.items()} for k, per in kinds.items()}
               for s, kinds in samples.items()}
-    return Table(labels, rows, pooled, list(dict.fromkeys(notes)), seed, level)
+    return Table(labels, rows, pooled, list(dict.fromkeys(notes)), level, seed)
 
 
 def to_json(t: Table, groups: Sequence[Group], differing: list[str]) -> dict[str, Any]:
@@ -115,9 +122,26 @@ def to_json(t: Table, groups: Sequence[Group], differing: list[str]) -> dict[str
         for key, m in row["metrics"].items():
             if all(v is None for v in m["values"].values()):
                 continue
-            metrics[key] = {"values": m["values"], "runs": m["runs"],
-                            "diff": {lab: {k: clean(v) for k, v in d.items()} for lab, d in m["diff"].items()}}
+            metrics[key] = {"values": m["values"], "runs": m["runs"], "scale": scale(key),
+                            "diff": {lab: {k: clean(v) for k, v in d.items()} for lab, d in m["diff"].items()},
+                            "within_run": m["within_run"]}
         subjects[s] = {"kind": row["kind"], "set": row["set"], "unit": row["unit"], "metrics": metrics}
     return {"format": FORMAT, "baseline": t.labels[0], "labels": t.labels, "differing": differing,
-            "confidence_level": t.level, "seed": t.seed,
+            "confidence_level": t.level, "seed": t.seed, "method": stats.describe_method(t.level),
+            "min_runs": stats.MIN_RUNS,
             "groups": [describe_group(g) for g in groups], "subjects": subjects, "notes": t.notes}
+
+
+def disturbances_of(groups: Sequence[Group], differing: list[str]) -> dict[str, list[Disturbance]]:
+    """Each row's disturbances (analyses/disturbances.py; read after build, which reads the
+    trace files), and, for every row, rows that differ in the machine as well as in the factor
+    under study (the two are confounded)."""
+    out = {g.label: disturbances.of_runs(f"row {g.label!r}", g.runs) for g in groups}
+    machine = [k for k in differing if k in ("host", "kernel")]
+    other = [k for k in differing if k not in ("host", "kernel", "duration")]
+    if machine and other:
+        text = (f"the rows differ in {' and '.join(machine)} as well as in {', '.join(other)}: "
+                "each difference is the machines' and the factor's together")
+        for g in groups:
+            out[g.label].append(Disturbance("mixed_machines", text, g.label))
+    return out

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..analyses.disturbances import KINDS, Disturbance, kinds
+from ..base import stats
 from ..base.errors import UsageError
 from ..base.units import parse_duration
 from .keyfigures import FIGURES, fmt_value
@@ -131,14 +133,24 @@ def _subjects(cond: Condition, rows: dict[str, dict[str, Any]]) -> list[str]:
     return hit
 
 
+def _disturbed(dist: dict[str, list[Disturbance]], label: str, subject: str) -> list[str]:
+    """The kinds (in words) of what disturbed a row's runs and affects `subject`."""
+    return [KINDS[k] for k in kinds(dist.get(label, []), subject)]
+
+
 def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: list[str],
-             significant_only: bool = False) -> list[dict[str, Any]]:
-    """Every (condition, row but the baseline, subject) checked. A value the row lacks counts as
-    true (a gate must not pass on what it could not see); a change from a baseline that lacks
-    the value is not checked (false, said in the detail). With `significant_only`, a change
-    (+/-, %) whose difference was tested and found not significant (its confidence interval
-    holds 0, or p >= 0.05) is false; one without a test (counts, maxima) is checked as is."""
+             significant_only: bool = False,
+             dist: dict[str, list[Disturbance]] | None = None) -> list[dict[str, Any]]:
+    """Every (condition, row but the baseline, subject) checked; each check's `result` is
+    "true", "false" or "inconclusive". A value the row lacks counts as true (a gate must not
+    pass on what it could not see); a change from a baseline that lacks the value is not
+    checked (false, said in the detail). With `significant_only`, a change (+/-, %) that is
+    not significant is false, and one with too few runs to tell is inconclusive (base/stats.py:
+    it can never trip the gate). A check over a disturbed run (analyses/disturbances.py: the
+    row's own for a plain value, the baseline's too for a change) is inconclusive, whatever
+    the condition says: a noisy neighbour must not pass or fail a kernel."""
     out = []
+    dist = dist or {}
     base = labels[0]
     for c in conds:
         subjects = _subjects(c, rows)
@@ -155,18 +167,45 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                     shown = ("+" if x >= 0 else "") + fmt_value(c.metric, x)
                 else:
                     shown = fmt_value(c.metric, v)
+                result = None
                 if true is not None:
                     why = f"{s}: {fmt_value(c.metric, b)} -> {fmt_value(c.metric, v)} ({shown})"
                     d = rows[s]["metrics"][c.metric].get("diff", {}).get(label) or {}
-                    if significant_only and c.mode != "value" and d.get("significant") is False:
-                        why += (" but not significant" + (f" (p = {d['p']:.3g})" if d.get("p") is not None
-                                                          else " (the confidence interval holds 0)"))
+                    if significant_only and c.mode != "value" and d.get("verdict") == stats.TOO_FEW:
+                        why += f", {stats.TOO_FEW} ({d.get('method')})"
+                        result = "inconclusive"
+                    elif significant_only and c.mode != "value" and d.get("verdict") == stats.NOT_SIGNIFICANT:
+                        why += " but not significant" + (f" (p = {d['p']:.2g})" if d.get("p") is not None else "")
                         true = False
                 elif v is None:
                     why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
                 else:
                     why, true = f"{s}: not in the baseline, no change to check", False
+                mine = _disturbed(dist, label, s)
+                theirs = _disturbed(dist, base, s) if c.mode != "value" else []
+                disturbed = [f"{label}: {k}" for k in mine] + [f"baseline: {k}" for k in theirs]
+                if disturbed:
+                    result = "inconclusive"
+                    why += ("; inconclusive: disturbed runs (" + "; ".join(
+                        [f"{', '.join(mine)} in this row"] * bool(mine)
+                        + [f"{', '.join(theirs)} in the baseline"] * bool(theirs))
+                            + ": compare.md, Disturbed runs)")
+                if result is None:
+                    result = "true" if true else "false"
                 out.append({"condition": c.text, "run": label, "subject": s, "baseline": b,
-                            "value": v, "compared": x, "true": true, "evaluated": x is not None,
-                            "detail": why})
+                            "value": v, "compared": x, "true": bool(true), "result": result,
+                            "evaluated": x is not None, "detail": why,
+                            "disturbed_by": disturbed})
     return out
+
+
+EXIT_TRUE = 5            # a condition is true on undisturbed runs: a finding (hgrun's 5)
+EXIT_INCONCLUSIVE = 6    # no condition true, some check inconclusive (docs/cli.md)
+
+
+def exit_status(verdicts: list[dict[str, Any]]) -> int:
+    """5 when a check is true, else 6 when one is inconclusive, else 0."""
+    results = {v["result"] for v in verdicts}
+    if "true" in results:
+        return EXIT_TRUE
+    return EXIT_INCONCLUSIVE if "inconclusive" in results else 0

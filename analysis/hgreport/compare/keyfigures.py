@@ -23,13 +23,13 @@ class Figure:
     title: str        # the column header
     kind: str         # ratio, count, ns, rate
     sample: str | None = None   # the raw sample it is a percentile of ('latency', 'gap', 'switch')
-    q: float | None = None      # which percentile (bootstrap CI), None for a maximum or a count
+    q: float | None = None      # which percentile (within-run interval), None for a maximum or a count
 
 
 # The runner's metrics (hgreport/base/metrics.py, from runner/plan/metrics.c), in its order:
 # expect: and --fail-if say the same strings, with the unit in the name where the value has
 # one.  A percentile or a maximum of a sample names it: latency_p99_ns, gap_max_ns,
-# switch_cost_p50_ns (the bootstrap draws from that sample).
+# switch_cost_p50_ns (the within-run block bootstrap draws from that sample).
 _KINDS = {"ratio": "ratio", "count": "count", "ns": "ns", "1/s": "rate", "ops/s": "rate"}
 _SAMPLES = {"latency": "latency", "gap": "gap", "switch_cost": "switch"}
 
@@ -48,11 +48,13 @@ FIGURES = {f.key: f for f in THREAD_FIGURES + LOAD_FIGURES}
 
 @dataclass
 class ThreadData:
-    """One thread of one run: its key figures and the samples behind them."""
+    """One thread of one run: its key figures and the samples behind them, sorted (for the
+    figures) and in time order (for the within-run block bootstrap); complete ones only."""
     label: str
     set_name: str
     values: dict[str, float | None]
-    samples: dict[str, np.ndarray] = field(default_factory=dict)   # only complete ones
+    samples: dict[str, np.ndarray] = field(default_factory=dict)
+    ordered: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -74,6 +76,7 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
     seconds = (end - start) / 1e9 if end > start else None
     v: dict[str, float | None] = {f.key: None for f in THREAD_FIGURES}
     smp: dict[str, np.ndarray] = {}
+    order: dict[str, np.ndarray] = {}
     if st["releases"]:
         v["deadline_miss_ratio"] = miss_ratio(st)
         for key in ("deadlines_missed", "deadlines_hit", "releases"):
@@ -82,26 +85,26 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
         v["work_units"] = float(st["work_units"])
     lat = st.get("latency")
     if lat:
-        v["latency_mean_ns"] = lat.get("mean_ns")
-        late = np.sort(run.samples.late[run.samples.thread == i])
-        if _trace_full(run) and len(late) and len(late) == lat.get("count"):
-            smp["latency"] = late
-            for key, q in (("latency_p50_ns", 0.5), ("latency_p99_ns", 0.99),
-                           ("latency_p999_ns", 0.999)):
-                v[key] = nearest_rank(late, q)
-            v["latency_max_ns"] = float(late[-1])
+        # the runner's numbers (result.json: what expect:, the summary, sweep and the tables
+        # show), whichever samples are stored; the samples draw the figures and the
+        # within-run spread
+        for key in ("mean_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns"):
+            v["latency_" + key] = lat.get(key)
+        mine = run.samples.thread == i
+        timed = run.samples.late[mine][np.argsort(run.samples.intended[mine], kind="stable")]
+        if _trace_full(run) and len(timed) and len(timed) == lat.get("count"):
+            smp["latency"], order["latency"] = np.sort(timed), timed
         else:
-            for key in ("p50_ns", "p99_ns", "p999_ns", "max_ns"):
-                v["latency_" + key] = lat.get(key)
-            notes.append(f"{run.path}: {label}: {len(late)} of {lat.get('count')} wake-ups stored; "
-                         "latency percentiles from result.json, no confidence interval")
+            notes.append(f"{run.path}: {label}: {len(timed)} of {lat.get('count')} wake-ups "
+                         "stored: no within-run interval, no latency figure")
     iv = run.intervals
     complete = _trace_full(run) and not st["records_dropped"]
-    gaps = np.sort(switches.thread_gaps(iv, i))
+    timed_gaps = switches.thread_gaps(iv, i)
+    gaps = np.sort(timed_gaps)
     if len(gaps):
         v["gap_p99_ns"], v["gap_max_ns"] = nearest_rank(gaps, 0.99), float(gaps[-1])
         if complete:
-            smp["gap"] = gaps
+            smp["gap"], order["gap"] = gaps, timed_gaps
     for key in ("cpu_ns", "intervals", "gaps", "records_dropped"):
         v[key] = float(st[key])
     mine = iv.thread == i
@@ -110,16 +113,17 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
     v["involuntary_switches"] = float(out.sum())
     if seconds:
         v["involuntary_switches_per_s"] = v["involuntary_switches"] / seconds
-    costs = np.sort(sw.cost_of(out))
+    timed_costs = sw.cost_of(out)
+    costs = np.sort(timed_costs)
     if len(costs):
         v["switch_cost_p50_ns"] = nearest_rank(costs, 0.5)
         if complete:
-            smp["switch"] = costs
+            smp["switch"], order["switch"] = costs, timed_costs
     if not complete:
         notes.append(f"{run.path}: {label}: the trace is incomplete (mode "
                      f"{(run.result.get('trace') or {}).get('mode')}, {st['records_dropped']} records "
-                     "dropped): gap and switch figures cover the recorded part, no confidence interval")
-    return ThreadData(label, t["name"], v, smp)
+                     "dropped): gap and switch figures cover the recorded part, no within-run interval")
+    return ThreadData(label, t["name"], v, smp, order)
 
 
 def _load(load: dict[str, Any]) -> dict[str, Any]:

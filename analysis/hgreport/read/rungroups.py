@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from ..base.errors import InputError
 from ..base.units import fmt_ns
+from .peers import read_peer
 from .rundir import Run, read_run
 from .sweepdir import from_runs, read_sweep, runs_below
 
@@ -163,9 +164,12 @@ def assign_labels(groups: Sequence[Group]) -> list[str]:
 
 def resolve(path: Path) -> list[Group]:
     """A run directory -> one group; a sweep directory -> a group per point (its repeats);
-    a sweep point's directory (every run below it of one point) -> one group."""
+    a sweep point's directory (every run below it of one point) -> one group; another tool's
+    output file (read/peers.py) -> one group."""
     if (path / "result.json").exists() or (path.name == "result.json" and path.is_file()):
         return [Group(str(path), [read_run(path)])]
+    if path.is_file():
+        return [Group(str(path), [read_peer(path)])]
     if not path.is_dir():
         raise InputError(path, "no such directory (give run directories, sweep directories or "
                                "sweep point directories)")

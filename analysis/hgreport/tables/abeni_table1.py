@@ -155,3 +155,16 @@ def several(ts: Sequence[dict[str, Any]], labels: Sequence[str]) -> str:
     for lab, t in zip(labels, ts):
         out += [f"- {lab}: {n}" for n in t["notes"]]
     return "\n".join(out).rstrip() + "\n"
+
+
+def values(t: dict[str, Any]) -> dict[tuple[str, str], float | None]:
+    """A run's figures the table's verdicts compare (tables/verdicts.py): each latency
+    thread's p99 and worst wake-up per window."""
+    out: dict[tuple[str, str], float | None] = {}
+    for th in _lat_threads(t):
+        for name, cell in th["windows"].items():
+            lat = cell.get("latency")
+            if lat and lat.get("count"):
+                out[(f"{th['label']} in {name}", "latency_p99_ns")] = lat["p99_ns"]
+                out[(f"{th['label']} in {name}", "latency_max_ns")] = lat["max_ns"]
+    return out

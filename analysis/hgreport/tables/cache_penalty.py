@@ -7,9 +7,9 @@ W1, W10: work units (cache lines touched) of the one-thread and the ten-thread r
 T: the run's duration, N10: context switches of the ten-thread run, counted from its trace as
 involuntary switches between its threads (an interval that ended `preempted` followed on the
 same CPU by another thread's). Repeat r of the one-thread point is paired with repeat r of
-the many-thread point; the estimate is the mean of the paired C with a 95% percentile
-bootstrap interval (base/stats.py; a penalty may be negative, so no floor; none below three
-pairs), and a size's penalty counts as measured only when its interval excludes zero.
+the many-thread point (the pair of runs is the replicate); the estimate is the mean of the
+paired C with its 95% t interval (base/stats.py; a penalty may be negative, so no floor; none
+below three pairs), and a size's penalty is significant only when its interval excludes zero.
 
 The paper's formula assumes the threads own their CPU for T. On a shared machine they do
 not, and ten threads win a larger share against other processes than one, so W10 > W1 and C
@@ -30,7 +30,8 @@ from ..analyses import switches
 from ..base.errors import InputError
 from ..base import safeout
 from ..base.markdown import table
-from ..base.stats import MIN_N, Estimate, mean_estimate
+from ..base import stats
+from ..base.stats import MIN_RUNS, Estimate
 from ..base.units import axis_number, fmt_bytes, fmt_ns
 from ..figures.plotting import plt, save
 from ..read.rundir import Run
@@ -100,8 +101,8 @@ def compare(label: str, ws: float | None, one: Point, many: Point) -> Row:
         pairs = [(sum(w1) / len(w1), sum(c1) / len(c1))] * len(w10)
     cpen = [penalty_per_cpu_ns(a, ca, b, cb, n)
             for (a, ca), b, cb, n in zip(pairs, w10, c10, n10) if n and a and ca and cb]
-    return Row(label, ws, one, many, pen, mean_estimate(pen, floor=None), w1, w10, n10, cpen,
-               mean_estimate(cpen, floor=None))
+    return Row(label, ws, one, many, pen, stats.estimate(pen, stats.LINEAR, lower=None), w1,
+               w10, n10, cpen, stats.estimate(cpen, stats.LINEAR, lower=None))
 
 
 def _count_axis(sweep: Sweep) -> str:
@@ -136,14 +137,16 @@ def automatic(sweep: Sweep) -> list[Row]:
 
 
 def fmt_interval(e: Estimate) -> str:
-    return f"[{fmt_ns(e.low)}, {fmt_ns(e.high)}]" if e.has_interval else f"– (n < {MIN_N})"
+    return f"[{fmt_ns(e.low)}, {fmt_ns(e.high)}]" if e.has_interval else f"– (n < {MIN_RUNS})"
 
 
 def verdict(e: Estimate) -> str:
-    """Whether the repeats tell the penalty from zero."""
+    """Whether the pairs tell the penalty from zero (its t interval excludes 0)."""
     if not e.has_interval:
-        return "cannot tell"
-    return "above 0" if e.low > 0 else "below 0" if e.high < 0 else "not distinguishable from 0"
+        return stats.TOO_FEW
+    if e.low > 0:
+        return f"{stats.SIGNIFICANT}, above 0"
+    return f"{stats.SIGNIFICANT}, below 0" if e.high < 0 else stats.NOT_SIGNIFICANT
 
 
 def render(rows: list[Row]) -> str:
@@ -152,16 +155,17 @@ def render(rows: list[Row]) -> str:
         e, c = r.est, r.cpu_est
         body.append([r.label, r.one.id, r.many.id, e.n,
                      f"{sum(r.w1) / len(r.w1):.0f}", f"{sum(r.w10) / len(r.w10):.0f}",
-                     f"{sum(r.n10) / len(r.n10):.0f}", fmt_ns(e.mean), fmt_interval(e),
-                     fmt_ns(c.mean), fmt_interval(c), verdict(c)])
+                     f"{sum(r.n10) / len(r.n10):.0f}", fmt_ns(e.value), fmt_interval(e),
+                     fmt_ns(c.value), fmt_interval(c), verdict(c)])
     return ("# Cache penalty per context switch (Hourglass section 5.2)\n\n"
             "C = ((W1 − W10) / W1) · (T / N10); W: work units, T: run duration, N10: involuntary "
-            "switches of the many-thread run (from its trace). Mean over paired repeats with a "
-            "95% percentile-bootstrap interval (4000 resamples, seeded; none below three pairs). "
+            "switches of the many-thread run (from its trace). Mean over paired repeats (the pair "
+            "is the replicate) with its 95% t interval (none below three pairs). "
             "C per CPU compares work per second of CPU received, "
             "((r1 − r10) / r1) · (CPU10 / N10) with r = W / CPU: the paper's C when the threads "
             "own their CPU, and the one to read on a shared machine. The last column says "
-            "whether its interval tells it from zero.\n\n"
+            "whether it is significantly different from zero (its interval excludes 0). "
+            + stats.describe_method() + "\n\n"
             + table(["point", "1 thread", "N threads", "pairs", "W1", "W10", "N10", "C (mean)",
                      "95% interval", "C per CPU (mean)", "95% interval", "C per CPU is"], body,
                     "lllrrrrrlrll") + "\n")
@@ -169,20 +173,20 @@ def render(rows: list[Row]) -> str:
 
 def _yerr(ests: list[Estimate]) -> list[list[float]]:
     """Asymmetric error bars in us (none where there is no interval)."""
-    return [[(e.mean - e.low) / 1e3 if e.has_interval else 0 for e in ests],
-            [(e.high - e.mean) / 1e3 if e.has_interval else 0 for e in ests]]
+    return [[(e.value - e.low) / 1e3 if e.has_interval else 0 for e in ests],
+            [(e.high - e.value) / 1e3 if e.has_interval else 0 for e in ests]]
 
 
 def plot(rows: list[Row], path: Path) -> Path:
-    pts = [r for r in rows if r.est.mean is not None]
+    pts = [r for r in rows if r.est.value is not None]
     fig, ax = plt.subplots(figsize=(9.5, 4.2), layout="constrained")
     numeric = all(r.working_set for r in pts)
     x = [r.working_set if numeric else k for k, r in enumerate(pts)]
-    ax.errorbar(x, [r.est.mean / 1e3 for r in pts], yerr=_yerr([r.est for r in pts]),
+    ax.errorbar(x, [r.est.value / 1e3 for r in pts], yerr=_yerr([r.est for r in pts]),
                 marker="o", capsize=4, lw=1, label="C (work per run, the paper's)")
-    cpts = [(xi, r) for xi, r in zip(x, pts) if r.cpu_est.mean is not None]
+    cpts = [(xi, r) for xi, r in zip(x, pts) if r.cpu_est.value is not None]
     if cpts:
-        ax.errorbar([xi for xi, _ in cpts], [r.cpu_est.mean / 1e3 for _, r in cpts],
+        ax.errorbar([xi for xi, _ in cpts], [r.cpu_est.value / 1e3 for _, r in cpts],
                     yerr=_yerr([r.cpu_est for _, r in cpts]), marker="s",
                     capsize=4, lw=1, label="C per CPU (work per CPU-second)")
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1), frameon=False)
@@ -195,7 +199,7 @@ def plot(rows: list[Row], path: Path) -> Path:
     ax.axhline(0, color="0.6", lw=0.8)
     ax.set_xlabel("thread working set")
     ax.set_ylabel("penalty per context switch (us)")
-    ax.set_title("performance lost to context switches (mean, 95% bootstrap interval)", fontsize=10)
+    ax.set_title("performance lost to context switches (mean, 95% t interval over pairs)", fontsize=10)
     ax.grid(color="0.9")
     return save(fig, path)
 
@@ -207,10 +211,10 @@ def write(rows: list[Row], out: Path) -> str:
     plot(rows, out / "cache_penalty.png")
     doc: list[dict[str, Any]] = [{"label": r.label, "working_set_bytes": r.working_set,
                                   "one": r.one.id, "many": r.many.id, "w1": r.w1, "w10": r.w10,
-                                  "n10": r.n10, "penalty_ns": r.penalties, "mean_ns": r.est.mean,
+                                  "n10": r.n10, "penalty_ns": r.penalties, "mean_ns": r.est.value,
                                   "low_ns": r.est.low, "high_ns": r.est.high,
                                   "penalty_cpu_ns": r.cpu_penalties,
-                                  "mean_cpu_ns": r.cpu_est.mean,
+                                  "mean_cpu_ns": r.cpu_est.value,
                                   "low_cpu_ns": r.cpu_est.low, "high_cpu_ns": r.cpu_est.high,
                                   "cpu_verdict": verdict(r.cpu_est),
                                   "method": r.est.method} for r in rows]

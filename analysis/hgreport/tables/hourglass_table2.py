@@ -89,3 +89,16 @@ def render_several(runs: list[Run], labels: list[str], data: list[list[dict[str,
     head = [f"{row} {'missed' if fld == 'missed' else 'throughput'}" for row, fld in cols]
     return (f"# Hourglass table 2: {len(runs)} runs\n\n"
             + table(["run"] + head, body, "l" + "r" * len(cols)) + "\n")
+
+
+def values(run: Run) -> dict[tuple[str, str], float | None]:
+    """A run's figures the table's verdicts compare (tables/verdicts.py): each periodic
+    thread's miss ratio and each tcp_stream load's throughput."""
+    out: dict[tuple[str, str], float | None] = {}
+    for i, t in enumerate(run.threads):
+        if t["stats"]["releases"]:
+            out[(run.label(i), "deadline_miss_ratio")] = miss_ratio(t["stats"])
+    for ld in run.loads:
+        if ld["type"] == "tcp_stream":
+            out[(ld["name"], "throughput")] = (ld.get("stats") or {}).get("mbps")
+    return out

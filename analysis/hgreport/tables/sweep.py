@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`hgreport sweep`: one row per grid point (per host too with by_host), each chosen metric
-over the repeats with a 95% interval that fits it (base/stats.py: Wilson from pooled counts
-for a ratio, a percentile bootstrap for non-negative values, none below three repeats), as
-Markdown, CSV and a figure per axis; whether the extreme points are distinguishable."""
+over the repeats with its 95% t interval (base/stats.py: the run is the replicate; durations
+and rates on the log scale; none below three repeats), what disturbed each point's runs, as
+Markdown, CSV and a figure per axis; whether the lowest and the highest point differ
+significantly (Welch's t over their runs)."""
 from __future__ import annotations
 
 import csv
@@ -12,34 +13,35 @@ from pathlib import Path
 from typing import Any
 
 
-from ..analyses.sweep_metrics import RATIO_COUNTS, display, kind, run_counts, run_metrics
+from ..analyses import disturbances
+from ..analyses.disturbances import Disturbance
+from ..analyses.sweep_metrics import display, kind, run_metrics, unit
 from ..base.markdown import table
-from ..base import safeout
-from ..base.stats import MIN_N, Estimate, describe_method, mean_estimate, ratio_estimate
+from ..base import safeout, stats
+from ..base.stats import MIN_RUNS, Estimate
 from ..base.units import axis_number, fmt_ns
 from ..figures.plotting import legend_below, plt, save
-from ..read.rungroups import host_labels, mixed_hosts_note
+from ..read.rungroups import host_labels
 from ..read.sweepdir import Point, Sweep
 
 HOST_AXIS = "host"
 
 
-def machine_notes(sweep: Sweep) -> list[str]:
-    """Warnings when the sweep's runs came from several machines: per point whose repeats
-    mix them, and for the whole sweep when its points ran on different sets of machines
-    (a shard per machine: a difference between points may be the machines')."""
+def machine_note(sweep: Sweep) -> str | None:
+    """A warning when the sweep's points ran on different sets of machines (a shard per
+    machine: a difference between points may be the machines'). A point whose own repeats
+    mix machines is one of its disturbances (analyses/disturbances.py)."""
     runs = [r for p in sweep.points for r in p.runs]
     labels = host_labels(runs)
     if len(set(labels.values())) < 2:
-        return []
-    notes = [n for p in sweep.points if (n := mixed_hosts_note(f"point {p.id}", p.runs))]
+        return None
     sets = {p.id: frozenset(labels[id(r)] for r in p.runs) for p in sweep.points if p.runs}
-    if len(set(sets.values())) > 1:
-        notes.append("warning: the points ran on different machines ("
-                     + "; ".join(f"{pid}: {', '.join(sorted(h))}" for pid, h in sets.items())
-                     + "): a difference between points may be the machines'; rerun with "
-                     "balanced shards or read it with --by-host")
-    return notes
+    if len(set(sets.values())) < 2:
+        return None
+    return ("warning: the points ran on different machines ("
+            + "; ".join(f"{pid}: {', '.join(sorted(h))}" for pid, h in sets.items())
+            + "): a difference between points may be the machines'; rerun with "
+            "balanced shards or read it with --by-host")
 
 
 def by_host(sweep: Sweep) -> Sweep:
@@ -65,60 +67,66 @@ class Cell:
     est: Estimate
 
 
-def estimate(metric: str, values: list[float], counts: list[tuple[int, int]]) -> Estimate:
-    """The interval that fits the metric: a ratio from its pooled counts, anything else a
-    bootstrap of the mean that never goes below zero."""
-    if metric in RATIO_COUNTS and counts:
-        return ratio_estimate(counts)
-    return mean_estimate(values, floor=0.0)
+def estimate(metric: str, values: list[float]) -> Estimate:
+    """A point's value over its repeats with its t interval (base/stats.py), never outside
+    what the metric can be: [0, 1] for a ratio, >= 0 for the rest."""
+    return stats.estimate(values, stats.scale_of(unit(metric)), lower=0.0,
+                          upper=1.0 if kind(metric) == "ratio" else None)
 
 
 def aggregate(sweep: Sweep, metrics: tuple[str, ...]) -> tuple[list[tuple[str, str]], dict[str, dict[tuple[str, str], Cell]]]:
     """Columns (subject, metric) in a stable order, and per point id the cell of each column."""
     per_point: dict[str, dict[tuple[str, str], list[float]]] = {}
-    per_counts: dict[str, dict[tuple[str, str], list[tuple[int, int]]]] = {}
     columns: list[tuple[str, str]] = []
     for p in sweep.points:
         acc: dict[tuple[str, str], list[float]] = {}
-        cnt: dict[tuple[str, str], list[tuple[int, int]]] = {}
         for run in p.runs:
             for key, v in run_metrics(run, metrics).items():
                 acc.setdefault(key, []).append(v)
                 if key not in columns:
                     columns.append(key)
-            for key, kn in run_counts(run, metrics).items():
-                cnt.setdefault(key, []).append(kn)
         per_point[p.id] = acc
-        per_counts[p.id] = cnt
     order = {m: k for k, m in enumerate(metrics)}
     columns.sort(key=lambda c: (order.get(c[1], 99), c[0]))
-    cells = {pid: {c: Cell(v, estimate(c[1], v, per_counts[pid].get(c, [])))
-                   for c, v in acc.items()} for pid, acc in per_point.items()}
+    cells = {pid: {c: Cell(v, estimate(c[1], v)) for c, v in acc.items()}
+             for pid, acc in per_point.items()}
     return columns, cells
 
 
-def distinguishable(sweep: Sweep, columns: list[tuple[str, str]],
-                    cells: dict[str, dict]) -> list[str]:
-    """Per column, the lowest and the highest point and whether their intervals are disjoint
-    (a difference the repeats can tell from zero), or why it cannot be said."""
-    lines = []
+def point_disturbances(sweep: Sweep) -> dict[str, list[Disturbance]]:
+    """What disturbed each point's runs (analyses/disturbances.py)."""
+    return {p.id: disturbances.of_runs(f"point {p.id}", p.runs) for p in sweep.points}
+
+
+def extremes(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict],
+             dist: dict[str, list[Disturbance]]) -> list[dict[str, Any]]:
+    """Per column, the lowest and the highest point and whether they differ significantly
+    (Welch's t over their runs, base/stats.py), with what disturbed them: {subject, metric,
+    lowest, highest, verdict, p, method, disturbed_by, text}."""
+    out = []
     for s, m in columns:
-        have = [(p.id, cells[p.id][(s, m)].est) for p in sweep.points
-                if (s, m) in cells[p.id] and cells[p.id][(s, m)].est.mean is not None]
+        have = [(p.id, cells[p.id][(s, m)]) for p in sweep.points
+                if (s, m) in cells[p.id] and cells[p.id][(s, m)].est.value is not None]
         if len(have) < 2:
             continue
-        lo = min(have, key=lambda t: t[1].mean)
-        hi = max(have, key=lambda t: t[1].mean)
-        what = f"`{s} {m}`: lowest {lo[0]} {fmt_value(m, lo[1].mean)}, highest {hi[0]} {fmt_value(m, hi[1].mean)}"
-        if lo[1].mean == hi[1].mean:
-            lines.append(f"{what}: no difference")
-        elif not (lo[1].has_interval and hi[1].has_interval):
-            lines.append(f"{what}: cannot tell (fewer than {MIN_N} repeats)")
-        elif lo[1].high < hi[1].low:
-            lines.append(f"{what}: **distinguishable** (the intervals do not overlap)")
+        lo = min(have, key=lambda t: t[1].est.value)
+        hi = max(have, key=lambda t: t[1].est.value)
+        what = (f"`{s} {m}`: lowest {lo[0]} {fmt_value(m, lo[1].est.value)}, highest {hi[0]} "
+                f"{fmt_value(m, hi[1].est.value)}")
+        c = stats.compare(lo[1].values, hi[1].values, stats.scale_of(unit(m)))
+        if lo[1].est.value == hi[1].est.value:
+            text = f"{what}: no difference"
+        elif c.verdict == stats.TOO_FEW:
+            text = f"{what}: {stats.TOO_FEW} ({c.method})"
         else:
-            lines.append(f"{what}: not distinguishable (the intervals overlap)")
-    return lines
+            word = f"**{c.verdict}**" if c.verdict == stats.SIGNIFICANT else c.verdict
+            text = f"{what}: {word} (p = {c.p:.2g}, {c.method})"
+        seen = disturbances.words(dist.get(lo[0], []) + dist.get(hi[0], []), None)
+        out.append({"subject": s, "metric": m, "lowest": lo[0], "highest": hi[0],
+                    "verdict": c.verdict, "p": c.p, "method": c.method,
+                    "disturbed_by": disturbances.kinds(dist.get(lo[0], []) + dist.get(hi[0], [])),
+                    "text": text + (f"; disturbed by {seen}" if seen else "")})
+    return out
 
 
 def fmt_value(metric: str, v: float | None) -> str:
@@ -135,33 +143,39 @@ def fmt_value(metric: str, v: float | None) -> str:
 
 
 def fmt_cell(metric: str, cell: Cell | None) -> str:
-    if cell is None or cell.est.mean is None:
+    if cell is None or cell.est.value is None:
         return "–"
-    text = fmt_value(metric, cell.est.mean)
+    text = fmt_value(metric, cell.est.value)
     if cell.est.has_interval:
         text += f" [{fmt_value(metric, cell.est.low)}, {fmt_value(metric, cell.est.high)}]"
     return text
 
 
-def render(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict]) -> str:
+def render(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict],
+           dist: dict[str, list[Disturbance]]) -> str:
     axes = [a for a, _ in sweep.axes]
-    header = ["point"] + axes + ["runs"] + [f"{s} {m}" for s, m in columns]
+    header = ["point"] + axes + ["runs", "disturbed by"] + [f"{s} {m}" for s, m in columns]
     rows = []
     for p in sweep.points:
         rows.append([p.id] + [p.overrides.get(a) for a in axes] + [len(p.runs)]
+                    + [disturbances.words(dist.get(p.id, [])) or "none"]
                     + [fmt_cell(m, cells[p.id].get((s, m))) for s, m in columns])
     lines = [f"# Sweep {sweep.path}", "",
              f"{len(sweep.points)} points, {sum(len(p.runs) for p in sweep.points)} runs"
              + (f", repeat {sweep.repeat}" if sweep.repeat else "")
-             + ". Each cell: the value over the repeats (a ratio pooled from its counts, "
-               "otherwise the mean) and [its interval]; " + describe_method() + ".", ""]
+             + ". Each cell: the value over the repeats and [its 95% t interval] (none below "
+               f"{MIN_RUNS} repeats). " + stats.describe_method(), ""]
     incomplete = [f"{p.id}/{r.path.name}" for p in sweep.points for r in p.runs if not r.complete]
     if incomplete:
         lines += [f"> **Incomplete runs** (`complete: false`), included: {', '.join(incomplete)}", ""]
-    lines += [table(header, rows, "l" * (len(axes) + 1) + "r" * (len(columns) + 1)), ""]
-    diff = distinguishable(sweep, columns, cells)
+    lines += [table(header, rows, "l" * (len(axes) + 1) + "rl" + "r" * len(columns)), ""]
+    diff = extremes(sweep, columns, cells, dist)
     if diff:
-        lines += ["Lowest against highest point of each column:", ""] + [f"- {d}" for d in diff] + [""]
+        lines += ["Lowest against highest point of each column:", ""] + [f"- {d['text']}" for d in diff] + [""]
+    seen = [f"- {p.id}: {t}" for p in sweep.points
+            for t in dict.fromkeys(d.text for d in dist.get(p.id, []))]
+    if seen:
+        lines += ["Disturbed runs (a difference beside them may be theirs):", ""] + seen + [""]
     lines += [f"- {n}" for n in sweep.notes]
     return "\n".join(lines) + "\n"
 
@@ -170,7 +184,7 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
     axes = [a for a, _ in sweep.axes]
     with safeout.open_out(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["point", "index"] + axes + ["subject", "metric", "n", "mean", "ci95_low",
+        w.writerow(["point", "index"] + axes + ["subject", "metric", "n", "value", "ci95_low",
                                                 "ci95_high", "method", "sd", "values"])
         for p in sweep.points:
             for s, m in columns:
@@ -179,7 +193,7 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
                     continue
                 e = c.est
                 w.writerow([p.id, p.index] + [p.overrides.get(a) for a in axes]
-                           + [s, m, e.n, e.mean, e.low, e.high, e.method, e.sd,
+                           + [s, m, e.n, e.value, e.low, e.high, e.method, e.sd,
                               ";".join(f"{v:g}" for v in c.values)])
 
 
@@ -215,11 +229,11 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
             series: dict[tuple, list[tuple[float, Estimate]]] = {}
             for p in sweep.points:
                 c = cells[p.id].get((subject, metric))
-                if c is None or c.est.mean is None or str(p.overrides.get(axis)) not in pos:
+                if c is None or c.est.value is None or str(p.overrides.get(axis)) not in pos:
                     continue
                 key = tuple(str(p.overrides.get(o)) for o in others)
                 series.setdefault(key, []).append((pos[str(p.overrides.get(axis))], c.est))
-            largest = max((abs(e.high if e.has_interval else e.mean) for pts in series.values()
+            largest = max((abs(e.high if e.has_interval else e.value) for pts in series.values()
                            for _, e in pts), default=0.0)
             k, unit = display(metric, largest)
             width = 0.6 / max(1, len(series))
@@ -228,7 +242,7 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
                 shift = (si - (len(series) - 1) / 2) * width if cat else 0.0
                 label = ", ".join(f"{o.split('.')[-1]}={v}" for o, v in zip(others, key)) or None
                 x = [t[0] + shift for t in pts]
-                y = [t[1].mean * k for t in pts]
+                y = [t[1].value * k for t in pts]
                 if not cat:
                     line, = ax.plot(x, y, lw=1, label=label)
                     color = line.get_color()
@@ -261,20 +275,26 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
                 legend_below(ax, fontsize=6, ncol=1, below=0.45)   # under the x label
     name = next((r.scenario.get("name") for p in sweep.points for r in p.runs), None)
     fig.suptitle(f"{name or sweep.path.name}: {len(sweep.points)} sweep points "
-                 f"({sweep.path.name}); 95% intervals (ratios: Wilson; others: bootstrap)"
-                 + (f"; hollow: fewer than {MIN_N} repeats, no interval" if hollow else ""),
+                 f"({sweep.path.name}); bars: 95% t intervals over the runs "
+                 "(docs/statistics.md)"
+                 + (f"; hollow: fewer than {MIN_RUNS} repeats, no interval" if hollow else ""),
                  fontsize=9)
     return save(fig, path)
 
 
 def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool = False) -> str:
+    spread = None
     if split_hosts:
         sweep = by_host(sweep)
     else:
-        sweep.notes += machine_notes(sweep)
+        spread = machine_note(sweep)
     safeout.make_dir(out)
     columns, cells = aggregate(sweep, metrics)
-    text = render(sweep, columns, cells)
+    dist = point_disturbances(sweep)
+    if spread:
+        for p in sweep.points:
+            dist[p.id].append(Disturbance("mixed_machines", spread, f"point {p.id}"))
+    text = render(sweep, columns, cells, dist)
     safeout.write_text(out / "sweep.md", text)
     write_csv(sweep, columns, cells, out / "sweep.csv")
     if sweep.axes and columns:
@@ -283,10 +303,13 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool =
         "path": str(sweep.path), "axes": [{"path": a, "values": v} for a, v in sweep.axes],
         "notes": sweep.notes,
         "points": [{"id": p.id, "index": p.index, "overrides": p.overrides, "runs": len(p.runs),
-                    "metrics": [{"subject": s, "metric": m, "n": c.est.n, "mean": c.est.mean,
+                    "disturbances": [d.text for d in dist[p.id]],
+                    "metrics": [{"subject": s, "metric": m, "n": c.est.n, "value": c.est.value,
                                  "low": c.est.low, "high": c.est.high, "method": c.est.method,
                                  "values": c.values}
                                 for (s, m), c in cells[p.id].items()]}
                    for p in sweep.points]}
+    summary["extremes"] = extremes(sweep, columns, cells, dist)
+    summary["method"] = stats.describe_method()
     safeout.write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     return text

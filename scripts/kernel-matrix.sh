@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel matrix (docs/kernels.md): Debian 12's 6.1 and 6.1-rt and Debian
+# 13's 6.12 and 6.12-rt, with kernel command lines of their own, each booted
+# under QEMU with software emulation (TCG, 2 vCPUs, tsc=reliable) from a small
+# initramfs holding hgrun, its libraries and busybox; inside, a functional
+# suite (scripts/kernel-matrix/init.sh: calibrate, a periodic and a latency
+# thread under FIFO, the same with --kernel-trace, a loaded traced run, the
+# host facts); its result directories come back over a serial port and are
+# checked on the host with hgreport (scripts/kernel-matrix/check.py).
+#
+#   scripts/kernel-matrix.sh                 every kernel of the matrix
+#   scripts/kernel-matrix.sh 6.12-rt         one entry (or several: 6.1,6.1-rt)
+#   scripts/kernel-matrix.sh --list          the entries
+#
+# Options: -o DIR (results; default build/kernel-matrix), -j N (boots at
+# once; default 1), --hgrun PATH (default build/hgrun), --boot-timeout S (one
+# boot's bound; default 300), --no-check.  The kernel packages are fetched
+# with apt's own download into $HG_KERNEL_CACHE (default
+# /var/cache/hgrun-kernels), through an apt configuration of their own there
+# (the host's sources are not touched); a rerun uses what is cached, and with
+# HG_KERNEL_OFFLINE=1 only that; HG_KERNEL_APPEND adds to every command
+# line.  Every boot has noirqdebug: QEMU's serial port raises transmit
+# interrupts that 6.1-rt's threaded handler finds served, and the kernel
+# would switch the port's interrupt off ("irq 3: nobody cared") halfway
+# through the results.  Needs qemu-system-x86, dpkg-deb, apt-get, python3
+# with hgreport's requirements (the project's .venv when there is one).  Exit 0 when every boot and check
+# passed, 1 otherwise.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HERE=$ROOT/scripts/kernel-matrix
+CACHE=${HG_KERNEL_CACHE:-/var/cache/hgrun-kernels}
+MIRROR=${HG_KERNEL_MIRROR:-http://deb.debian.org/debian}
+OUT=$ROOT/build/kernel-matrix
+HGRUN=$ROOT/build/hgrun
+JOBS=1
+BOOT_TIMEOUT=300
+STEP_TIMEOUT=120
+CHECK=1
+
+# The matrix: id, Debian suite, kernel flavour, extra command line (words
+# joined by commas, - for none), the preemption model hgrun must record and
+# the dynamic mode (- for none).  Debian builds 6.1 and 6.12 PREEMPT_DYNAMIC
+# with voluntary as the default; the -rt flavours are PREEMPT_RT (6.12-rt
+# also PREEMPT_DYNAMIC, lazy by default).
+MATRIX="
+6.1              bookworm amd64    -                          voluntary voluntary
+6.1-full         bookworm amd64    preempt=full               full      full
+6.1-none         bookworm amd64    preempt=none               none      none
+6.1-lockdown     bookworm amd64    lockdown=confidentiality   voluntary voluntary
+6.1-rt           bookworm rt-amd64 -                          rt        -
+6.12             trixie   amd64    -                          voluntary voluntary
+6.12-nohighres   trixie   amd64    preempt=voluntary,highres=off voluntary voluntary
+6.12-rt          trixie   rt-amd64 -                          rt        lazy
+6.12-rt-full     trixie   rt-amd64 preempt=full               rt        full
+"
+
+die() { echo "kernel-matrix: $*" >&2; exit 1; }
+say() { echo "kernel-matrix: $*" >&2; }
+
+entries() { echo "$MATRIX" | awk 'NF >= 6'; }
+
+usage() {
+	sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+ONLY=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage 0 ;;
+	--list) entries | awk '{ printf "%-16s Debian %-8s linux-image-%-9s %s\n", $1, $2, $3,
+		($4 == "-" ? "" : $4) }' | tr , ' '; exit 0 ;;
+	-o) OUT=$2; shift ;;
+	-j) JOBS=$2; shift ;;
+	--hgrun) HGRUN=$2; shift ;;
+	--boot-timeout) BOOT_TIMEOUT=$2; shift ;;
+	--no-check) CHECK=0 ;;
+	-*) say "unknown option $1"; usage 3 ;;
+	*) ONLY=${ONLY:+$ONLY,}$1 ;;
+	esac
+	shift
+done
+
+selected() {
+	entries | while read -r id rest; do
+		if [ -z "$ONLY" ] || [[ ",$ONLY," == *",$id,"* ]]; then echo "$id $rest"; fi
+	done
+}
+[ -n "$(selected)" ] || die "no entry named $ONLY (--list shows them)"
+for id in ${ONLY//,/ }; do
+	entries | awk -v id="$id" '$1 == id { f = 1 } END { exit !f }' ||
+		die "no entry named $id (--list shows them)"
+done
+for tool in qemu-system-x86_64 dpkg-deb apt-get timeout base64 python3; do
+	command -v $tool > /dev/null || die "needs $tool (apt-get install qemu-system-x86 ...)"
+done
+[ -x "$HGRUN" ] || die "no hgrun at $HGRUN: build it first (scripts/test.sh --fast) or --hgrun"
+
+# ---- fetching: apt's own download, a configuration of our own ----------------
+
+apt_conf() {
+	local suite=$1 a=$CACHE/apt/$1
+	mkdir -p "$a/etc/sources.list.d" "$a/etc/preferences.d" "$a/etc/apt.conf.d" \
+		"$a/state/lists/partial" "$a/cache/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $suite main" \
+		> "$a/etc/sources.list"
+	cat > "$a/apt.conf" <<-EOF
+	Dir::Etc "$a/etc";
+	Dir::Etc::sourcelist "sources.list";
+	Dir::Etc::sourceparts "sources.list.d";
+	Dir::Etc::preferencesparts "preferences.d";
+	Dir::Etc::parts "apt.conf.d";
+	Dir::State "$a/state";
+	Dir::State::status "/dev/null";
+	Dir::Cache "$a/cache";
+	APT::Architecture "amd64";
+	APT::Architectures { "amd64"; };
+	APT::Sandbox::User "root";
+	EOF
+	echo "$a/apt.conf"
+}
+
+# apt-get update of a suite's lists when they are missing or a day old.
+apt_update() {
+	local conf=$1 lists=$CACHE/apt/$2/state/lists
+	[ -z "${HG_KERNEL_OFFLINE:-}" ] || return 1
+	if [ -z "$(find "$lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+		APT_CONFIG=$conf apt-get -qq update > /dev/null 2>&1 || return 1
+	fi
+}
+
+# The .deb of a package's candidate in a suite (the metapackage's
+# dependency for linux-image-FLAVOUR), downloaded once; remembered in
+# $CACHE/resolved-SUITE-NAME for an offline rerun.
+fetch() {
+	local suite=$1 name=$2 conf pkg ver memo=$CACHE/resolved-$1-$2
+	conf=$(apt_conf "$suite")
+	if apt_update "$conf" "$suite"; then
+		pkg=$name
+		if [[ $name == linux-image-* ]]; then
+			pkg=$(APT_CONFIG=$conf apt-cache depends "$name" |
+				awk '/Depends: linux-image-/ { print $2; exit }')
+		fi
+		ver=$(APT_CONFIG=$conf apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+			awk '/^Version:/ { print $2; exit }')
+		[ -n "$pkg" ] && [ -n "$ver" ] || die "$suite has no $name"
+		echo "$pkg $ver" > "$memo"
+	elif [ -f "$memo" ]; then
+		read -r pkg ver < "$memo"
+		say "offline: $suite $name from the cache ($pkg $ver)"
+	else
+		die "cannot reach $MIRROR for $suite and nothing is cached in $CACHE"
+	fi
+	local deb=$CACHE/debs/${pkg}_${ver//:/%3a}_amd64.deb
+	if [ ! -s "$deb" ]; then
+		mkdir -p "$CACHE/debs"
+		(cd "$CACHE/debs" && APT_CONFIG=$conf apt-get -qq download "$pkg=$ver" > /dev/null) ||
+			die "apt-get download $pkg=$ver failed"
+	fi
+	[ -s "$deb" ] || die "no $deb after the download"
+	echo "$deb"
+}
+
+# vmlinuz and config of a kernel package, extracted once: prints the directory.
+kernel_of() {
+	local deb=$1 dir
+	dir=$CACHE/boot/$(basename "$deb" .deb)
+	if [ ! -s "$dir/vmlinuz" ]; then
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
+		mv "$dir.tmp"/boot/vmlinuz-* "$dir.tmp/vmlinuz"
+		local cfg
+		cfg=$(ls "$dir.tmp"/boot/config-*)
+		basename "$cfg" | sed 's/^config-//' > "$dir.tmp/release"
+		mv "$cfg" "$dir.tmp/config"
+		rm -rf "$dir.tmp/boot" "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+# ---- the guest root ------------------------------------------------------------
+
+# The initramfs every boot shares: busybox, hgrun and its libraries, the
+# suite, /init.  Written as a newc cpio by busybox itself.
+base_initramfs() {
+	local busybox_deb=$1 root=$OUT/root
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,boot,dev,proc,sys,tmp,suite,lib64}
+	dpkg-deb --fsys-tarfile "$busybox_deb" | tar -x -O ./bin/busybox > "$root/bin/busybox"
+	chmod 755 "$root/bin/busybox"
+	cp "$HGRUN" "$root/bin/hgrun"
+	local lib
+	for lib in $(ldd "$HGRUN" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	cp "$HERE"/*.yaml "$root/suite/"
+	install -m 755 "$HERE/init.sh" "$root/init"
+	(cd "$root" && find . | "$root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
+		gzip -1 > "$OUT/base.cpio.gz"
+}
+
+# What one boot adds: /matrix.env and the kernel's /boot/config-RELEASE (a
+# Debian system has it; hgrun reads it for the build's facts).
+entry_initramfs() {
+	local id=$1 kdir=$2 dir=$3 extra=$3/extra
+	rm -rf "$extra"
+	mkdir -p "$extra/boot"
+	cp "$kdir/config" "$extra/boot/config-$(cat "$kdir/release")"
+	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\n' "$id" "$STEP_TIMEOUT" > "$extra/matrix.env"
+	(cd "$extra" && find . | "$OUT/root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
+		gzip -1 | cat "$OUT/base.cpio.gz" - > "$dir/initrd.gz"
+	rm -rf "$extra"
+}
+
+# ---- booting -------------------------------------------------------------------
+
+# One boot: QEMU under `timeout` (SIGTERM at BOOT_TIMEOUT, SIGKILL 5 s later,
+# by its PID), console on ttyS0, the results on ttyS1; then the results
+# unpacked into DIR/out.  Writes DIR/boot.env (seconds, exit status).
+boot() {
+	local id=$1 kdir=$2 cmdline=$3 dir=$OUT/$1 t0 rc=0 tpid ms results=no timed_out=no
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	entry_initramfs "$id" "$kdir" "$dir"
+	t0=$(date +%s%N)
+	timeout --kill-after=5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 2 \
+		-m 1024 -nodefaults -no-reboot -display none -monitor none \
+		-kernel "$kdir/vmlinuz" -initrd "$dir/initrd.gz" \
+		-append "console=ttyS0 tsc=reliable noirqdebug panic=-1 quiet ${HG_KERNEL_APPEND:-} $cmdline" \
+		-serial "file:$dir/console.log" -serial "file:$dir/data.b64" \
+		> "$dir/qemu.log" 2>&1 &
+	tpid=$!
+	echo "$tpid" > "$dir/timeout.pid"
+	wait "$tpid" || rc=$?
+	rm -f "$dir/timeout.pid" "$dir/initrd.gz"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	case $rc in 124 | 137) timed_out=yes ;; esac
+	mkdir -p "$dir/out"
+	if sed -n '/^HGMATRIX-BEGIN/,/^HGMATRIX-END/p' "$dir/data.b64" | sed '1d;$d' |
+		tr -d '\r' | base64 -d > "$dir/out.tar.gz" 2> /dev/null &&
+		tar -xzf "$dir/out.tar.gz" -C "$dir/out" 2> /dev/null; then
+		rm -f "$dir/out.tar.gz" "$dir/data.b64"
+		results=yes
+	fi
+	printf 'seconds=%d.%d\nqemu_exit=%s\ntimed_out=%s\nresults=%s\n' $((ms / 1000)) \
+		$((ms % 1000 / 100)) "$rc" "$timed_out" "$results" > "$dir/boot.env"
+	say "$id: $((ms / 1000)).$((ms % 1000 / 100)) s, qemu exit $rc, results $results"
+}
+
+# ---- the run -------------------------------------------------------------------
+
+# A boot still running when the matrix is stopped: its `timeout` (whose
+# PID each boot writes) passes the signal on to QEMU.
+stop_boots() {
+	local f
+	for f in "$OUT"/*/timeout.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2> /dev/null || true
+	done
+}
+trap 'stop_boots' EXIT
+trap 'stop_boots; exit 130' INT
+trap 'stop_boots; exit 143' TERM
+
+T0=$(date +%s)
+mkdir -p "$OUT" "$CACHE"
+say "fetching into $CACHE"
+BUSYBOX=$(fetch bookworm busybox-static)
+declare -A KDIR PKG
+while read -r id suite flavour _; do
+	key=$suite-$flavour
+	if [ -z "${KDIR[$key]:-}" ]; then
+		deb=$(fetch "$suite" "linux-image-$flavour")
+		KDIR[$key]=$(kernel_of "$deb")
+		PKG[$key]=$(basename "$deb" .deb)
+	fi
+done < <(selected)
+T_FETCH=$(date +%s)
+base_initramfs "$BUSYBOX"
+say "guest root: $(du -k "$OUT/base.cpio.gz" | cut -f1) KiB ($(basename "$BUSYBOX" .deb), $HGRUN)"
+
+{
+	echo '{"entries": ['
+	sep=
+	while read -r id suite flavour cmd model dyn; do
+		key=$suite-$flavour
+		printf '%s{"id": "%s", "suite": "%s", "package": "%s", "release": "%s", ' "$sep" \
+			"$id" "$suite" "${PKG[$key]}" "$(cat "${KDIR[$key]}/release")"
+		printf '"cmdline": "%s", "preempt": "%s", "preempt_dynamic": %s}\n' \
+			"$([ "$cmd" = - ] || echo "${cmd//,/ }")" "$model" \
+			"$([ "$dyn" = - ] && echo null || echo "\"$dyn\"")"
+		sep=,
+	done < <(selected)
+	echo ']}'
+} > "$OUT/matrix.json"
+
+while read -r id suite flavour cmd _; do
+	cmdline=$([ "$cmd" = - ] || echo "${cmd//,/ }")
+	boot "$id" "${KDIR[$suite-$flavour]}" "$cmdline" &
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+done < <(selected)
+wait || true
+T_BOOT=$(date +%s)
+say "fetch $((T_FETCH - T0)) s, boots $((T_BOOT - T_FETCH)) s"
+[ "$CHECK" = 1 ] || exit 0
+# hgreport from the project's environment (scripts/setup.sh), else python3
+py=${HG_VENV:-$ROOT/.venv}/bin/python
+[ -x "$py" ] || py=python3
+HG_MATRIX_TIMES="fetch $((T_FETCH - T0)) s, boots $((T_BOOT - T_FETCH)) s" \
+	PYTHONPATH="$ROOT/analysis${PYTHONPATH:+:$PYTHONPATH}" "$py" "$HERE/check.py" "$OUT"

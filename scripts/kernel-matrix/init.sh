@@ -1,0 +1,86 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The guest's /init of the kernel matrix (docs/kernels.md): busybox, hgrun and
+# its libraries in an initramfs; runs the functional suite, writes each step's
+# exit status to /out/status, and sends /out as base64 of a tar.gz on the
+# second serial port (ttyS1) between two marker lines, then powers off.
+# /matrix.env (written per boot by scripts/kernel-matrix.sh) sets ENTRY and
+# STEP_TIMEOUT.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+. /matrix.env
+OUT=/out
+mkdir -p $OUT
+cd /tmp
+
+log() { echo "kernel-matrix[$ENTRY]: $*"; }
+
+# One step: its name, the exit status it should have, the command.  The
+# command runs under `timeout` (a hung step is killed, never waited for);
+# its output goes to /out/NAME.log.
+step() {
+	name=$1 want=$2
+	shift 2
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout "$STEP_TIMEOUT" "$@" > "$OUT/$name.log" 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "$name $rc $want $t0 $t1" >> "$OUT/status"
+	log "$name: exit $rc (want $want) $(tail -n 1 "$OUT/$name.log")"
+}
+
+facts() {
+	echo "uname_a=$(uname -a)"
+	echo "uname_v=$(uname -v)"
+	echo "release=$(uname -r)"
+	echo "cmdline=$(cat /proc/cmdline)"
+	echo "realtime=$(cat /sys/kernel/realtime 2>/dev/null || echo absent)"
+	echo "lockdown=$(cat /sys/kernel/security/lockdown 2>/dev/null || echo absent)"
+	echo "nproc=$(nproc)"
+	echo "config=$(ls /boot)"
+}
+facts > $OUT/facts
+grep -E ' (tracefs|debugfs) ' /proc/mounts > $OUT/mounts.before
+dmesg > $OUT/dmesg.boot
+
+S=/suite
+step calibrate 0 hgrun calibrate --json
+step periodic_latency 0 hgrun run $S/periodic_latency.yaml -o $OUT/periodic_latency --quiet
+step periodic_latency_traced 0 hgrun run $S/periodic_latency.yaml -o $OUT/periodic_latency_traced \
+	--quiet --kernel-trace
+step loaded_traced 0 hgrun run $S/loaded.yaml -o $OUT/loaded_traced --quiet --kernel-trace
+if grep -q '\[confidentiality\]' /sys/kernel/security/lockdown 2>/dev/null; then
+	# without the kernel trace a run still stops before anything with --strict
+	step strict_lockdown 4 hgrun run $S/periodic_latency.yaml -o $OUT/strict_lockdown \
+		--quiet --kernel-trace --strict
+fi
+if [ -e /sys/kernel/realtime ]; then
+	# an RT kernel without the RT patch set's file, as mainline's PREEMPT_RT
+	: > /tmp/empty
+	if mount --bind /tmp/empty /sys/kernel/realtime; then
+		step realtime_hidden 0 hgrun run $S/periodic_latency.yaml -o $OUT/realtime_hidden \
+			--quiet --duration 300ms
+		umount /sys/kernel/realtime
+	fi
+fi
+grep -E ' (tracefs|debugfs) ' /proc/mounts > $OUT/mounts.after
+ls /sys/kernel/tracing/instances 2>/dev/null > $OUT/instances.after
+dmesg > $OUT/dmesg
+# what ran where, for the record
+ps -o pid,comm 2>/dev/null | grep -E 'irq/|ktimers|rcuc|ksoftirqd' > $OUT/irq_threads
+
+log "sending results"
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+{
+	echo "HGMATRIX-BEGIN $ENTRY"
+	tar -C $OUT -czf - . | base64
+	echo "HGMATRIX-END $ENTRY"
+} > /dev/ttyS1
+sync
+log "done"
+poweroff -f
