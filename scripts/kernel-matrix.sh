@@ -15,7 +15,9 @@
 #
 # Options: -o DIR (results; default build/kernel-matrix), -j N (boots at
 # once; default 1), --hgrun PATH (default build/hgrun), --boot-timeout S (one
-# boot's bound; default 300), --no-check.  The kernel packages are fetched
+# boot's bound; default 300), --no-check, --extra DIR (after the suite, run
+# every DIR/*.yaml --extra-repeat times, default 3, into out/extra/NAME/rK:
+# the reproductions' emulated kernel rows, docs/reproductions.md).  The kernel packages are fetched
 # with apt's own download into $HG_KERNEL_CACHE (default
 # /var/cache/hgrun-kernels), through an apt configuration of their own there
 # (the host's sources are not touched); a rerun uses what is cached, and with
@@ -37,6 +39,8 @@ JOBS=1
 BOOT_TIMEOUT=300
 STEP_TIMEOUT=120
 CHECK=1
+EXTRA=
+EXTRA_REPEAT=3
 
 # The matrix: id, Debian suite, kernel flavour, extra command line (words
 # joined by commas, - for none), the preemption model hgrun must record and
@@ -76,6 +80,8 @@ while [ $# -gt 0 ]; do
 	--hgrun) HGRUN=$2; shift ;;
 	--boot-timeout) BOOT_TIMEOUT=$2; shift ;;
 	--no-check) CHECK=0 ;;
+	--extra) EXTRA=$(cd "$2" && pwd); shift ;;
+	--extra-repeat) EXTRA_REPEAT=$2; shift ;;
 	-*) say "unknown option $1"; usage 3 ;;
 	*) ONLY=${ONLY:+$ONLY,}$1 ;;
 	esac
@@ -198,6 +204,10 @@ base_initramfs() {
 		cp -L "$lib" "$root$lib"
 	done
 	cp "$HERE"/*.yaml "$root/suite/"
+	if [ -n "$EXTRA" ]; then
+		mkdir -p "$root/suite/extra"
+		cp "$EXTRA"/*.yaml "$root/suite/extra/"
+	fi
 	install -m 755 "$HERE/init.sh" "$root/init"
 	(cd "$root" && find . | "$root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
 		gzip -1 > "$OUT/base.cpio.gz"
@@ -210,7 +220,8 @@ entry_initramfs() {
 	rm -rf "$extra"
 	mkdir -p "$extra/boot"
 	cp "$kdir/config" "$extra/boot/config-$(cat "$kdir/release")"
-	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\n' "$id" "$STEP_TIMEOUT" > "$extra/matrix.env"
+	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\nEXTRA_REPEAT=%s\n' "$id" "$STEP_TIMEOUT" "$EXTRA_REPEAT" \
+		> "$extra/matrix.env"
 	(cd "$extra" && find . | "$OUT/root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
 		gzip -1 | cat "$OUT/base.cpio.gz" - > "$dir/initrd.gz"
 	rm -rf "$extra"

@@ -19,6 +19,7 @@ Usage: scripts/reproduce.py [--list] [--dry-run] [--lock FILE] [--repeat N] [--r
               script printed), without running anything
   --no-store  print the summary, leave docs/data/ alone
   --hgrun PATH  the hgrun binary (default build/hgrun)
+  --commit REV  the commit that binary was built from (default: this checkout's)
   --runs-only make the runs and stop (store them later with --summarize-only)
 Needs root for most scenarios (real-time priorities), build/hgrun built from this checkout
 (the commit stored is this checkout's: build first), and python3 with hgreport's packages.
@@ -44,6 +45,7 @@ DATA = ROOT / "docs" / "data"
 FIGURES = ROOT / "docs" / "figures"
 HGRUN = ROOT / "build" / "hgrun"      # --hgrun changes it
 RECORD = "reproduce.json"             # in the results directory: what the runs were made with
+COMMIT = None                         # --commit: the commit hgrun was built from, when not HEAD
 MAX_BYTES = 32_000          # a stored summary, not a trace (tests/analysis/test_docs_data.py)
 
 
@@ -76,7 +78,8 @@ def scenarios(e: dict[str, Any]) -> list[str]:
 
 def runs_of(e: dict[str, Any], repeat: int) -> int:
     """Runs one regeneration makes (a sweep: its repeats of the grid)."""
-    return repeat * e.get("copies", 1) * len(scenarios(e))
+    entries = sum(len(g) for g in e.get("entries", [[None]]))
+    return repeat * e.get("copies", 1) * len(scenarios(e)) * entries
 
 
 def estimate_s(e: dict[str, Any], repeat: int) -> float:
@@ -230,6 +233,17 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
         if r.dry:
             return [], d
         return sorted(p.parent for p in d.glob("p*/r*/result.json")), d
+    if e["kind"] == "matrix":
+        # the kernel matrix (docs/kernels.md) with the scenarios as its extra steps, a group
+        # of entries per lock hold; the runs are ENTRY/out/extra/SCENARIO/rK
+        extra = str(Path(scenarios(e)[0]).parent)
+        for k, group in enumerate(e["entries"]):
+            _ok(r.run(["scripts/kernel-matrix.sh", "--no-check", "--hgrun", hgrun, "--extra", extra,
+                       "--extra-repeat", str(repeat), "-o", str(out / f"g{k}"), ",".join(group)]),
+                f"kernel matrix group {k}")
+        if r.dry:
+            return [], None
+        return sorted(out.glob("g*/*/out/extra/*/r*"), key=str), None
     if e["kind"] == "bench":
         cmd = [hgrun if c == "HGRUN" else c for c in e["command"]]
         if r.dry:
@@ -305,6 +319,17 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
 
     if cmd.get("each"):
         return [one(p) for p in runs]
+    if any(str(a).startswith("ENTRY:") for a in cmd["args"]):
+        # per kernel-matrix entry: the runs of one scenario booted on that entry
+        entries = sorted({p.parts[-5] for p in runs}) if not r.dry else ["ENTRY"]
+        out_by = {}
+        for entry in entries:
+            spec = dict(cmd, args=[a for a in cmd["args"] if not str(a).startswith("ENTRY:")] + ["RUNS"])
+            scen = next(a for a in cmd["args"] if str(a).startswith("ENTRY:")).split(":", 1)[1]
+            mine = ([Path("RUN")] if r.dry else
+                    [p for p in runs if p.parts[-5] == entry and p.parts[-2] == scen])
+            out_by[entry] = hgreport(name, spec, mine, sweep, r)
+        return out_by
     return one(None)
 
 
@@ -334,7 +359,7 @@ def loadavg() -> list[float] | None:
 def record(out: Path, r: Runner, started: str, load_before: list[float] | None) -> dict[str, Any]:
     """What the runs were made with, written beside them when they are made (the commit of
     the checkout then, not when they are summarised)."""
-    rec = {"commit": commit(), "made_utc": started,
+    rec = {"commit": COMMIT or commit(), "made_utc": started,
            "took": {"hgrun_s": round(r.hgrun_s, 1), "lock_wait_s": round(r.wait_s, 1),
                     "load_average_before": load_before, "load_average_after": loadavg()}}
     (out / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
@@ -383,7 +408,7 @@ def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner
         prov = hgreport(e["name"], {"args": ["provenance", "RUNS"], "json": True}, runs, sweep, r)
     doc = {
         "name": e["name"], "rows": e["rows"], "what": e["what"], "scenarios": scenarios(e),
-        "made_utc": rec["made_utc"], "commit": rec["commit"],
+        "made_utc": rec["made_utc"], "commit": rec["commit"], "summarized_at": commit(),
         "regenerate": f"scripts/reproduce.py {e['name']}",
         "hgrun": {"kind": e["kind"], "args": e["args"],
                   "repeat": len(runs) // (e.get("copies", 1) * len(scenarios(e)))
@@ -422,8 +447,10 @@ def main() -> int:
     p.add_argument("--no-store", action="store_true")
     p.add_argument("--runs-only", action="store_true")
     p.add_argument("--hgrun", type=Path)
+    p.add_argument("--commit")
     a = p.parse_args()
-    global HGRUN
+    global HGRUN, COMMIT
+    COMMIT = a.commit
     if a.hgrun:
         HGRUN = a.hgrun.resolve()
     os.chdir(ROOT)                   # paths below are the repository's
@@ -457,6 +484,8 @@ def main() -> int:
             sweep = None
             if e["kind"] == "bench":
                 runs = []
+            elif e["kind"] == "matrix":
+                runs = sorted(out.glob("g*/*/out/extra/*/r*"), key=str)
             elif e["kind"] == "sweep":
                 sweep = out / "sweep"
                 runs = sorted(q.parent for q in sweep.glob("p*/r*/result.json"))

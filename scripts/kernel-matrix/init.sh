@@ -68,6 +68,19 @@ if [ -e /sys/kernel/realtime ]; then
 		umount /sys/kernel/realtime
 	fi
 fi
+# scripts/kernel-matrix.sh --extra DIR: each of its scenarios EXTRA_REPEAT
+# times, one repeat of every scenario after the other
+if [ -d $S/extra ]; then
+	k=0
+	while [ $k -lt "${EXTRA_REPEAT:-3}" ]; do
+		for f in $S/extra/*.yaml; do
+			n=$(basename $f .yaml)
+			mkdir -p $OUT/extra/$n
+			step extra_${n}_r$k 0 hgrun run $f -o $OUT/extra/$n/r$k --quiet
+		done
+		k=$((k + 1))
+	done
+fi
 grep -E ' (tracefs|debugfs) ' /proc/mounts > $OUT/mounts.after
 ls /sys/kernel/tracing/instances 2>/dev/null > $OUT/instances.after
 dmesg > $OUT/dmesg

@@ -134,6 +134,8 @@ NOT_MEASURED = {
     "10–19.5 s", "0.5 s", "5%", "2 h 20 min", "1 h 48 min", "1 ms", "48 KiB", "2 MiB",
     # the kernel's configuration: EEVDF's default base slice
     "3 ms",
+    # the confidence level, and lengths of the full sweeps (scenario x repeat x duration)
+    "95%", "1 h", "48 min", "2 h", "20 min",
 }
 
 

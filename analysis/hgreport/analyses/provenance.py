@@ -10,32 +10,15 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..read.rundir import Run
+from . import disturbances as dist
 
-# result.json warnings that say the run was disturbed, by how they begin (docs/statistics.md,
-# "Disturbed runs"); analyses/disturbances.py, when present, is the one list
-_DISTURBED = (("competition:", "competition"), ("steal time:", "steal"),
-              ("CPU not received:", "cpu_not_received"))
 HOST_KEYS = ("hostname", "cpu_model", "cpus_online", "kernel_release", "kernel_version",
              "preempt", "hz", "clocksource", "cpuidle_driver")
 
 
 def disturbances(run: Run) -> list[str]:
-    """The kinds of what disturbed the run, in the words of analyses/disturbances.py when it
-    exists (one method), else from result.json's warnings and `complete`."""
-    try:
-        from . import disturbances as dist      # the comparisons' one list, when it exists
-    except ImportError:
-        dist = None
-    if dist is not None:
-        return dist.kinds(dist.of_run(run))
-    kinds: list[str] = []
-    for w in run.result.get("warnings") or []:
-        for prefix, kind in _DISTURBED:
-            if str(w).startswith(prefix) and kind not in kinds:
-                kinds.append(kind)
-    if not run.complete:
-        kinds.append("incomplete")
-    return kinds
+    """The kinds of what disturbed the run (analyses/disturbances.py, the one list)."""
+    return dist.kinds(dist.of_run(run))
 
 
 def of_run(run: Run, name: str | None = None) -> dict[str, Any]:

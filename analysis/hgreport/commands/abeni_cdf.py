@@ -29,9 +29,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..analyses import latency_cdf, over_runs
     from ..read.rungroups import gather
+    from ..tables.verdicts import configurations
     from ..tables import latency_cdf as render
     at = tuple(args.at) if args.at else latency_cdf.AT_NS
-    groups = over_runs.configurations([r for g in gather(args.paths, []) for r in g.runs])
+    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
     per_group = [[latency_cdf.of_run(r, args.window, at) for r in g.runs] for g in groups]
     runs = [dict(x, label=over_runs.run_label(g, r), configuration=g.label)
             for g, xs in zip(groups, per_group) for r, x in zip(g.runs, xs)]

@@ -19,8 +19,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..analyses import abeni_table2, over_runs
     from ..read.rungroups import gather
+    from ..tables.verdicts import configurations
     from ..tables import abeni_table2 as render
-    groups = over_runs.configurations([r for g in gather(args.paths, []) for r in g.runs])
+    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
     per_group = [[abeni_table2.of_run(r) for r in g.runs] for g in groups]
     runs = [x for xs in per_group for x in xs]
     labels = [over_runs.run_label(g, r) for g in groups for r in g.runs]

@@ -23,8 +23,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..analyses import over_runs, slices
     from ..read.rungroups import gather
+    from ..tables.verdicts import configurations
     from ..tables import slices as render
-    groups = over_runs.configurations([r for g in gather(args.paths, []) for r in g.runs])
+    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
     gap = args.max_gap if args.max_gap is not None else slices.MAX_GAP_NS
     per_group = [[slices.of_run(r, gap) for r in g.runs] for g in groups]
     runs = [x for xs in per_group for x in xs]
