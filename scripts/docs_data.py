@@ -1218,6 +1218,77 @@ def cache_verdict() -> str:
     return verdict(r["word"], r["name"], r["basis"]) + "."
 
 
+# === the kernel matrix's emulated rows (docs/kernels.md) ==================================
+
+KM = "kernel_matrix"
+
+
+def km(command_index: int) -> dict[str, Any]:
+    """{entry: output} of the matrix file's hgreport command number `command_index`."""
+    return load(KM)["summaries"][command_index]
+
+
+EMULATED = ("*Emulated* (QEMU's TCG, docs/kernels.md): every instruction is translated and the "
+            "host takes milliseconds the guest never sees, so no latency here is the kernel's; "
+            "only a difference far beyond that noise, and a shape the emulator cannot make (a "
+            "lateness bounded by the tick), says anything.")
+
+
+def km_made() -> str:
+    doc = load(KM)
+    d, n = disturbed(KM)
+    commit = doc["commit"].split("-")[0][:7]
+    return (f"{n} runs in {len(km(0))} boots, {doc['made_utc'][:10]}, at {commit}"
+            f"{f', {d} disturbed' if d else ''}; {stored(KM)}")
+
+
+@renders("kernels.tick")
+def kernels_tick() -> str:
+    ia, t1 = km(0), km(1)
+    rows = []
+    for entry in sorted(ia):
+        c = ia[entry]["configurations"][0]
+        t1rows = t1[entry]["rows"]
+        rows.append([entry, len(c["runs"]), span([r["p99_ns"] for r in t1rows], dur),
+                     span([r["max_ns"] for r in t1rows], dur), est(c["spread_ns"]["values"], dur, "ns")])
+    return (table(["kernel (matrix entry)", "runs", "lateness p99 per run", "worst per run",
+                   "inter-activation p99 − p1"], rows, "lrrrr") +
+            f"\n\nA 3 ms POSIX signal timer (`scripts/kernel-matrix/repro/abeni_tick.yaml`), no hgrun "
+            f"tick: on `6.12-nohighres` the kernel's own 250 Hz tick (4 ms). {EMULATED} {km_made()}.")
+
+
+@renders("kernels.rm")
+def kernels_rm() -> str:
+    t2 = km(2)
+    rows = []
+    for entry in sorted(t2):
+        runs = t2[entry] if isinstance(t2[entry], list) else [t2[entry]]
+        video = [next(r for r in run["rows"] if r["row"] == "video") for run in runs]
+        rows.append([entry, ", ".join(f"{v['missed']}/{v['releases']}" for v in video),
+                     est([v["missed"] / v["releases"] for v in video if v["releases"]],
+                         lambda x: f"{100 * x:.1f}%", upper=1.0)])
+    return (table(["kernel (matrix entry)", "video missed/released per run", "over the runs"], rows,
+                  "lrr") +
+            "\n\nThe pair of this section with the video thread's own relative sleep and no hgrun "
+            f"tick (`scripts/kernel-matrix/repro/rm_tick.yaml`, 5 s). {EMULATED} {km_made()}.")
+
+
+@renders("kernels.dispatch")
+def kernels_dispatch() -> str:
+    t1 = km(3)
+    rows = []
+    for entry in t1:
+        rs = t1[entry]["rows"]
+        th = [str(x) for x in t1[entry]["thresholds_ns"]]
+        over = [r["later_than"][th[0]] / r["samples"] for r in rs if r["samples"]]
+        rows.append([entry, len(rs), est(over, lambda x: f"{100 * x:.1f}%", upper=1.0),
+                     span([r["p99_ns"] for r in rs], dur), span([r["max_ns"] for r in rs], dur)])
+    return (table(["kernel (matrix entry)", "runs", "later than 1 ms, over the runs", "p99 per run",
+                   "worst per run"], rows, "lrrrr") +
+            "\n\nAn RTHIGH thread every 5.3 ms beside a looping find, an io load and a fork load "
+            f"(`scripts/kernel-matrix/repro/dispatch_models.yaml`, 10 s). {EMULATED} {km_made()}.")
+
+
 # === README.md ============================================================================
 
 @renders("readme.stdout")

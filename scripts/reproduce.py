@@ -185,6 +185,15 @@ def _run_order(p: Path) -> tuple[int, str]:
     return int(part[1:]), str(p)
 
 
+def _done(d: Path) -> bool:
+    """Whether d holds a whole run already (a regeneration interrupted and started again with
+    the same --results keeps it)."""
+    try:
+        return bool(json.loads((d / "result.json").read_text()).get("complete"))
+    except (OSError, ValueError):
+        return False
+
+
 def _ok(rc: int, what: str) -> None:
     if rc not in (0, 5):             # 5: an expectation failed, a finding; the run is whole
         raise SystemExit(f"reproduce: {what} exited {rc}: not stored")
@@ -199,7 +208,9 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
         for i in range(repeat):           # several scenarios: one run of each in turn
             for s in scenarios(e):
                 d = out / f"r{i}" if len(scenarios(e)) == 1 else out / f"r{i}" / Path(s).stem
-                if e.get("capture") and not r.dry:    # hgrun's own summary, kept beside the run
+                if not r.dry and _done(d):
+                    print(f"reproduce: {d} holds a whole run: kept", file=sys.stderr)
+                elif e.get("capture") and not r.dry:    # hgrun's own summary, kept beside the run
                     d.parent.mkdir(parents=True, exist_ok=True)
                     with open(d.parent / f"{d.name}.stdout.txt", "w") as f:
                         _ok(r.run([hgrun, "run", s, "-o", str(d), *e["args"]], stdout=f), f"run {d}")
@@ -210,6 +221,10 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
     if e["kind"] == "concurrent":
         for i in range(repeat):
             ds = [out / f"r{i}" / chr(ord("a") + k) for k in range(e.get("copies", 2))]
+            if not r.dry and all(_done(d) for d in ds):
+                print(f"reproduce: {ds[0].parent} holds whole runs: kept", file=sys.stderr)
+                runs += ds
+                continue
             rcs = r.together([[hgrun, "run", scen, "-o", str(d), "--quiet", *e["args"]]
                               for d in ds])
             for d, rc in zip(ds, rcs):
@@ -219,6 +234,9 @@ def make_runs(e: dict[str, Any], repeat: int, out: Path, r: Runner) -> tuple[lis
     if e["kind"] == "two_host":
         for i in range(repeat):
             d = out / f"r{i}"
+            if not r.dry and _done(d / "receiver"):
+                runs.append(d / "receiver")
+                continue
             _ok(r.run(["scripts/two_host_rx.sh", "-o", str(d), "--hgrun", hgrun, *e["args"]]),
                 f"two_host_rx {i}")
             runs.append(d / "receiver")
