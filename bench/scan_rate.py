@@ -10,7 +10,7 @@ machine lowers the CPU a run gets, not its rate.
     bench/scan_rate.py --hgrun build/hgrun --cpu 1 --rounds 5 --duration 2s
     bench/scan_rate.py --markdown             # the table of docs/cache.md
     bench/scan_rate.py --json                 # every run's rate, the medians, the machine
-                                              # (docs/data/scan_rate.json: scripts/reproduce.py)
+                                              # (docs/data/, by scripts/reproduce.py scan_rate)
 """
 import argparse
 import json

@@ -816,8 +816,11 @@ def row7_result() -> dict[str, Any]:
     pa, pv = resv(name, "3.1ms", "17.1ms", "audio"), resv(name, "3.1ms", "17.1ms", "video")
     ba, bv = resv(name, "4ms", "20ms", "audio"), resv(name, "4ms", "20ms", "video")
     a = PAPER["audio_exact"]
-    basis = (f"exact budgets miss: audio {est(ea, f, upper=1.0)}, video {est(ev, f, upper=1.0)}, "
-             f"but far fewer audio jobs than the paper's {100 * a[0] / a[1]:.1f}%; the paper's "
+    e = over_runs.estimate(ea, upper=1.0)
+    fewer = e["high"] is not None and e["high"] < a[0] / a[1]
+    basis = (f"exact budgets miss: audio {est(ea, f, upper=1.0)}, video {est(ev, f, upper=1.0)}"
+             + (f", far fewer audio jobs than the paper's {100 * a[0] / a[1]:.1f}%" if fewer else
+                f" (the paper: audio {100 * a[0] / a[1]:.1f}%)") + "; the paper's "
              f"+0.1 ms: audio {est(pa, f, upper=1.0)}, video {est(pv, f, upper=1.0)} (the paper: "
              f"none); 4 / 20 ms: audio {est(ba, f, upper=1.0)}, video {est(bv, f, upper=1.0)}")
     return {"word": "partly", "basis": basis, "name": name,
