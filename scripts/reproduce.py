@@ -3,7 +3,7 @@
 """Make docs/data/NAME.json again from its scenario: run hgrun as docs/data/manifest.toml says
 (n runs, or a sweep), summarise the runs with hgreport's --json, and store the summary with
 where it came from (the scenario, this checkout's commit, the machine, the kernel, what
-disturbed each run) and how long it took. docs/data/README.md describes the files.
+disturbed each run) and how long it took. docs/data/manifest.toml lists the files.
 
 Usage: scripts/reproduce.py [--list] [--dry-run] [--lock FILE] [--repeat N] [--results DIR]
                             [--summarize-only] [--no-store] NAME|ROW|all...

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Where a run's numbers came from, small enough to keep beside a summary in git
-(docs/data/README.md): the scenario (name, file hash, what was changed on the command line),
+(docs/data/, scripts/reproduce.py): the scenario (name, file hash, what was changed on the command line),
 hgrun's version, the machine (host, kernel, preemption model), when it ran, and what
 disturbed it (competition from other processes, steal time, CPU the scenario did not get,
 skipped wake-ups, an incomplete run). Facts every run of a set shares are given once
