@@ -278,6 +278,7 @@ trap 'stop_boots; exit 143' TERM
 
 T0=$(date +%s)
 mkdir -p "$OUT" "$CACHE"
+OUT=$(cd "$OUT" && pwd)   # absolute: the guest root is packed from inside it
 say "fetching into $CACHE"
 BUSYBOX=$(fetch bookworm busybox-static)
 declare -A KDIR PKG

@@ -315,7 +315,10 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
             if p.returncode != 0:
                 raise SystemExit(f"reproduce: hgreport {' '.join(args)} --json exited "
                                  f"{p.returncode}: {p.stderr.strip()}")
-            return json.loads(p.stdout)
+            data = json.loads(p.stdout)
+            for path in cmd.get("drop", []):
+                drop(data, path)
+            return data
         with tempfile.TemporaryDirectory(prefix="reproduce.") as tmp:
             if r.dry:
                 print(" ".join(["hgreport", *args, "-o", "TMP"]))
@@ -326,6 +329,8 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
                 raise SystemExit(f"reproduce: hgreport {' '.join(args)} exited {p.returncode}: "
                                  f"{p.stderr.strip()}")
             data = json.loads((Path(tmp) / cmd["file"]).read_text())
+            for path in cmd.get("drop", []):
+                drop(data, path)
             if cmd.get("keep"):
                 data = {k: data.get(k) for k in cmd["keep"]}
             if cmd.get("figure"):
@@ -349,6 +354,21 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
             out_by[entry] = hgreport(name, spec, mine, sweep, r)
         return out_by
     return one(None)
+
+
+def drop(data: Any, path: str) -> None:
+    """Remove `a.*.b` from data (`*`: every item of a list), to keep a summary small."""
+    head, _, rest = path.partition(".")
+    items = data if head == "*" and isinstance(data, list) else (
+        [data] if isinstance(data, dict) else [])
+    for item in items:
+        if head == "*":
+            if rest:
+                drop(item, rest)
+        elif not rest:
+            item.pop(head, None)
+        elif head in item:
+            drop(item[head], rest)
 
 
 def commit() -> str:
