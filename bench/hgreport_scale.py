@@ -21,6 +21,7 @@ the binary files' size.
     bench/hgreport_scale.py                      # 5M intervals, 3 repeats
     bench/hgreport_scale.py --intervals 1000000 --repeat 1
     bench/hgreport_scale.py --run-dir results/x/20260101T000000Z
+    bench/hgreport_scale.py --tree /tmp/before --repeat 5   # this tree and another, interleaved
 """
 from __future__ import annotations
 
@@ -183,15 +184,15 @@ class TreeMemory(threading.Thread):
             self.pss = max(self.pss, sum(x[1] for x in r))
 
 
-def measure(argv: list[str], env_extra: dict[str, str] | None = None, sample: bool = True
-            ) -> tuple[float, float, str, float, float, float]:
+def measure(argv: list[str], env_extra: dict[str, str] | None = None, sample: bool = True,
+            tree_root: pathlib.Path = ROOT) -> tuple[float, float, str, float, float, float]:
     """(wall s, peak RSS MiB, stdout, CPU s, tree RSS MiB, tree PSS MiB) of one child process,
     reaped with os.wait4: its ru_maxrss is the largest of the child's own peak and those of the
     processes it waited for (the forked Perfetto writer): a max, not a sum; its CPU time is
     the child's plus theirs. On a shared machine the CPU time (user + system) is what a quiet
     machine's single-CPU wall time would be. The tree figures are TreeMemory's samples (0
     unless `sample`: reading smaps_rollup every 20 ms takes CPU the child would use)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "analysis"), **(env_extra or {}))
+    env = dict(os.environ, PYTHONPATH=str(tree_root / "analysis"), **(env_extra or {}))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         pid = os.posix_spawn(argv[0], argv, env, file_actions=[
@@ -288,6 +289,45 @@ class Children:
                 max(r[5] for r in runs))
 
 
+def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Path, size: int,
+                 trace_size: int, tmp: pathlib.Path, repeat: int) -> None:
+    """`hgreport RUN` of each tree on the small and the big run, interleaved (tree A, tree B, A,
+    ...), each `repeat` times timed and as many times with the memory sampler."""
+    took: dict[tuple[int, str], list[tuple]] = {}
+    n = 0
+    for _ in range(repeat):
+        for which, run in (("small", small), ("big", big)):
+            for k, tree in enumerate(trees):
+                for sample in (False, True):
+                    n += 1
+                    took.setdefault((k, which), []).append(measure(
+                        [sys.executable, "-m", "hgreport", str(run), "-o", str(tmp / f"o{n}")],
+                        None, sample, tree))
+    load = os.getloadavg()[0]
+    print(f"\nhgreport RUN, {repeat} children each timed and {repeat} sampled, interleaved; "
+          f"trace.bin {trace_size / 2**20:.0f} MiB, with latency.bin {size / 2**20:.0f} MiB; "
+          f"load average {load:.1f} at the end")
+    print(f"{'tree':48} {'run':6} {'wall s':>13} {'CPU s':>7} {'peak RSS':>9} {'tree PSS':>9} "
+          f"{'PSS/trace.bin':>14} {'growth/binary':>14}")
+    for k, tree in enumerate(trees):
+        base_pss = max(r[5] for r in took[(k, "small")] if r[5])
+        for which in ("small", "big"):
+            rs = took[(k, which)]
+            timed = [r for i, r in enumerate(rs) if i % 2 == 0]
+            sampled = [r for i, r in enumerate(rs) if i % 2 == 1]
+            walls = [r[0] for r in timed]
+            pss = max(r[5] for r in sampled)
+            wall = f"{statistics.median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})"
+            growth = "" if which == "small" else f"{(pss - base_pss) * 2**20 / size:.2f}x"
+            print(f"{str(tree)[-48:]:48} {which:6} {wall:>13} "
+                  f"{statistics.median(r[3] for r in timed):7.2f} {max(r[1] for r in rs):9.0f} "
+                  f"{pss:9.0f} {pss * 2**20 / trace_size:13.2f}x {growth:>14}")
+    print("wall s: median (min-max) of the timed children; CPU: their median, the child's "
+          "included; memory (MiB): peak RSS the largest ru_maxrss of any child, tree PSS the "
+          "largest sampled sum over hgreport and its children; growth: tree PSS above the small "
+          "run's, over trace.bin + latency.bin.")
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--synthesise"]:
         synthesise(pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), int(sys.argv[4]))
@@ -298,6 +338,8 @@ def main() -> int:
     ap.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"))
     ap.add_argument("--run-dir", type=pathlib.Path, help="time this run directory instead")
     ap.add_argument("--keep", action="store_true", help="keep the synthesised run")
+    ap.add_argument("--tree", type=pathlib.Path,
+                    help="another checkout: time `hgreport RUN` of both, interleaved, and stop")
     a = ap.parse_args()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="hgreport_scale."))
     if a.run_dir:
@@ -320,6 +362,14 @@ def main() -> int:
     n = ((big / "trace.bin").stat().st_size - HEADER) // RECORD
     ch = Children(tmp, a.repeat)
     small = ROOT / "tests" / "analysis" / "golden" / "mix" if a.run_dir else tmp / "template"
+    if a.tree:
+        side_by_side([ROOT, a.tree.resolve()], small, big, size,
+                     (big / "trace.bin").stat().st_size, tmp, a.repeat)
+        if a.keep or a.run_dir:
+            print(f"kept: {tmp}")
+        else:
+            shutil.rmtree(tmp)
+        return 0
     tiny = ch.cli(small)
     full = ch.cli(big)
     serial = ch.cli(big, {"HGREPORT_SERIAL": "1"})

@@ -3,9 +3,11 @@
 the golden `miss` run (tests/analysis/golden/miss: two periodic threads, 749 intervals) made
 into --threads threads (4096 by default): result.json's threads and scenario threads copied
 (`t`, instances 0..N-1), each trace.bin record given to one of them in turn. Times
-`hgreport RUN` in a child process: wall and peak RSS (wait4); --tree runs another checkout.
+`hgreport RUN` in a child process: wall and peak RSS (wait4); --tree runs another checkout;
+in one process (HGREPORT_SERIAL=1) unless --forked (the default of hgreport: the Perfetto
+export and every other figure in forked children, base/forked.py).
 
-    python3 bench/hgreport_threads.py [--threads 4096] [--tree DIR] [--timeout S]"""
+    python3 bench/hgreport_threads.py [--threads 4096] [--tree DIR] [--timeout S] [--forked]"""
 from __future__ import annotations
 
 import argparse
@@ -53,10 +55,14 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=4096)
     ap.add_argument("--tree", type=pathlib.Path, default=ROOT)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--forked", action="store_true", help="as hgreport runs by default")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         run = make(pathlib.Path(tmp) / "run", args.threads)
-        env = dict(os.environ, PYTHONPATH=str(args.tree / "analysis"), HGREPORT_SERIAL="1")
+        env = dict(os.environ, PYTHONPATH=str(args.tree / "analysis"))
+        env.pop("HGREPORT_SERIAL", None)
+        if not args.forked:
+            env["HGREPORT_SERIAL"] = "1"
         t = time.perf_counter()
         p = subprocess.Popen([sys.executable, "-m", "hgreport", str(run)], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -75,7 +81,8 @@ def main() -> int:
         err = p.stderr.read().decode(errors="replace").strip().splitlines()
         sizes = {f.name: f.stat().st_size for f in (run / "report").glob("*.png")} \
             if (run / "report").exists() else {}
-        print(f"{args.threads} threads: {wall:.1f} s, peak RSS {usage.ru_maxrss >> 10} MiB, "
+        print(f"{args.tree}: {'forked' if args.forked else 'serial'}: "
+              f"{args.threads} threads: {wall:.1f} s, peak RSS {usage.ru_maxrss >> 10} MiB, "
               f"{'exit %d' % rc if rc is not None else 'killed at the timeout'}; "
               f"timeline.png {sizes.get('timeline.png', 0) >> 10} KiB")
         if rc:

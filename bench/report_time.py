@@ -13,6 +13,9 @@ of this checkout's tests/analysis/golden/, copied once into a temporary director
     bench/report_time.py                       # this tree, n=5
     bench/report_time.py --tree /tmp/before -n 7 --cases mix windows
     bench/report_time.py --serial              # HGREPORT_SERIAL=1: no forked child
+    bench/report_time.py --runs /tmp/small/*   # other run directories (0.1 s runs:
+                                               #   hgrun experiments/01_first_trace.yaml
+                                               #   --duration 100ms -o /tmp/small/a)
 """
 from __future__ import annotations
 
@@ -57,17 +60,21 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=5, help="reports per run and tree (default 5)")
     ap.add_argument("--tree", type=pathlib.Path, help="another checkout to time beside this one")
     ap.add_argument("--cases", nargs="+", default=list(CASES), choices=CASES)
+    ap.add_argument("--runs", nargs="+", type=pathlib.Path, metavar="RUN_DIR",
+                    help="time these run directories instead of the golden runs")
     ap.add_argument("--serial", action="store_true", help="HGREPORT_SERIAL=1 (no forked child)")
     a = ap.parse_args()
     trees = [ROOT] + ([a.tree.resolve()] if a.tree else [])
     env = dict(os.environ)
     if a.serial:
         env["HGREPORT_SERIAL"] = "1"
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="report-time-") as tmp:
         base = pathlib.Path(tmp)
-        runs = {c: shutil.copytree(GOLDEN / c, base / "runs" / c,
-                                   ignore=shutil.ignore_patterns("report"))
-                for c in a.cases}
+        sources = {r.name: r for r in a.runs} if a.runs else {c: GOLDEN / c for c in a.cases}
+        a.cases = list(sources)
+        runs = {c: shutil.copytree(src, base / "runs" / c, ignore=shutil.ignore_patterns("report"))
+                for c, src in sources.items()}
         took: dict[tuple[str, int], list[tuple[float, float]]] = {}
         for _ in range(a.n):
             for case in a.cases:
@@ -77,15 +84,16 @@ def main() -> None:
         same = compare(base / "out", a.cases) if len(trees) == 2 else None
     load = os.getloadavg()[0]
     print(f"hgreport RUN, n={a.n} per run and tree, median (min-max) in seconds; "
-          f"load average {load:.1f} at the end")
-    head = f"{'run':10}" + "".join(f"{'wall ' + str(k):>20}{'CPU ' + str(k):>20}"
+          f"load average {load_before:.1f} before, {load:.1f} at the end")
+    width = max(10, *(len(c) + 1 for c in a.cases))
+    head = f"{'run':{width}}" + "".join(f"{'wall ' + str(k):>20}{'CPU ' + str(k):>20}"
                                    for k in range(len(trees)))
     if len(trees) == 2:
         head += f"{'CPU 0/1':>9}"
     print(head)
     totals = [0.0] * len(trees)
     for case in a.cases:
-        line = f"{case:10}"
+        line = f"{case:{width}}"
         for k in range(len(trees)):
             xs = took[(case, k)]
             line += f"{fmt([w for w, _ in xs]):>20}{fmt([c for _, c in xs]):>20}"

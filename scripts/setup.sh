@@ -33,6 +33,7 @@ debs=(
 	build-essential cmake pkg-config libyaml-dev libcyaml-dev libjansson-dev # hgrun
 	python3 python3-venv ca-certificates                                     # hgreport's environment
 	stress-ng iputils-ping iproute2                                          # loads of shipped experiments
+	man-db # `man hgrun`, `man hgreport` (docs/cli.md); minimal roots lack it
 )
 if ((tests)); then
 	debs+=(clang libclang-rt-dev procps git) # the fuzz target (docs/fuzzing.md); ps; git ls-files

@@ -57,7 +57,9 @@ EXIT_INTERNAL = bugreport.EXIT_INTERNAL
 __all__ = ["COMMANDS", "UsageError", "main", "parser"]
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line. With `only` (a command's name or alias), only that command's arguments
+    are added: the others' modules import nothing they would need (export's formats)."""
     overview = "\n".join(f"  hgreport {c.name} {c.usage}"
                          + (f"  (also: {', '.join(c.aliases)})" if c.aliases else "")
                          for c in COMMANDS)
@@ -66,6 +68,8 @@ def parser() -> argparse.ArgumentParser:
         description="Analysis of hgrun result directories (never YAML): reports, figures, "
                     "Perfetto export, response-time analysis, sweeps.",
         epilog=f"commands (hgreport COMMAND --help):\n{overview}\n"
+               "examples:\n  hgreport RUN_DIR\n  hgreport compare RUN_A RUN_B -o /tmp/cmp\n"
+               "  hgreport compare cyclictest.json RUN_DIR   (other tools' outputs: docs/peers.md)\n"
                f"`hgreport RUN_DIR` is `hgreport {DEFAULT} RUN_DIR`. "
                "Exit status 5: a --fail-if condition of compare is true (a finding); 2: a missing or invalid "
                "input; 3: a usage error; 70: an internal error (a bug in hgreport: its traceback is "
@@ -74,8 +78,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"hgreport {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for c in COMMANDS:
-        c.add_arguments(sub.add_parser(c.name, aliases=c.aliases, help=c.help.replace("%", "%%"),
-                                       description=c.help))
+        sp = sub.add_parser(
+            c.name, aliases=c.aliases, help=c.help.replace("%", "%%"), description=c.help,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog="examples:\n" + "\n".join(f"  {e}" for e in c.examples))
+        if only is None or only in (c.name, *c.aliases):
+            c.add_arguments(sp)
     return p
 
 
@@ -118,7 +126,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv.insert(0, DEFAULT)        # `hgreport RUN_DIR` is `hgreport report RUN_DIR`
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv[0] if argv and argv[0] in names else None).parse_args(argv)
     except SystemExit as e:            # argparse: 2 on a usage error; ours is 3 (hgrun's)
         return EXIT_USAGE if e.code == 2 else int(e.code or 0)
     if args.command is None:

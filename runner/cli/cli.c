@@ -22,8 +22,8 @@ static const struct {
 	{ "run", HG_CMD_RUN }, { "sweep", HG_CMD_SWEEP }, { "sweep-merge", HG_CMD_MERGE },
 	{ "validate", HG_CMD_VALIDATE }, { "list", HG_CMD_LIST },
 	{ "calibrate", HG_CMD_CALIBRATE }, { "schema", HG_CMD_SCHEMA },
-	{ "hourglass", HG_CMD_HOURGLASS }, { "doctor", HG_CMD_DOCTOR }, { "help", HG_CMD_HELP },
-	{ "version", HG_CMD_VERSION },
+	{ "hourglass", HG_CMD_HOURGLASS }, { "doctor", HG_CMD_DOCTOR },
+	{ "completion", HG_CMD_COMPLETION }, { "help", HG_CMD_HELP }, { "version", HG_CMD_VERSION },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -175,7 +175,10 @@ static int parse_options(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:hV", options, NULL)) != -1) {
 		if (c != ':' && c != '?' && c != 'h' && c != 'V' && !(takers(c) & ON(cli->command))) {
-			misplaced(err, cli, argv[optind - 1], c);
+			/* the option, not its value: `--duration 2s` leaves optind after 2s */
+			const char *opt = optarg && optind >= 2 && argv[optind - 1] == optarg
+				? argv[optind - 2] : argv[optind - 1];
+			misplaced(err, cli, opt, c);
 			return HG_EXIT_USAGE;
 		}
 		switch (c) {
@@ -281,6 +284,10 @@ static int check_fit(struct hg_cli *cli, FILE *err)
 			return usage_error(err, c, "schema takes at most one name (scenario or result)");
 		cli->list_what = cli->n_files ? cli->files[0] : NULL;
 		break;
+	case HG_CMD_COMPLETION:
+		if (cli->n_files != 1)
+			return usage_error(err, c, "completion takes the shell: bash or zsh");
+		break;
 	case HG_CMD_DOCTOR:
 		if (cli->n_files > 1)
 			return usage_error(err, c, "doctor takes at most one scenario file");
@@ -302,6 +309,14 @@ static int help_command(int argc, char **argv, struct hg_cli *cli, FILE *err)
 	cli->help_for = HG_CMD_HELP;
 	if (argc < 3)
 		return 0;
+	if (!strcmp(argv[2], "--man")) {         /* the man pages (cli/manpage.h) */
+		if (argc > 4)
+			return usage_error(err, HG_CMD_HELP, "help --man takes at most one page "
+					   "(hgrun or scenario)");
+		cli->man = true;
+		cli->list_what = argc > 3 ? argv[3] : NULL;
+		return 0;
+	}
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[2], commands[i].name) == 0)
 			cli->help_for = commands[i].command;

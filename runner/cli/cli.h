@@ -23,6 +23,7 @@ struct hg_cli {
 	bool resolved;           /* validate --resolved */
 	bool json;               /* calibrate, list --json; run --json: a summary object on stdout */
 	bool path_only;          /* schema --path */
+	bool man;                /* help --man [PAGE]: the man page, PAGE in list_what */
 	bool strict;             /* run --strict */
 	bool kernel_trace;       /* run, sweep --kernel-trace: as trace.kernel: true */
 	bool quiet;              /* run --quiet: no start line, progress or summary; sweep: only failures */

@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "cli/calibrate_cmd.h"
+#include "cli/complete.h"
 #include "cli/doctor_cmd.h"
 #include "cli/hourglass.h"
 #include "cli/schema_cmd.h"
 #include "cli/cli.h"
 #include "cli/stdout_end.h"
 #include "cli/list.h"
+#include "cli/manpage.h"
 #include "cli/overrides.h"
 #include "cli/plugins.h"
 #include "ktrace/observe.h"
@@ -196,8 +198,12 @@ static int command(const struct hg_cli *cli)
 {
 	switch (cli->command) {
 	case HG_CMD_HELP:
+		if (cli->man)
+			return hg_manpage_command(stdout, stderr, cli->list_what);
 		hg_cli_usage(stdout, cli->help_for);
 		return HG_EXIT_OK;
+	case HG_CMD_COMPLETION:
+		return hg_completion_command(stdout, stderr, cli->files[0]);
 	case HG_CMD_VERSION:
 		printf("hgrun %s (scenario format 1, result format hgrun-result/1)\n", HG_VERSION);
 		return HG_EXIT_OK;

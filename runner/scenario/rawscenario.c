@@ -160,6 +160,31 @@ const cyaml_schema_value_t *hg_raw_scenario_schema(const struct hg_plugins *p)
 	return &scenario_schema;
 }
 
+size_t hg_scenario_keys(const char *part, const char **out, size_t max)
+{
+	static const struct {
+		const char *part;
+		const cyaml_schema_field_t *fields;
+		size_t n;                       /* 0: up to CYAML_FIELD_END */
+	} parts[] = {
+		{ "scenario", scenario_fields, 0 }, { "trace", trace_fields, 0 },
+		{ "thread", thread_fields, 0 }, { "reservation", reservation_fields, 0 },
+		{ "load", load_fields, LOAD_KEYS }, { "expect", expect_fields, 0 },
+		{ "sweep", sweep_fields, 0 },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (strcmp(part, parts[i].part) != 0)
+			continue;
+		for (size_t k = 0; parts[i].fields[k].key && (!parts[i].n || k < parts[i].n) &&
+		     n + 1 < max; k++)
+			out[n++] = parts[i].fields[k].key;
+	}
+	if (max)
+		out[n] = NULL;
+	return n;
+}
+
 /* libcyaml's log goes into the first error instead of stderr. */
 struct log_capture {
 	char text[256];

@@ -69,4 +69,11 @@ int hg_raw_load(const char *text, size_t len, const struct hg_plugins *plugins,
 		struct hg_raw_scenario **out, struct hg_diags *d);
 void hg_raw_free(struct hg_raw_scenario *raw);
 
+/* The keys of one part of the scenario format, as the schema above takes
+ * them ("scenario", "trace", "thread", "reservation", "load", "expect",
+ * "sweep"; a plugin's own keys are its parameter table's), in `out`
+ * followed by NULL; returns how many.  For the man page hgrun-scenario(5)
+ * and the shell completion of --set (cli/). */
+size_t hg_scenario_keys(const char *part, const char **out, size_t max);
+
 #endif

@@ -109,6 +109,7 @@ def rendered(tmp_path_factory):
     figure's facts are taken as it is saved (figcheck.facts), as the tests' own hooks do."""
     from figcheck import facts
     from hgreport.base import forked
+    from hgreport.figures import figure as figure_contract
     from hgreport.figures import plotting
     made: dict[str, Rendered] = {}
 
@@ -117,8 +118,8 @@ def rendered(tmp_path_factory):
             return made[name]
         run = _copy(name, tmp_path_factory.mktemp(f"rendered-{name}") / name)
         figures: dict = {}
-        hooks, serial = plotting.SAVE_HOOKS, os.environ.pop(forked.SERIAL_ENV, None)
-        plotting.SAVE_HOOKS = [lambda fig, path: figures.__setitem__(
+        hooks, serial = figure_contract.SAVE_HOOKS, os.environ.pop(forked.SERIAL_ENV, None)
+        figure_contract.SAVE_HOOKS = [lambda fig, path: figures.__setitem__(
             path.name, facts(fig, plotting.DPI))]
         out, err = io.StringIO(), io.StringIO()
         try:
@@ -126,7 +127,7 @@ def rendered(tmp_path_factory):
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 rc = main([str(run)])
         finally:
-            plotting.SAVE_HOOKS = hooks
+            figure_contract.SAVE_HOOKS = hooks
             if serial is not None:
                 os.environ[forked.SERIAL_ENV] = serial
         made[name] = Rendered(run, run / "report", rc, out.getvalue(), err.getvalue(), can,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Checks a drawn figure for tick labels that run together (`50100 200 5001000`):
-used by the tests on every figure hgreport writes, through plotting.SAVE_HOOKS."""
+used by the tests on every figure hgreport writes, through figure.SAVE_HOOKS (hgreport/figures/figure.py)."""
 from __future__ import annotations
 
 from typing import Any

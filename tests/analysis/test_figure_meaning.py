@@ -6,6 +6,7 @@ import pytest
 
 from hgreport.analyses import switches
 from hgreport.analyses.timeline_windows import choose_windows, releases
+from hgreport.figures import figure as figure_contract
 from hgreport.figures import plotting
 from hgreport.read.rundir import read_run
 
@@ -23,7 +24,7 @@ def figures(monkeypatch):
                      for ax in fig.get_axes()],
             "legend": [t.get_text() for ax in fig.get_axes() if ax.get_legend()
                        for t in ax.get_legend().get_texts()]}
-    monkeypatch.setattr(plotting, "SAVE_HOOKS", [hook])
+    monkeypatch.setattr(figure_contract, "SAVE_HOOKS", [hook])
     return seen
 
 
@@ -117,7 +118,7 @@ def test_a_load_line_stays_inside_its_window(golden, copy_run, hgreport, monkeyp
             for ax in fig.get_axes():
                 for ln in ax.get_lines():
                     lines[ln.get_label()] = [float(v) for v in ln.get_xdata() if v == v]
-    monkeypatch.setattr(plotting, "SAVE_HOOKS", [hook])
+    monkeypatch.setattr(figure_contract, "SAVE_HOOKS", [hook])
     assert hgreport(run, "-o", tmp_path)[0] == 0
     import json
     doc = json.loads((run / "result.json").read_text())

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from hgreport.figures import figure as figure_contract
 from hgreport.figures import plotting
 from figcheck import legend_over_data, overlapping_labels, text_collisions
 from hgreport.figures.plotting import load_style, log_axis, plt, shade_loads
@@ -32,7 +33,7 @@ def drawn(monkeypatch):
             "suptitle": fig._suptitle.get_text() if fig._suptitle else "",
             "legend": [t.get_text() for ax in fig.get_axes() if ax.get_legend()
                        for t in ax.get_legend().get_texts()]}
-    monkeypatch.setattr(plotting, "SAVE_HOOKS", [hook])
+    monkeypatch.setattr(figure_contract, "SAVE_HOOKS", [hook])
     return seen
 
 

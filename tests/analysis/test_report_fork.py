@@ -177,3 +177,43 @@ def test_check_raises_what_the_child_raised_as_soon_as_it_ended(tmp_path):
     checked(ok)
     assert ok.pid is None
     ok.wait()                                    # nothing left to raise
+
+
+@needs_fork
+def test_figures_drawn_in_a_child_are_those_drawn_in_one_process(golden, tmp_path):
+    """Every other figure is drawn by a forked child (report/assemble.py's draw): the files are
+    byte for byte those of a report written in one process (HGREPORT_SERIAL=1)."""
+    import subprocess
+    import sys
+    run = golden("mix")
+    outs = {}
+    for serial in ("0", "1"):
+        env = {k: v for k, v in os.environ.items() if k != forked.SERIAL_ENV}
+        if serial == "1":
+            env[forked.SERIAL_ENV] = "1"
+        out = tmp_path / f"serial{serial}"
+        p = subprocess.run([sys.executable, "-m", "hgreport", str(run), "-o", str(out)], env=env,
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        outs[serial] = out
+    names = sorted(p.name for p in outs["1"].iterdir())
+    assert names == sorted(p.name for p in outs["0"].iterdir())
+    assert sum(n.endswith(".png") for n in names) >= 4
+    for name in names:
+        assert (outs["0"] / name).read_bytes() == (outs["1"] / name).read_bytes(), name
+
+
+@needs_fork
+def test_a_figure_failing_in_the_child_fails_the_report(mix_run, tmp_path, monkeypatch):
+    from hgreport.figures import interactivation
+    from hgreport.report import assemble
+    parent = os.getpid()
+
+    def boom(*a, **k):
+        assert os.getpid() != parent            # drawn by the child (every other figure)
+        raise InputError("x", "figure failed in the child (test)")
+
+    monkeypatch.setattr(interactivation, "plot", boom)
+    with pytest.raises(InputError, match="figure failed in the child"):
+        assemble.write_report(read_run(mix_run), tmp_path / "out")
+    assert not (tmp_path / "out" / "report.md").exists()

@@ -44,6 +44,20 @@ def test_layout(prefix):
     assert not list((prefix / "share/hgrun/schemas").glob("*.py")), "only the schemas are installed"
 
 
+def test_man_pages_and_completion_installed(prefix, tmp_path):
+    """`man hgrun` and `man hgreport` find the installed pages (man-db maps PREFIX/bin on PATH
+    to PREFIX/share/man); the completions are where bash-completion and zsh look."""
+    for rel in ("share/man/man1/hgrun.1", "share/man/man5/hgrun-scenario.5",
+                "share/man/man1/hgreport.1", "share/bash-completion/completions/hgrun",
+                "share/bash-completion/completions/hgreport", "share/zsh/site-functions/_hgrun"):
+        assert (prefix / rel).is_file(), rel
+    if not shutil.which("man"):
+        pytest.skip("man-db is not installed (apt-get install man-db)")
+    for page in ("hgrun", "hgreport", "hgrun-scenario"):
+        p = run("man", "-M", prefix / "share/man", "-w", page, cwd=tmp_path)
+        assert p.returncode == 0 and str(prefix) in p.stdout, (page, p.stderr)
+
+
 def test_installed_binary_finds_its_schema_from_anywhere(prefix, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

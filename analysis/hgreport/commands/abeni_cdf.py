@@ -53,4 +53,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("abeni-cdf", "Abeni et al.'s figure 4: the latency CDF in one load window "
                   "(default io), a curve per run coloured by configuration, and P{latency <= x} "
                   "per run and per configuration over its runs", _arguments, _run,
-                  "RUN... [--window NAME] [--at DUR,...] [-o OUT] [--json]")
+                  "RUN... [--window NAME] [--at DUR,...] [-o OUT] [--json]",
+                  examples=('hgreport abeni-cdf run1 run2 run3', 'hgreport abeni-cdf results/np results/np_paper --window io -o results/cdf'))

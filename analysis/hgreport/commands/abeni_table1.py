@@ -44,4 +44,5 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("abeni-table1", "Abeni et al.'s table 1: per load window latency worst/p99/"
                   "count, deadline misses, switches per second; switch rates and costs per "
-                  "thread", _arguments, _run, "RUN... [--json]", aliases=("table1",))
+                  "thread", _arguments, _run, "RUN... [--json]", aliases=("table1",),
+                  examples=('hgreport abeni-table1 results/abeni_np/<time>', 'hgreport abeni-table1 run1 run2 --json > table1.json'))

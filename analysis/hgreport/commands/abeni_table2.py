@@ -36,4 +36,5 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("abeni-table2", "Abeni et al.'s table 2: the worst latency per stress window "
                   "of long runs, a row per run and per configuration (each run's worst over the "
-                  "runs, with its interval)", _arguments, _run, "RUN... [--json]")
+                  "runs, with its interval)", _arguments, _run, "RUN... [--json]",
+                  examples=('hgreport abeni-table2 results/abeni_long', 'hgreport abeni-table2 run1 run2 run3 --json'))

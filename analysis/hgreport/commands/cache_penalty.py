@@ -32,4 +32,5 @@ def _run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command("cache-penalty", "section 5.2: penalty per context switch", _arguments, _run,
-                  "SWEEP_DIR [--one ID --many ID]")
+                  "SWEEP_DIR [--one ID --many ID]",
+                  examples=('hgreport cache-penalty results/cache_penalty/sweep-<time>', 'hgreport cache-penalty SWEEP --one p000 --many p002'))

@@ -18,3 +18,4 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     usage: str = ""          # one-line synopsis for the overview, e.g. "RUN_DIR [-o OUT]"
     aliases: tuple[str, ...] = ()    # former names, still accepted (`table1`)
+    examples: tuple[str, ...] = ()   # command lines for its --help and the man page

@@ -115,4 +115,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("compare", "runs side by side: key figures, differences from the first with "
                   "an interval and a verdict over the runs, overlaid figures, --fail-if gates",
                   _arguments, _run, "RUN... [--name NAME=RUN]... [-o OUT] [--fail-if COND]... [--significant-only] "
-                  "[--by-host]")
+                  "[--by-host]",
+                  examples=('hgreport compare results/lat/run1 results/lat/run2 -o /tmp/cmp', "hgreport compare --name base=old/ --name new=new/ --fail-if 'latency_p99_ns>+10%'", 'hgreport compare cyclictest.json oslat.json stress-ng.log results/lat/<time>   # docs/peers.md'))

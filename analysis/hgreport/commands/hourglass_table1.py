@@ -80,4 +80,5 @@ def _values(run) -> dict:
 COMMAND = Command("hourglass-table1", "Hourglass's table 1 (section 5.3, dispatch latency): "
                   "wake-ups later than each threshold, a row per latency thread of each run",
                   _arguments, _run, "RUN_DIR... [--thresholds 1ms,5ms,...] [--json]",
-                  aliases=("dispatch",))
+                  aliases=("dispatch",),
+                  examples=('hgreport hourglass-table1 /tmp/noload /tmp/load', 'hgreport dispatch ct.json RUN_DIR --thresholds 50us,100us,1ms'))

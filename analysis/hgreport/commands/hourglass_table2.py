@@ -43,4 +43,5 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("hourglass-table2", "Hourglass's table 2 (section 5.4): missed deadlines and "
                   "throughput (a row per run with several)", _arguments, _run,
-                  "RUN_DIR... [--json]", aliases=("table2",))
+                  "RUN_DIR... [--json]", aliases=("table2",),
+                  examples=('hgreport hourglass-table2 /tmp/rx', 'hgreport hourglass-table2 /tmp/rx1 /tmp/rx2 --json'))

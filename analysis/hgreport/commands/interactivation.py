@@ -39,4 +39,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("interactivation", "inter-activation times of periodic and latency threads "
                   "(Abeni et al. 4.1, figure 2): the deviation from the period per run, and per "
                   "configuration (a sweep's points) over its runs", _arguments, _run,
-                  "RUN|SWEEP... [--json]")
+                  "RUN|SWEEP... [--json]",
+                  examples=('hgreport interactivation results/abeni_timer/sweep-<time>', 'hgreport interactivation run1 run2 run3 --json'))

@@ -29,4 +29,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("provenance", "where runs came from: scenario and its hash, hgrun, host, "
                   "kernel, preemption model, start time, and what disturbed each run "
                   "(competition, steal, CPU not received, incomplete)", _arguments, _run,
-                  "RUN|SWEEP... [--json]")
+                  "RUN|SWEEP... [--json]",
+                  examples=('hgreport provenance results/rx_deadline/<time>', 'hgreport provenance results/sweep-<time> --json'))

@@ -61,4 +61,5 @@ def _run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command("report", "the report of one run (the default command)", _arguments, _run,
-                  "RUN_DIR [-o OUT] [--window START:LEN]")
+                  "RUN_DIR [-o OUT] [--window START:LEN]",
+                  examples=('hgreport RUN_DIR', 'hgreport report RUN_DIR -o /tmp/report --window 2s:25ms', 'hgreport RUN_DIR --thresholds 100us,1ms'))

@@ -28,4 +28,5 @@ def _run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command("rta", "response-time analysis of the periodic threads", _arguments, _run,
-                  "RUN_DIR|SCENARIO.json [--jitter T=DUR] [--exec T=DUR]")
+                  "RUN_DIR|SCENARIO.json [--jitter T=DUR] [--exec T=DUR]",
+                  examples=('hgreport rta RUN_DIR', 'hgreport rta RUN_DIR --jitter video=8ms --exec video=19ms', 'hgrun validate --resolved S.yaml > s.json && hgreport rta s.json'))

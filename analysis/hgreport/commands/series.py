@@ -35,4 +35,5 @@ def _run(args: argparse.Namespace) -> int:
 
 COMMAND = Command("series", "a run over its whole length from series.jsonl: latency max/p99, "
                             "gaps, misses, CPU and load throughput per interval, outlier windows",
-                  _arguments, _run, "RUN_DIR [-o OUT]")
+                  _arguments, _run, "RUN_DIR [-o OUT]",
+                  examples=('hgreport series results/soak/<time>', 'hgreport series RUN_DIR -o /tmp/series'))

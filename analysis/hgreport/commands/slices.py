@@ -42,4 +42,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("slices", "slices of CPU per thread (Hourglass figure 3): count, rate, "
                   "length and CPU share per thread; over several runs the paper's claim "
                   "(higher priority: longer slices, not more of them) tested", _arguments, _run,
-                  "RUN... [--max-gap DUR] [--json]")
+                  "RUN... [--max-gap DUR] [--json]",
+                  examples=('hgreport slices results/first_trace/<time>', 'hgreport slices run1 run2 run3 --max-gap 2ms'))

@@ -35,4 +35,5 @@ def _run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command("sweep", "each metric per grid point with a 95% interval that fits it",
-                  _arguments, _run, "SWEEP_DIR [--metric NAME]... [--by-host] [-o OUT]")
+                  _arguments, _run, "SWEEP_DIR [--metric NAME]... [--by-host] [-o OUT]",
+                  examples=('hgreport sweep SWEEP_DIR', 'hgreport sweep SWEEP_DIR --metric deadline_miss_ratio --metric latency_p99_ns'))

@@ -39,4 +39,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("switches", "context switches by kind (Hourglass 5.1): within a process and, "
                   "for runs made at the same time, between processes; involuntary and "
                   "voluntary; with a kernel trace what the kernel ran inside each", _arguments,
-                  _run, "RUN... [--json]")
+                  _run, "RUN... [--json]",
+                  examples=('hgreport switches results/proc_a results/proc_b', 'hgreport switches run1 run2 run3 --json'))

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from ..read.rundir import Run
 
 
+# Called with (figure, path) after a figure is drawn and saved, before it is closed (the tests
+# check every figure's labels this way: tests/analysis/figcheck.py); with a hook, the report
+# draws every figure in its own process (report/assemble.py), where the hook sees it.
+SAVE_HOOKS: list[Any] = []
+
+
 class Given(Protocol):
     run: "Run"
     summary: dict[str, Any]

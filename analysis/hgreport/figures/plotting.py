@@ -19,13 +19,9 @@ from matplotlib.ticker import (FuncFormatter, Locator, LogLocator,  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from ..base import safeout  # noqa: E402
+from . import figure  # noqa: E402
 from .style import (DPI, LOAD_COLORS, LOAD_HATCHES, clock_unit, fmt_duration,  # noqa: E402,F401
                     load_style, load_windows)
-
-# Called with (figure, path) after a figure is drawn and saved, before it is closed (the tests
-# check every figure's labels this way: tests/analysis/figcheck.py).
-SAVE_HOOKS: list[Any] = []
-
 
 WHOLE_VIEW = 0.02    # a load within this share of both ends of the view runs throughout it
 
@@ -150,12 +146,20 @@ def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
         fig.dpi = dpi
 
 
+def warm() -> None:
+    """Loads what the first figure of a process would: the fonts, by measuring a tick label
+    (before a fork, so that each process need not)."""
+    fig = plt.figure(figsize=(1, 1), dpi=DPI)
+    fig.text(0.5, 0.5, "0.5 ms").get_window_extent(fig.canvas.get_renderer())
+    plt.close(fig)
+
+
 def save(fig: Any, path: Path) -> Path:
     box = tight_bbox(fig)
     with safeout.open_out(path, "wb") as f:       # never through a planted link
         fig.savefig(f, format=path.suffix.lstrip(".") or "png", dpi=DPI,
                     bbox_inches="tight" if box is None else box)
-    for hook in SAVE_HOOKS:
+    for hook in figure.SAVE_HOOKS:
         hook(fig, path)
     plt.close(fig)
     return path

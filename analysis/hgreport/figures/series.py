@@ -229,7 +229,10 @@ def _mark_outliers(ax: Any, outliers: list[dict[str, Any]], scale: float) -> Non
 
 
 def applies(given: Given) -> bool:
-    return over_time(given.run) is not None
+    """Whether the series has two bins or more: one bin (a run shorter than a series interval)
+    would be drawn as flat lines saying no more than the section's table."""
+    ot = over_time(given.run)
+    return ot is not None and ot.bins.n >= 2
 
 
 def draw(given: Given, path: Path) -> None:

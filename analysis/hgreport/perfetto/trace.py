@@ -38,6 +38,8 @@ from . import FILE_NAME  # noqa: F401  (trace.FILE_NAME, as before)
 CHUNK_EVENTS = 1 << 16          # events encoded per numpy pass (measured: faster than 1 << 18)
 BLOCK_BYTES = 400_000           # uncompressed bytes per compressed_packets (limit: 512 KB)
 ENCODERS = 2                    # threads encoding chunks of events
+INLINE_EVENTS = 2048            # a chunk this small is encoded at once: handing it to an
+                                # encoder and waiting cost more (4096 threads: 1.1 s of waits)
 DEFLATERS = 2                   # threads deflating blocks
 
 
@@ -197,7 +199,8 @@ def _slice_parts(seq: int, t: Track, offset: int, d: Slices | Picked) -> Iterato
             yield _sequence_start(seq, t, int(start[0]) + offset, names, [])
         for lo in range(0, len(start), CHUNK_EVENTS):
             before = int(end[lo - 1]) if lo else int(start[0]) if done is None else done
-            yield partial(_slice_chunk, seq, start, end, iid, lo, lo + CHUNK_EVENTS, before)
+            chunk = partial(_slice_chunk, seq, start, end, iid, lo, lo + CHUNK_EVENTS, before)
+            yield chunk() if len(start) - lo <= INLINE_EVENTS else chunk
         done = int(end[-1])
 
 
@@ -219,7 +222,8 @@ def _marks(seq: int, d: Marks, offset: int, first: int, names: dict[str, int],
     return b"".join(out)
 
 
-Part = Union[bytes, Callable[[], "tuple[np.ndarray, np.ndarray]"]]
+# bytes; an encoding done (packets, sizes); or a chunk to encode, which returns them
+Part = Union[bytes, "tuple[np.ndarray, np.ndarray]", Callable[[], "tuple[np.ndarray, np.ndarray]"]]
 
 
 def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
@@ -250,34 +254,36 @@ def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
         value = d.value if order is None else d.value[order]
         for lo in range(0, len(times), CHUNK_EVENTS):
             sl = slice(lo, lo + CHUNK_EVENTS)
-            yield partial(pb.events, seq, delta[sl], pb.COUNTER, counter=value[sl])
+            chunk = partial(pb.events, seq, delta[sl], pb.COUNTER, counter=value[sl])
+            yield chunk() if len(times) - lo <= INLINE_EVENTS else chunk
         return
     args = {k: (v if order is None else v[order]) for k, v in d.args.items()}
     yield _sequence_start(seq, t, int(times[0]) + offset, [d.name], list(args))
     for lo in range(0, len(times), CHUNK_EVENTS):
         sl = slice(lo, lo + CHUNK_EVENTS)
-        yield partial(pb.events, seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
-                      args=[(i, v[sl]) for i, v in enumerate(args.values(), 1)])
+        chunk = partial(pb.events, seq, delta[sl], pb.INSTANT, np.ones(len(delta[sl]), np.int64),
+                        args=[(i, v[sl]) for i, v in enumerate(args.values(), 1)])
+        yield chunk() if len(times) - lo <= INLINE_EVENTS else chunk
 
 
 def _encode(parts: Iterator[Part], out: _Out) -> None:
     """The parts to `out` in order, chunks encoded by ENCODERS threads (numpy lets go of the
     GIL in its loops) a few ahead of the one written."""
-    ahead: deque[bytes | Future] = deque()
+    ahead: deque[bytes | tuple | Future] = deque()
     with ThreadPoolExecutor(ENCODERS, "hgreport-encode") as pool:
         for part in parts:
-            ahead.append(part if isinstance(part, bytes) else pool.submit(part))
+            ahead.append(pool.submit(part) if callable(part) else part)
             while len(ahead) > 2 * ENCODERS or (ahead and not isinstance(ahead[0], Future)):
                 _emit(ahead.popleft(), out)
         while ahead:
             _emit(ahead.popleft(), out)
 
 
-def _emit(part: bytes | Future, out: _Out) -> None:
+def _emit(part: bytes | tuple | Future, out: _Out) -> None:
     if isinstance(part, bytes):
         out.add(part)
     else:
-        out.add(*part.result())
+        out.add(*(part.result() if isinstance(part, Future) else part))
 
 
 def _offset(run: Run) -> int:

@@ -44,6 +44,7 @@ class Slices:
 
 
 WINDOW = 1 << 18        # records of the run's intervals a Picked track looks at a time
+MANY_THREADS = 64       # past this many threads, their rows are grouped once (Names._by_thread)
 
 
 @dataclass
@@ -188,6 +189,7 @@ class _IntervalNames:
                            for c in self.cpus]
         self.per_cpu = [run.label(i) for i in range(self.threads)]
         self._used: tuple[np.ndarray, np.ndarray] | None = None
+        self._rows: tuple[np.ndarray, np.ndarray] | None = None
 
     def thread_code(self, rows: slice | np.ndarray) -> np.ndarray:
         """The per-thread name code of the records `rows` (a slice or indices)."""
@@ -208,11 +210,29 @@ class _IntervalNames:
 
     def of_thread(self, i: int) -> Picked:
         iv = self.iv
+        if self.threads > MANY_THREADS:           # each thread's rows, found once for all
+            order, bounds = self._by_thread()
+            mine = order[bounds[i]:bounds[i + 1]]
 
-        def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            rows = np.flatnonzero(iv.thread[lo:hi] == i) + lo     # one mask pass, then gathers
-            return iv.start[rows], iv.stop[rows], self.thread_code(rows)
+            def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                rows = mine[np.searchsorted(mine, lo):np.searchsorted(mine, hi)]
+                return iv.start[rows], iv.stop[rows], self.thread_code(rows)
+        else:
+            def pick(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                rows = np.flatnonzero(iv.thread[lo:hi] == i) + lo   # one mask pass, then gathers
+                return iv.start[rows], iv.stop[rows], self.thread_code(rows)
         return Picked(len(iv), pick, self.per_thread, self.used()[0][i])
+
+    def _by_thread(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the intervals grouped by thread, each thread's in time order, and where
+        each thread's begin: with many threads, one sort instead of a pass over every record
+        per thread (4 bytes an interval)."""
+        if self._rows is None:
+            order = np.argsort(self.iv.thread, kind="stable")
+            order = order.astype(np.int32) if len(order) < 2**31 else order
+            bounds = np.searchsorted(self.iv.thread[order], np.arange(self.threads + 1))
+            self._rows = order, bounds
+        return self._rows
 
     def on_cpu(self, cpu: int) -> Picked:
         iv = self.iv
