@@ -357,10 +357,16 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
 
 
 def drop(data: Any, path: str) -> None:
-    """Remove `a.*.b` from data (`*`: every item of a list), to keep a summary small."""
+    """Remove `a.*.b` from data (`*`: every item of a list or value of an object, `0`: a
+    list's first item), to keep a summary small."""
     head, _, rest = path.partition(".")
-    items = data if head == "*" and isinstance(data, list) else (
-        [data] if isinstance(data, dict) else [])
+    if head == "*":
+        items = data if isinstance(data, list) else (
+            list(data.values()) if isinstance(data, dict) else [])
+    elif head.isdigit() and isinstance(data, list):
+        items, head = ([data[int(head)]] if int(head) < len(data) else []), "*"
+    else:
+        items = [data] if isinstance(data, dict) else []
     for item in items:
         if head == "*":
             if rest:
@@ -404,13 +410,15 @@ def record(out: Path, r: Runner, started: str, load_before: list[float] | None) 
     return rec
 
 
-def earlier_record(out: Path, runs: list[Path]) -> dict[str, Any]:
-    """The record of runs made earlier: reproduce.json, else what their result.json say (the
-    time hgrun ran; the commit is then unknown)."""
-    try:
-        return json.loads((out / RECORD).read_text())
-    except (OSError, ValueError):
-        pass
+def earlier_record(out: Path, runs: list[Path], from_results: bool = False) -> dict[str, Any]:
+    """The record of runs made earlier: reproduce.json, else (or with `from_results`) what
+    their result.json say (the time the runs took, from start to finish; the commit is then
+    unknown)."""
+    if not from_results:
+        try:
+            return json.loads((out / RECORD).read_text())
+        except (OSError, ValueError):
+            pass
     total = 0.0
     starts = []
     for p in runs:
@@ -458,6 +466,10 @@ def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner
                      for c in e.get("hgreport", [])],
         "summaries": summaries,
     }
+    for path in e.get("drop", []):          # what the entry leaves out of the stored file
+        drop(doc, path)
+    if runs:
+        doc["took"]["runs_s"] = earlier_record(out, runs, from_results=True)["took"]["hgrun_s"]
     if e.get("capture") and runs:
         first = runs[0]
         try:
