@@ -130,7 +130,9 @@ def compared(base: Sequence[float | None], cand: Sequence[float | None], unit: s
 # --- where a file's runs came from ------------------------------------------------------
 
 def runs_of(name: str) -> list[dict[str, Any]]:
-    return load(name)["provenance"]["runs"]
+    """Each run's provenance with the facts all runs share (`common`) filled in."""
+    p = load(name)["provenance"]
+    return [dict(p["common"], **r) for r in p["runs"]]
 
 
 def disturbed(name: str) -> tuple[int, int]:
@@ -156,7 +158,7 @@ def made(name: str) -> str:
     p = doc["provenance"]
     host = p["common"].get("host") or {}
     kernel = host.get("kernel_release", "?").split("-")[0]
-    durs = sorted({r.get("duration_s") for r in p["runs"] if r.get("duration_s")})
+    durs = sorted({r.get("duration_s") for r in runs_of(name) if r.get("duration_s")})
     what = f"{p['n']} runs" + (f" of {sig(durs[0], 3)} s" if len(durs) == 1 else "")
     commit = doc["commit"].split("-")[0][:7] if doc["commit"][0].isalnum() else doc["commit"]
     return (f"{what}, {doc['made_utc'][:10]}, at {commit}, Linux {kernel} "
@@ -294,7 +296,7 @@ def machine() -> str:
     hosts = {json.dumps(d["provenance"]["common"].get("host"), sort_keys=True) for d in docs
              if d["provenance"]["common"].get("host")}
     h = docs[0]["provenance"]["common"]["host"]
-    runs = [r for d in docs for r in d["provenance"]["runs"]]
+    runs = [r for n in names for r in runs_of(n)]
     mhz = [r["tsc_mhz"] for r in runs if r.get("tsc_mhz")]
     loop = [r["loop_ns"] for r in runs if r.get("loop_ns")]
     gap = sorted({r["gap_threshold_ns"] for r in runs if r.get("gap_threshold_ns")})

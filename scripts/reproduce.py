@@ -377,6 +377,17 @@ def drop(data: Any, path: str) -> None:
             drop(item[head], rest)
 
 
+def rounded(data: Any, digits: int = 7) -> Any:
+    """Floats to `digits` significant digits (what a measurement has, and half the bytes)."""
+    if isinstance(data, float):
+        return float(f"{data:.{digits}g}")
+    if isinstance(data, list):
+        return [rounded(x, digits) for x in data]
+    if isinstance(data, dict):
+        return {k: rounded(v, digits) for k, v in data.items()}
+    return data
+
+
 def commit() -> str:
     try:
         rev = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
@@ -466,7 +477,10 @@ def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner
                      for c in e.get("hgreport", [])],
         "summaries": summaries,
     }
-    for path in e.get("drop", []):          # what the entry leaves out of the stored file
+    # each run's command line is the manifest's (doc["hgrun"]); a sweep point's values are
+    # in the sweep's summary: neither is kept per run
+    for path in ["provenance.runs.*.command_line", "provenance.runs.*.sweep_point.overrides",
+                 *e.get("drop", [])]:             # what the entry leaves out of the stored file
         drop(doc, path)
     if runs:
         doc["took"]["runs_s"] = earlier_record(out, runs, from_results=True)["took"]["hgrun_s"]
@@ -561,6 +575,7 @@ def main() -> int:
         if a.summarize_only:
             rec = earlier_record(out, runs)
         doc = summarize(e, runs, sweep, r, out, rec)
+        doc = rounded(doc)
         text = json.dumps(doc, indent=1) + "\n"
         if a.no_store:
             print(text)
