@@ -441,11 +441,15 @@ def process_here() -> str:
             + (f" (×{1 + c['relative']:.2f}, 95% interval ×{1 + c['rel_low']:.2f}–×{1 + c['rel_high']:.2f}, "
                f"p = {c['p']:.2g})" if c.get("rel_low") is not None else "")
             + f". Intervals of the two runs overlapping on CPU 0 (a misaligned clock): {mis}. "
-            f"{made(name)}; {stored(name)}.\n\n**Verdict:** "
+            f"{made(name)}{flag(name)}; {stored(name)}.\n\n**Verdict:** "
             + verdict("reproduced" if c["verdict"] == "not significant" else
                       "not" if c["verdict"] == "significant" else "partly", name,
                       "the paper's claim is no statistically significant difference between "
-                      f"switches within a process and between processes: here {c['verdict']}; "
+                      f"switches within a process and between processes: here {c['verdict']}"
+                      + (f", though an interval of ×{1 + c['rel_low']:.2f}–×{1 + c['rel_high']:.2f} "
+                         "cannot exclude a large difference either"
+                         if c.get("rel_low") is not None and (1 + c["rel_low"] < 0.5 or 1 + c["rel_high"] > 2)
+                         else "") + "; "
                       "each run's peer is competition for it by design, so every run counts as "
                       "disturbed, and what else ran beside the pair is in the other processes' share",
                       n=f"{len(doc['sets'])} pairs of runs")
@@ -898,12 +902,16 @@ def fig3_here() -> str:
                  + (f" (×{1 + length['relative']:.1f})" if length.get("relative") is not None else "")
                  + f"; its slices a second: {rate['verdict']}"
                  + (f" (×{1 + rate['relative']:.2f})" if rate.get("relative") is not None else ""))
-        holds = length["verdict"] == "significant" and length["relative"] > 0 and \
-            rate["verdict"] != "significant"
-        lines.append(claim + ". " + verdict("reproduced" if holds else "partly", name,
-                                           "longer slices, not more of them" if holds else
-                                           "the claim is " + ("half" if length["verdict"] == "significant"
-                                                             else "not") + " borne out") + ".")
+        longer = length["verdict"] == "significant" and length["relative"] > 0
+        not_more = rate["verdict"] == "not significant"
+        word = "reproduced" if longer and not_more else "partly" if longer or not_more else "not"
+        basis = (f"longer slices for {cl['higher']}: "
+                 + ("yes" if longer else f"not shown ({length['verdict']})")
+                 + f"; not more of them: " + ("yes, no significant difference" if not_more else
+                                              f"no ({rate['verdict']}"
+                                              + (f", ×{1 + rate['relative']:.1f}" if rate.get("relative")
+                                                 is not None else "") + ")"))
+        lines.append(claim + ". " + verdict(word, name, basis) + ".")
     return out + "\n\nOver the runs: " + "; ".join(lines) + f"\n\n{made(name)}{flag(name)}; {stored(name)}."
 
 
@@ -958,7 +966,7 @@ def row8_result() -> dict[str, Any]:
     basis = ("high-resolution side: the inter-activation deviation's spread (p99 − p1) at 1 ms, "
              "10 ms and 100 ms against 100 µs: "
              + ", ".join(f"{per} {c['verdict']}" for per, c in verdicts)
-             + ("; it does not depend on the period at this n" if tested and not depends else
+             + ("; no significant dependence on the period at this n (which is not a proof of none)" if tested and not depends else
                 f"; it depends on the period ({', '.join(depends)})" if depends else "")
              + f"; the median lateness {'rises' if rising else 'does not rise'} with the period "
              f"({', '.join(dur(x) for x in p50)}); the \"up to one tick\" side comes from hgrun's "
@@ -1366,6 +1374,22 @@ def dispatch_said() -> str:
                "needs the machine itself." if all(v != "significant" for _, _, v in pairs) else
                "Where a difference is significant it is the emulated kernels', not a measure of "
                "the models on hardware."))
+
+
+@renders("all.time")
+def all_time() -> str:
+    """How long `scripts/reproduce.py all` runs: the manifest's estimate, and what the stored
+    files' runs took."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reproduce", ROOT / "scripts" / "reproduce.py")
+    rep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rep)
+    entries = rep.manifest()
+    estimate = sum(rep.estimate_s(e, e["repeat"]) for e in entries)
+    took = sum((load(e["name"])["took"].get("runs_s") or load(e["name"])["took"]["hgrun_s"])
+               for e in entries)
+    return (f"about {rep.fmt_s(estimate)} of runs by the manifest's estimate; the stored files' "
+            f"runs took {rep.fmt_s(took)}")
 
 
 # === README.md ============================================================================
