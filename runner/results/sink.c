@@ -48,6 +48,7 @@ static void finish(struct hg_run_state *rs, int rc, FILE *out, FILE *err)
 {
 	char msg[PATH_MAX + 128];
 	collect(rs);
+	hg_skipped_warn(rs);
 	/* A stop signal since the measuring ended (they stay blocked until
 	 * hgrun exits) ends the rest: the exit code and result.json agree. */
 	hg_run_take_signal(rs, "while hgrun stopped its threads and loads");

@@ -52,7 +52,9 @@ static void format_value(const struct hg_metric *m, const char *bound_text, doub
 	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.2f%%", v * 100);
 	} else if (m && hg_metric_is_ns(m) && u >= 0) {
-		snprintf(buf, size, "%.4g", v / units[u].ns);
+		/* four significant digits, never an exponent: 12570 us, not 1.257e+04 us */
+		double x = v / units[u].ns;
+		snprintf(buf, size, fabs(x) >= 1000 ? "%.0f" : "%.4g", x);
 		snprintf(buf + strlen(buf), size - strlen(buf), " %s", units[u].unit);
 	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];
@@ -159,10 +161,11 @@ static void miss_and_latency_findings(const struct hg_run_state *rs, json_t *lin
 {
 	for (size_t i = 0; rs->nums && i < rs->n_workers;) {
 		const struct hg_thread_plan *tp = rs->workers[i].plan;
-		uint64_t missed = 0, releases = 0, worst = 0, p99 = 0, count = 0;
+		uint64_t missed = 0, releases = 0, worst = 0, p99 = 0, count = 0, skipped = 0;
 		const char *where = tp->os_name;
 		for (; i < rs->n_workers && rs->workers[i].plan->set_index == tp->set_index; i++) {
 			const struct hg_thread_numbers *nm = &rs->nums[i];
+			skipped += rs->workers[i].st.grid_skipped;
 			missed += nm->deadlines_missed;
 			releases += nm->releases;
 			count += nm->latency.count;
@@ -172,15 +175,21 @@ static void miss_and_latency_findings(const struct hg_run_state *rs, json_t *lin
 				where = rs->workers[i].plan->os_name;
 			}
 		}
-		char a[32], b[32];
+		char a[32], b[32], skipped_text[128] = "";
+		if (skipped)
+			snprintf(skipped_text, sizeof(skipped_text), "%llu of %llu wake-up slots "
+				 "skipped (%.1f%%)", (unsigned long long)skipped,
+				 (unsigned long long)(skipped + count),
+				 100.0 * (double)skipped / (double)(skipped + count));
 		if (tp->workload.ops->periodic)
 			hg_json_appendf(lines, "%s: missed %llu of %llu deadlines (%.2f%%)", tp->name,
 			    (unsigned long long)missed, (unsigned long long)releases,
 			    releases ? 100.0 * (double)missed / (double)releases : 0.0);
 		if (tp->workload.ops->wakeups && count)
-			hg_json_appendf(lines, "%s: worst wake-up %s late%s%s (p99 %s)", tp->name,
+			hg_json_appendf(lines, "%s: worst wake-up %s late%s%s (p99 %s)%s%s", tp->name,
 			    hg_format_ns_approx((double)worst, a), strcmp(where, tp->name) ? " in " : "",
-			    strcmp(where, tp->name) ? where : "", hg_format_ns_approx((double)p99, b));
+			    strcmp(where, tp->name) ? where : "", hg_format_ns_approx((double)p99, b),
+			    skipped ? "; " : "", skipped_text);
 	}
 }
 

@@ -43,6 +43,8 @@ struct hg_worker_stats {
 	uint64_t yields;
 	uint64_t overrun_max_ns;   /* periodic: worst completion past a deadline */
 	uint64_t grid_skipped;     /* latency, align absolute: wake-ups skipped */
+	bool skipped_ignored;      /* the scenario left skipped slots out of the shares
+				      (latency's skipped_slots: ignored) */
 	int64_t started_ns, stopped_ns;   /* from t0; -1 when never started */
 };
 

@@ -6,10 +6,15 @@
 
 enum align { ALIGN_RELATIVE, ALIGN_ABSOLUTE };
 static const char *const aligns[] = { "relative", "absolute", NULL };
+/* What a grid slot whose time had passed when the thread woke means
+ * (docs/scenario.md, Workloads; docs/results.md, "Skipped wake-ups"). */
+enum skipped { SKIPPED_LATE, SKIPPED_IGNORED, SKIPPED_RELEASED };
+static const char *const skipped[] = { "late", "ignored", "released", NULL };
 
 struct params {
 	uint64_t period_ns;
 	unsigned align;
+	unsigned skipped_slots;
 };
 
 static const struct hg_param params[] = {
@@ -18,6 +23,12 @@ static const struct hg_param params[] = {
 	  .choices = aligns, .def = "relative",
 	  .help = "relative: the next wake-up is a period after the actual one (Hourglass); "
 		  "absolute: on a fixed grid of releases" },
+	{ .name = "skipped_slots", .kind = HG_PARAM_ENUM,
+	  .offset = offsetof(struct params, skipped_slots), .choices = skipped, .def = "late",
+	  .help = "align absolute: a slot whose time had passed when the thread woke is "
+		  "late = skipped and counted as later than every threshold; ignored = "
+		  "skipped and left out of the shares (said wherever they are shown); "
+		  "released = not skipped: released at once, its lateness measured" },
 	HG_PARAMS_END
 };
 
@@ -35,12 +46,15 @@ static int latency_prepare(struct hg_worker *w)
 
 /* The paper's rule: the next wake-up is a period after the actual one
  * (phase follows the timer).  align: absolute keeps the grid start + k *
- * period, skipping grid points already passed (counted in grid_skipped). */
+ * period, skipping grid points already passed (counted in grid_skipped),
+ * unless skipped_slots: released wakes for each of them at once. */
 static void latency_run(struct hg_worker *w)
 {
 	const struct params *p = w->plan->workload.params;
 	int64_t period = (int64_t)p->period_ns;
 	bool absolute = p->align == ALIGN_ABSOLUTE;
+	bool skip = p->skipped_slots != SKIPPED_RELEASED;
+	w->st.skipped_ignored = p->skipped_slots == SKIPPED_IGNORED;
 	int64_t intended = w->start_abs_ns + period;
 	for (;;) {
 		int64_t actual;
@@ -52,7 +66,7 @@ static void latency_run(struct hg_worker *w)
 			continue;
 		}
 		intended += period;
-		while (intended <= actual) {
+		while (skip && intended <= actual) {
 			intended += period;
 			w->st.grid_skipped++;
 		}

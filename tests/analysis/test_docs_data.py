@@ -33,8 +33,19 @@ docs_data = _module("docs_data")
 MANIFEST = tomllib.loads((DATA / "manifest.toml").read_text())["data"]
 
 
+# Made by another script than scripts/reproduce.py, with its own page and provenance:
+# reference_run.json is scripts/reference_run.py's output (docs/reference-run.md).
+OTHERS = {"reference_run": "docs/reference-run.md"}
+
+
 def stored() -> list[pathlib.Path]:
-    return sorted(DATA.glob("*.json"))
+    return sorted(p for p in DATA.glob("*.json") if p.stem not in OTHERS)
+
+
+@pytest.mark.parametrize("name", sorted(OTHERS))
+def test_the_other_stored_files_are_linked_from_their_page(name):
+    assert (DATA / f"{name}.json").is_file(), name
+    assert f"data/{name}.json" in (ROOT / OTHERS[name]).read_text(), name
 
 
 def test_every_stored_file_is_in_the_manifest_and_every_entry_is_stored():

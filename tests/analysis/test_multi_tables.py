@@ -26,7 +26,7 @@ def test_dispatch_several_runs(mix_run, copy_run, hgreport):
     other = copy_run(mix_run, lambda d: d["host"].update(kernel_release="9.9.9"), "other")
     rc, out, err = hgreport("dispatch", mix_run, other, "--thresholds", "10us,1ms")
     assert rc == 0, err
-    assert "| run | thread | samples | > 10.0 us | > 1.000 ms | p99 | max |" in out
+    assert "| run | thread | wake-ups | skipped | over | > 10.0 us | > 1.000 ms | p99 | max |" in out
     res = json.loads((mix_run / "result.json").read_text())
     kernel = res["host"]["kernel_release"]
     assert f"| kernel {kernel} | lat |" in out and "| kernel 9.9.9 | lat |" in out

@@ -142,7 +142,8 @@ threads:
     (one,) = [t for t in threads if t["name"] == "one"]
     # a workload type of the thread's own replaces the default type; the
     # default yield_after does not belong to latency and is not applied
-    assert one["workload"] == {"type": "latency", "period_ns": 1_000_000, "align": "relative"}
+    assert one["workload"] == {"type": "latency", "period_ns": 1_000_000, "align": "relative",
+                               "skipped_slots": "late"}
 
 
 def test_resolved_reservation_and_distributions(hgcli, scenario):

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..read.rundir import Run
 from ..read.rungroups import mixed_hosts_note
+from . import skipped
 
 # kind -> its words in a table cell
 KINDS = {"competition": "competition", "steal": "steal time",
@@ -54,13 +55,6 @@ def _kind_of_warning(text: str) -> str | None:
     return None
 
 
-def skipped_wakeups(run: Run, index: int) -> int:
-    """Wake-up slots thread `index` skipped (latency, align: absolute): their time had passed
-    when it woke (result.json stats.latency.grid_skipped; 0 when unknown)."""
-    lat = run.threads[index]["stats"].get("latency") or {}
-    return int(lat.get("grid_skipped") or 0)
-
-
 def of_run(run: Run) -> list[Disturbance]:
     """Every disturbance of one run (read its trace files first: what the reading found
     damaged is in run.notes only then)."""
@@ -89,12 +83,11 @@ def of_run(run: Run) -> list[Disturbance]:
         if lat.get("samples_dropped"):
             out.append(Disturbance("damaged", f"{label}: {lat['samples_dropped']} wake-ups not "
                                    "stored (a full ring)", path, label))
-        skipped = skipped_wakeups(run, i)
-        if skipped:
-            slots = skipped + int(lat.get("count") or 0)
-            out.append(Disturbance("skipped_wakeups", f"{label}: {skipped} of {slots} wake-up "
-                                   f"slots skipped ({100 * skipped / slots:.1f}%): their time had "
-                                   "passed when it woke", path, label))
+        sk = skipped.of_thread(run, i)
+        if sk.skipped:
+            out.append(Disturbance("skipped_wakeups", f"{label}: {sk.words()}: their time had "
+                                   "passed when it woke (align: absolute); its percentiles are "
+                                   "over the released wake-ups", path, label))
     return out
 
 

@@ -6,11 +6,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..base.stats import describe
+from ..base.stats import describe, within_run
 from ..base.units import DEFAULT_THRESHOLDS_NS
 from ..read.memo import per_run
 from ..read.rundir import Run
-from . import interactivation, jobs
+from . import interactivation, jobs, skipped
 from . import switches
 
 
@@ -71,7 +71,7 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
         "gaps": st["gaps"], "releases": st["releases"], "deadlines_hit": st["deadlines_hit"],
         "deadlines_missed": st["deadlines_missed"], "deadline_miss_ratio": miss_ratio(st),
         "overrun_max_ns": st.get("overrun_max_ns"), "work_units": st["work_units"],
-        "latency": {k: v for k, v in (st.get("latency") or {}).items() if k != "histogram"} or None,
+        "latency": _latency(run, index),
         "gap_lengths": describe(switches.gaps_of_run(run).of_thread(index), scratch=True),
     }
     js = periodic_jobs(run, index) if st["releases"] else None
@@ -85,6 +85,30 @@ def _thread(run: Run, index: int) -> dict[str, Any]:
                                     and sum(j.missed for j in js) == st["deadlines_missed"],
         }
     return row
+
+
+def _latency(run: Run, index: int) -> dict[str, Any] | None:
+    """result.json's latency figures of a thread (no histogram), with its skipped slots:
+    `skipped`, `slots` (released + skipped), `skipped_counted_late` (analyses/skipped.py)."""
+    lat = run.threads[index]["stats"].get("latency")
+    if not lat:
+        return None
+    sk = skipped.of_thread(run, index)
+    return {**{k: v for k, v in lat.items() if k != "histogram"}, "skipped": sk.skipped,
+            "slots": sk.slots, "skipped_counted_late": sk.counted_late,
+            "p99_within_run": _p99_within_run(run, index)}
+
+
+def _p99_within_run(run: Run, index: int) -> list[float] | None:
+    """[low, high] of the p99's within-run spread (base/stats.py's block bootstrap over the
+    wake-ups in time order), when latency.bin holds every wake-up; else None."""
+    lat = run.threads[index]["stats"]["latency"]
+    smp = run.samples
+    mine = smp.thread == index
+    if int(mine.sum()) != lat.get("count") or not lat.get("count"):
+        return None
+    w = within_run(smp.late[mine][np.argsort(smp.intended[mine], kind="stable")], [0.99])
+    return None if w is None else list(w.bounds[0.99])
 
 
 @per_run
@@ -106,7 +130,10 @@ def switch_stats(run: Run) -> dict[str, Any]:
 
 
 def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:
-    """Table 1: per latency thread, the samples later than each threshold."""
+    """Table 1: per latency thread, the wake-ups later than each threshold, their share, and
+    the slots it skipped (analyses/skipped.py: counted as later than every threshold unless
+    the scenario said `skipped_slots: ignored`). The counts are of the stored samples
+    (latency.bin) plus, when they count as late, the skipped slots."""
     rows = []
     smp = run.samples
     ths = np.asarray(thresholds_ns, dtype=np.int64)
@@ -119,9 +146,14 @@ def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any
             continue
         late = np.sort(smp.late[smp.thread == i])
         later = len(late) - np.searchsorted(late, ths, side="right")
+        sk = skipped.of_thread(run, i)
+        over = sk.over(len(late))
+        counts = {str(th): sk.later(int(c)) for th, c in zip(thresholds_ns, later)}
         rows.append({"label": run.label(i), "samples": int(len(late)),
                      "wakeups": lat.get("count"), "samples_dropped": lat.get("samples_dropped", 0),
-                     "later_than": {str(th): int(c) for th, c in zip(thresholds_ns, later)}})
+                     "skipped": sk.skipped, "skipped_counted_late": sk.counted_late,
+                     "over": over, "later_than": counts,
+                     "share_later_than": {k: (c / over if over else None) for k, c in counts.items()}})
     return rows
 
 
@@ -145,9 +177,11 @@ def _dispatch_from_histogram(label: str, lat: dict[str, Any],
             n += 1 if (lat.get("max_ns") or 0) > th else 0
             at_least.append(str(th))
         later[str(th)] = n
-    return {"label": label, "samples": int(counts.sum()) + over, "wakeups": lat.get("count"),
-            "samples_dropped": 0, "later_than": later, "at_least": at_least,
-            "from_histogram": True}
+    total = int(counts.sum()) + over
+    return {"label": label, "samples": total, "wakeups": lat.get("count"),
+            "samples_dropped": 0, "skipped": 0, "skipped_counted_late": True, "over": total,
+            "later_than": later, "at_least": at_least, "from_histogram": True,
+            "share_later_than": {k: (c / total if total else None) for k, c in later.items()}}
 
 
 def _load(load: dict[str, Any]) -> dict[str, Any]:

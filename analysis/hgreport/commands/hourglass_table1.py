@@ -47,23 +47,35 @@ def _run(args: argparse.Namespace) -> int:
                           "configurations": configs}, indent=2))
         return 0
     ths = args.thresholds
-    body = [[r["run"], r["label"], r["samples"]]
-            + [("≥" if str(x) in r.get("at_least", ()) else "") + str(r["later_than"][str(x)])
-               for x in ths]
+    body = [[r["run"], r["label"], r["samples"], r["skipped"], r["over"]]
+            + [("≥" if str(x) in r.get("at_least", ()) else "")
+               + _share(r["later_than"][str(x)], r["over"]) for x in ths]
             + [fmt_ns(r["p99_ns"]), fmt_ns(r["max_ns"])] for r in rows]
     print(f"# Dispatch latency (Hourglass table 1): {len(runs)} run{'s' if len(runs) > 1 else ''}\n")
-    print(table(["run", "thread", "samples"] + [f"> {fmt_ns(x)}" for x in ths] + ["p99", "max"],
-                body, "ll" + "r" * (len(ths) + 3)))
+    print(table(["run", "thread", "wake-ups", "skipped", "over"] + [f"> {fmt_ns(x)}" for x in ths]
+                + ["p99", "max"], body, "ll" + "r" * (len(ths) + 5)))
+    print("\nwake-ups: stored in latency.bin; skipped: slots of align: absolute whose time had "
+          "passed; over: what the shares are of (the skipped count as later than every "
+          "threshold unless the scenario said skipped_slots: ignored); p99 and max: of the "
+          "released wake-ups (result.json)")
     for r in rows:
         if r["samples_dropped"]:
             print(f"- {r['run']} {r['label']}: {r['samples_dropped']} samples not stored; the "
                   "table counts the stored ones")
+        if r["skipped"]:
+            how = ("counted as later than every threshold" if r["skipped_counted_late"]
+                   else "left out of the shares (skipped_slots: ignored)")
+            print(f"- {r['run']} {r['label']}: {r['skipped']} slots skipped, {how}")
     if not rows:
         print("\nno latency threads in these runs (workload type: latency)")
     section = verdicts.section(configs)
     if section:
         print("\n" + "\n".join(section).rstrip())
     return 0
+
+
+def _share(count: int, over: int) -> str:
+    return f"{count} ({100 * count / over:.1f}%)" if over else str(count)
 
 
 def _values(run) -> dict:

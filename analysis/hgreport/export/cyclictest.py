@@ -18,7 +18,13 @@ A column per instance of a thread with the latency workload (result.json order);
 counts are result.json's 1 us histogram (every wake-up), its min, average and max the
 exact figures truncated to whole microseconds as cyclictest's are. The cycle numbers of
 overflows are the wake-ups' `seq` in latency.bin, which holds every wake-up only in trace
-mode `full` without drops: otherwise the line says how many it could not name."""
+mode `full` without drops: otherwise the line says how many it could not name.
+
+Slots a thread skipped (`align: absolute`, docs/results.md) are no wake-up of the
+histogram: unless the scenario left them out (`skipped_slots: ignored`), each counts as a
+wake-up later than the last bucket, in `# Histogram Overflows:`, and the thread's cycle line
+ends with `# NNNNN skipped slots` (cyclictest's own absolute mode skips such slots without a
+trace of them)."""
 from __future__ import annotations
 
 import argparse
@@ -27,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..analyses import skipped
 from ..base import safeout
 from ..base.errors import InputError, UsageError
 from ..read.rundir import Run
@@ -76,7 +83,9 @@ def text(run: Run, buckets: int | None = None) -> str:
     if not 1 <= n <= MAX_BUCKETS:
         raise ValueError(f"buckets must be 1..{MAX_BUCKETS} (1 us each), got {n}")
     lats = [run.threads[i]["stats"]["latency"] for i in threads]
-    cols = [_counts(lat, n) for lat in lats]
+    skips = [skipped.of_thread(run, i) for i in threads]
+    cols = [(inside, over + (sk.skipped if sk.counted_late else 0))
+            for (inside, over), sk in zip((_counts(lat, n) for lat in lats), skips)]
     out = []
     qos = run.result.get("pm_qos") or {}
     if qos.get("held") and qos.get("cpu_dma_latency_us") is not None:
@@ -97,13 +106,17 @@ def text(run: Run, buckets: int | None = None) -> str:
     out.append(row("Max Latencies", [u[2] for u in us], 5))
     out.append(row("Histogram Overflows", [o for _, o in cols], 5))
     out.append("# Histogram Overflow at cycle number:")
-    for k, (i, (_, over)) in enumerate(zip(threads, cols)):
+    for k, (i, (_, over), sk) in enumerate(zip(threads, cols, skips)):
         cycles = _overflow_cycles(run, i, n)
         line = f"# Thread {k}:" + "".join(f" {int(s):05d}" for s in cycles[:n])
         if len(cycles) > n:
             line += f" # {len(cycles) - n:05d} others"
-        if over > len(cycles):       # latency.bin does not hold every wake-up
-            line += f" # {over - len(cycles):05d} not in latency.bin"
+        measured = over - (sk.skipped if sk.counted_late else 0)
+        if measured > len(cycles):       # latency.bin does not hold every wake-up
+            line += f" # {measured - len(cycles):05d} not in latency.bin"
+        if sk.skipped:
+            line += (f" # {sk.skipped:05d} skipped slots" if sk.counted_late
+                     else f" # {sk.skipped:05d} skipped slots, not counted (skipped_slots: ignored)")
         out.append(line)
     return "\n".join(out) + "\n\n"
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..analyses import skipped
 from ..base.units import fmt_ns
 from ..read.memo import per_run
 from ..read.rundir import Run
@@ -38,7 +39,9 @@ def per_cpu(run: Run) -> dict[str, list[int]]:
 
 @per_run
 def worst_per_cpu(run: Run) -> list[dict[str, Any]]:
-    """Per CPU: wake-ups stored, the worst jitter and the thread that had it."""
+    """Per CPU: wake-ups stored, the worst jitter and the thread that had it, and the slots
+    its threads skipped (analyses/skipped.py): a skipped slot was later than the worst
+    wake-up measured, unless the scenario left them out (`skipped_slots: ignored`)."""
     smp = run.samples
     rows = []
     for cpu, idx in per_cpu(run).items():
@@ -46,8 +49,11 @@ def worst_per_cpu(run: Run) -> list[dict[str, Any]]:
         if not m.any():
             continue
         k = int(np.argmax(np.where(m, smp.late, np.iinfo(np.int64).min)))
+        sk = [skipped.of_thread(run, i) for i in idx]
         rows.append({"cpu": cpu, "wakeups": int(m.sum()), "worst_ns": int(smp.late[k]),
-                     "thread": run.label(int(smp.thread[k]))})
+                     "thread": run.label(int(smp.thread[k])),
+                     "skipped": sum(x.skipped for x in sk),
+                     "skipped_counted_late": all(x.counted_late for x in sk)})
     return rows
 
 

@@ -18,9 +18,18 @@ def render(ctx: Context) -> str:
     rows = worst_per_cpu(ctx.run)
     if not rows:
         return ""
-    out = [table(["CPU", "wake-ups", "worst jitter", "thread"],
-                 [[r["cpu"], r["wakeups"], fmt_ns(r["worst_ns"]), r["thread"]] for r in rows],
-                 "lrrl"), ""]
+    skips = any(r["skipped"] for r in rows)
+    out = [table(["CPU", "wake-ups", "worst jitter", "thread"] + (["slots skipped"] if skips else []),
+                 [[r["cpu"], r["wakeups"], fmt_ns(r["worst_ns"]), r["thread"]]
+                  + ([r["skipped"]] if skips else []) for r in rows],
+                 "lrrl" + ("r" if skips else "")), ""]
+    for r in rows:
+        if r["skipped"]:
+            out += [f"On {r['cpu']}, {r['skipped']} slots were skipped (their time had passed "
+                    "when the thread woke): "
+                    + ("each was later than any wake-up measured, so the worst jitter is a "
+                       "lower bound." if r["skipped_counted_late"] else
+                       "left out, as the scenario asked (`skipped_slots: ignored`)."), ""]
     return "\n".join(out)
 
 

@@ -79,6 +79,11 @@ def _findings(ctx: Context) -> list[str]:
         if lat and lat.get("max_ns") is not None:
             parts.append(f"worst wake-up {fmt_ns(lat['max_ns'])} late (p99 {fmt_ns(lat.get('p99_ns'))}, "
                          f"{lat.get('count')} wake-ups)")
+        if lat and lat.get("skipped"):
+            parts.append(f"{lat['skipped']} of {lat['slots']} wake-up slots skipped "
+                         f"({100 * lat['skipped'] / lat['slots']:.1f}%): "
+                         + ("counted as later than every threshold" if lat["skipped_counted_late"]
+                            else "left out of the shares (skipped_slots: ignored)"))
         if parts:
             out.append(f"- **{t['label']}**: " + "; ".join(parts))
     nr = ctx.run.result.get("cpu_not_received") or {}
