@@ -52,7 +52,12 @@ def test_every_stored_file_is_in_the_manifest_and_every_entry_is_stored():
     names = {e["name"] for e in MANIFEST}
     files = {p.stem for p in stored()}
     assert files - names == set(), f"stored but not in docs/data/manifest.toml: {files - names}"
-    assert names - files == set(), f"in the manifest but not stored: {names - files}"
+    # an entry not stored yet may only be said to be unmeasured: a span resting on it cannot
+    # load it (docs_data.Pending) and says "not measured yet" instead of a number
+    pages = "".join(p.read_text() for p in docs_data.PAGES)
+    for name in sorted(names - files):
+        assert not docs_data.ready(name)
+        assert "*not measured yet: docs/data/" in pages, f"not stored, and no page says so: {name}"
 
 
 @pytest.mark.parametrize("path", stored(), ids=lambda p: p.stem)
@@ -65,7 +70,9 @@ def test_a_stored_file_says_where_its_numbers_came_from(path):
     prov = doc["provenance"]
     assert prov["n"] == len(prov["runs"]) > 0
     host = prov["common"].get("host") or prov["runs"][0].get("host")
-    assert host and host.get("kernel_release") and host.get("hostname"), path.name
+    assert host and host.get("kernel_release"), path.name
+    # the kernel matrix's runs are in guests booted by scripts/kernel-matrix.sh: no host name
+    assert host.get("hostname") or doc["hgrun"]["kind"] == "matrix", path.name
     assert doc["commit"], path.name
     assert doc["regenerate"] == f"scripts/reproduce.py {path.stem}"
     for r in prov["runs"]:
