@@ -321,5 +321,10 @@ say "fetch $((T_FETCH - T0)) s, boots $((T_BOOT - T_FETCH)) s"
 # hgreport from the project's environment (scripts/setup.sh), else python3
 py=${HG_VENV:-$ROOT/.venv}/bin/python
 [ -x "$py" ] || py=python3
+rc=0
 HG_MATRIX_TIMES="fetch $((T_FETCH - T0)) s, boots $((T_BOOT - T_FETCH)) s" \
-	PYTHONPATH="$ROOT/analysis${PYTHONPATH:+:$PYTHONPATH}" "$py" "$HERE/check.py" "$OUT"
+	PYTHONPATH="$ROOT/analysis${PYTHONPATH:+:$PYTHONPATH}" "$py" "$HERE/check.py" "$OUT" || rc=$?
+T_END=$(date +%s)
+say "fetch $((T_FETCH - T0)) s, boots $((T_BOOT - T_FETCH)) s, check $((T_END - T_BOOT)) s," \
+	"total $((T_END - T0)) s"
+exit $rc

@@ -176,7 +176,11 @@ def table(args: argparse.Namespace) -> dict:
                 row[k + "_range"] = [min(vals), max(vals)] if vals else None
                 row[k + "_vs_hgrun"] = (row[k] - base[k]) if row[k] is not None and base[k] is not None else None
             rows.append(row)
-    return {"format": "hgrun-reference-run/1", "how": HOW, "rows": rows, "runs": runs,
+    commands = {x["tool"]: " ".join(x["command"]) for x in runs}
+    keep = ("tool", "load", "round", "file", "loadavg", "count", "min_ns", "mean_ns", "p50_ns",
+            "p99_ns", "p999_ns", "max_ns", "warnings")
+    return {"format": "hgrun-reference-run/1", "how": HOW, "commands": commands, "rows": rows,
+            "runs": [{k: x.get(k) for k in keep} for x in runs],
             "host": runs[0]["host"], "duration_s": args.duration, "cpu": args.cpu}
 
 

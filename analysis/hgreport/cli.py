@@ -21,6 +21,7 @@ from .commands import compare as cmd_compare
 from .commands import export as cmd_export
 from .commands import hourglass_table1 as cmd_hourglass_table1
 from .commands import hourglass_table2 as cmd_hourglass_table2
+from .commands import kernels as cmd_kernels
 from .commands import interactivation as cmd_interactivation
 from .commands import provenance as cmd_provenance
 from .commands import report as cmd_report
@@ -38,6 +39,7 @@ COMMANDS: tuple[Command, ...] = (
     cmd_cache_penalty.COMMAND,
     cmd_hourglass_table2.COMMAND,
     cmd_compare.COMMAND,
+    cmd_kernels.COMMAND,
     cmd_abeni_table1.COMMAND,
     cmd_hourglass_table1.COMMAND,
     cmd_abeni_table2.COMMAND,

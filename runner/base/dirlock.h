@@ -20,6 +20,9 @@
 #include <stddef.h>
 
 #define HG_DIRLOCK_NAME ".hgrun-lock"
+/* Shards of one sweep hold this one, in the sweep directory, only while
+ * each reads, checks and writes sweep.json (sweep/sweep_dir.c). */
+#define HG_DIRLOCK_INDEX ".hgrun-lock-index"
 
 struct hg_dirlock {
 	int dir;                /* the directory, -1 when not held */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* mkdir -p, files created without following links, and atomic whole-file
- * writes. */
+/* mkdir -p, files created relative to a directory fd without following
+ * links, and atomic whole-file writes. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -54,32 +54,23 @@ int hg_mkdirs(const char *path)
 	return 0;
 }
 
-void hg_empty_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-}
-
-int hg_open_new(const char *path, int flags, mode_t mode)
+int hg_open_new_at(int dir, const char *name, int flags, mode_t mode)
 {
 	/* Remove what is there (a stale file, or a link planted by someone who
 	 * can write to the directory), then create: O_EXCL fails rather than
 	 * write through anything planted again in between, and O_NOFOLLOW
 	 * refuses a symlink as the last component. */
-	if (unlink(path) < 0 && errno != ENOENT)
+	if (!hg_plain_name(name))
+		return -EINVAL;
+	if (unlinkat(dir, name, 0) < 0 && errno != ENOENT)
 		return -errno;
-	int fd = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	int fd = openat(dir, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	return fd < 0 ? -errno : fd;
 }
 
-FILE *hg_fopen_new(const char *path)
+FILE *hg_fopen_new_at(int dir, const char *name)
 {
-	int fd = hg_open_new(path, O_WRONLY, 0644);
+	int fd = hg_open_new_at(dir, name, O_WRONLY, 0644);
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
@@ -142,24 +133,6 @@ int hg_write_atomic_at(int dir, const char *name, int (*fn)(FILE *f, const void 
 	return rc;
 }
 
-int hg_write_atomic_with(const char *path, int (*fn)(FILE *f, const void *ctx),
-			 const void *ctx)
-{
-	char dirname[PATH_MAX];
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	if (snprintf(dirname, sizeof(dirname), "%.*s", slash ? (int)(slash - path) : 1,
-		     slash ? (slash == path ? "/" : path) : ".") >= (int)sizeof(dirname))
-		return -ENAMETOOLONG;
-	if (!*base)
-		return -EISDIR;
-	int dir = open(dirname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return -errno;
-	int rc = hg_write_atomic_at(dir, base, fn, ctx);
-	close(dir);
-	return rc;
-}
-
 struct buffer {
 	const char *data;
 	size_t len;
@@ -171,10 +144,10 @@ static int write_buffer(FILE *f, const void *ctx)
 	return fwrite(b->data, 1, b->len, f) == b->len ? 0 : -(errno ? errno : EIO);
 }
 
-int hg_write_atomic(const char *path, const char *data, size_t len)
+int hg_write_buffer_at(int dir, const char *name, const char *data, size_t len)
 {
 	struct buffer b = { data, len };
-	return hg_write_atomic_with(path, write_buffer, &b);
+	return hg_write_atomic_at(dir, name, write_buffer, &b);
 }
 
 bool hg_plain_name(const char *name)
@@ -200,6 +173,33 @@ int hg_open_dir_at(int dir, const char *name, bool create)
 	return fd < 0 ? -errno : fd;
 }
 
+int hg_open_own_dir_at(int dir, const char *name, bool create, uid_t *uid)
+{
+	int fd = hg_open_dir_at(dir, name, create);
+	struct stat st;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (uid)
+		*uid = st.st_uid;
+	if (st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+bool hg_still_at(int dir, const char *name, int fd)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 bool hg_find_program(const char *name, char *path, size_t size)
 {
 	const char *env = getenv("PATH");
@@ -217,8 +217,8 @@ bool hg_find_program(const char *name, char *path, size_t size)
 	return false;
 }
 
-int64_t hg_free_bytes(const char *path)
+int64_t hg_free_bytes_fd(int fd)
 {
 	struct statvfs v;
-	return statvfs(path, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
+	return fstatvfs(fd, &v) == 0 ? (int64_t)((uint64_t)v.f_bavail * v.f_frsize) : -1;
 }

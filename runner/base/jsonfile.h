@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define HG_JSONFILE_MAX (64u << 20)     /* sweep.json, result.json: far above either */
 
@@ -16,6 +17,11 @@
  * "line 3: ..."), and *missing set when there is no such file. */
 json_t *hg_json_read_at(int dir, const char *name, size_t max, bool *missing, char *err,
 			size_t errlen);
+/* The same, refusing a file not owned by `owner` ((uid_t)-1: any), and
+ * keeping the bytes read when text is not NULL (*text malloc'd, NUL-ended,
+ * *len bytes): a copy of the file is then exactly what was checked. */
+json_t *hg_json_read_owned_at(int dir, const char *name, size_t max, uid_t owner, bool *missing,
+			      char **text, size_t *len, char *err, size_t errlen);
 /* The same from bytes already in memory (the fuzz target's entry). */
 json_t *hg_json_parse(const char *data, size_t len, char *err, size_t errlen);
 

@@ -75,15 +75,25 @@ static int as_fraction(const struct number_text *t, unsigned __int128 *num,
 	return 0;
 }
 
+/* num * scale, or false when it does not fit 128 bits (30 digits times a
+ * day in ns does not: 10^30 * 8.64e13 > 2^128; wrapped, such a value was
+ * once taken for a small one). */
+static bool times(unsigned __int128 *num, uint64_t scale)
+{
+	if (scale && *num > ~(unsigned __int128)0 / scale)
+		return false;
+	*num *= scale;
+	return true;
+}
+
 /* value = int.frac * scale, exactly, or -1 (fraction too fine / overflow). */
 static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *out,
 		       bool *too_fine)
 {
 	unsigned __int128 num, den;
 	*too_fine = false;
-	if (as_fraction(t, &num, &den) != 0)
+	if (as_fraction(t, &num, &den) != 0 || !times(&num, scale))
 		return -1;
-	num *= scale;
 	if (num % den != 0) {
 		*too_fine = true;
 		return -1;
@@ -99,9 +109,9 @@ static int scale_exact(const struct number_text *t, uint64_t scale, uint64_t *ou
 static int scale_floor(const struct number_text *t, uint64_t scale, uint64_t *out)
 {
 	unsigned __int128 num, den;
-	if (as_fraction(t, &num, &den) != 0)
+	if (as_fraction(t, &num, &den) != 0 || !times(&num, scale))
 		return -1;
-	num = num * scale / den;
+	num /= den;
 	if (num >= UINT64_MAX)
 		return -1;
 	*out = (uint64_t)num;
@@ -219,7 +229,9 @@ int hg_parse_duration_nearest(const char *s, uint64_t *ns, bool *rounded,
 		num = num * 10 + (unsigned)(t.frac_start[i] - '0');
 		den *= 10;
 	}
-	unsigned __int128 rem = num * u->scale % den;
+	if (!times(&num, u->scale))
+		return -1;
+	unsigned __int128 rem = num % den;
 	*ns = below + (2 * rem >= den ? 1 : 0);
 	*rounded = true;
 	if (*ns == 0 || *ns > HG_DURATION_MAX_NS) {

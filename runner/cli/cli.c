@@ -138,14 +138,17 @@ static int parse_set(struct hg_cli *cli, char *arg, FILE *err)
 	return 0;
 }
 
-static int parse_shard(struct hg_cli *cli, char *arg, FILE *err)
+static int parse_shard(struct hg_cli *cli, const char *arg, FILE *err)
 {
 	uint64_t k, n;
-	char msg[HG_ERRLEN];
-	char *slash = strchr(arg, '/');
+	char msg[HG_ERRLEN], text[64];
+	/* A copy is split: argv stays whole (result.json's command_line
+	 * records `--shard 0/2`, not `--shard 0`). */
+	snprintf(text, sizeof(text), "%s", arg);
+	char *slash = strchr(text, '/');
 	if (slash)
 		*slash = '\0';
-	if (!slash || hg_parse_uint(arg, 0, 1000000, &k, msg) != 0 ||
+	if (!slash || strlen(arg) >= sizeof(text) || hg_parse_uint(text, 0, 1000000, &k, msg) != 0 ||
 	    hg_parse_uint(slash + 1, 1, 1000000, &n, msg) != 0 || k >= n)
 		return usage_error(err, cli->command, "--shard takes K/N with 0 <= K < N, e.g. "
 				   "--shard 0/4");

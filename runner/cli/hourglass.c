@@ -75,8 +75,13 @@ static int time_value(struct hg_hourglass *h, const char *opt, const char *s, ch
 		fail(h, "%s: %s", opt, msg);
 		return -1;
 	}
+	/* The text itself when it is exact and fits; an exact value written
+	 * longer ("1.0000000000000000000000000000ms") as its ns, never cut
+	 * ("...0000m" would be minutes). */
+	if (!rounded && snprintf(out, len, "%s", s) < (int)len)
+		return 0;
 	if (!rounded) {
-		snprintf(out, len, "%s", s);
+		snprintf(out, len, "%lluns", (unsigned long long)ns);
 		return 0;
 	}
 	snprintf(out, len, "%lluns", (unsigned long long)ns);

@@ -112,8 +112,14 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 		size_t used = strlen(note);
 		snprintf(note + used, sizeof(note) - used, "%s%s", used ? "\n" : "", left_out);
 	}
-	if (cli->out_dir && (rc = hg_outdir_prepare(cli->out_dir, HG_OUTDIR_RUN, cli->force,
-						     stderr, NULL))) {
+	/* -o DIR: made, opened, locked and checked here, and locked from here
+	 * to the run's end (results/outdir.h): a second run on it is refused,
+	 * whenever it starts. */
+	char what[128];
+	struct hg_outdir od = { .fd = -1, .lock = { .dir = -1, .fd = -1 } };
+	snprintf(what, sizeof(what), "hgrun run %.100s", plan->name);
+	if (cli->out_dir && (rc = hg_outdir_claim(cli->out_dir, HG_OUTDIR_RUN, cli->force, what,
+						   stderr, &od))) {
 		hg_plan_free(plan);
 		return rc;
 	}
@@ -129,12 +135,14 @@ static int run_once(const struct hg_cli *cli, json_t **summary)
 	json_t *sets = hg_sets_json(cli);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .observer = &hg_kernel_observer, .out_dir = cli->out_dir,
+		.dir_fd = od.fd, .lock = &od.lock,
 		.strict = cli->strict, .quiet = cli->quiet,
 		.argc = cli->argc, .argv = cli->argv, .overrides = sets, .note = note,
 		/* --json: stdout holds the summary object only (docs/cli.md) */
 		.out = cli->json ? stderr : stdout, .summary = summary,
 	};
 	rc = hg_run(plan, &opt);
+	hg_outdir_release(&od);
 	json_decref(sets);
 	hg_plan_free(plan);
 	return rc;
@@ -229,6 +237,22 @@ static int command(const struct hg_cli *cli)
 	return HG_EXIT_FAILED;
 }
 
+/* `hgrun run ... --json` refused while its command line was read (an
+ * unknown option, --resume without -o): stdout still holds its one
+ * object (docs/cli.md), whatever came before --json was seen. */
+static bool run_with_json(int argc, char **argv)
+{
+	bool run = argc > 1 && (!strcmp(argv[1], "run") || argv[1][0] == '-' ||
+				strpbrk(argv[1], "./") != NULL);
+	for (int i = 1; run && i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct hg_cli cli;
@@ -237,6 +261,8 @@ int main(int argc, char **argv)
 	 * Load processes reset every signal to its default (loads/process.c). */
 	signal(SIGPIPE, SIG_IGN);
 	int rc = hg_cli_parse(argc, argv, &cli, stderr);
+	if (rc && run_with_json(argc, argv))
+		print_summary(hg_summary_json_exit(NULL, rc));
 	if (rc)
 		return rc;
 	rc = command(&cli);

@@ -3,9 +3,12 @@
  * knows where `cmake --install` puts them relative to itself
  * (HG_BIN_TO_DATA, from GNUInstallDirs: ../share/hgrun), so an installed
  * tree can move as a whole (--prefix, DESTDIR); a binary still in its
- * build tree finds the source tree's schemas/ (HG_SOURCE_DIR). */
+ * build tree (HG_BUILD_DIR) finds the source tree's schemas/ (HG_SOURCE_DIR),
+ * and an installed one never does: a schema missing from its share/
+ * directory is said, not replaced by a build tree's that may differ. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +22,9 @@
 #ifndef HG_SOURCE_DIR
 #define HG_SOURCE_DIR ""
 #endif
+#ifndef HG_BUILD_DIR
+#define HG_BUILD_DIR ""
+#endif
 
 static const char *const names[] = { "scenario", "result", "doctor" };
 
@@ -31,10 +37,18 @@ static int exists_real(const char *candidate, char *path, size_t size)
 	return 1;
 }
 
+/* Whether the directory `dir` is the build tree this hgrun was built in. */
+static bool in_build_tree(const char *dir)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	return HG_BUILD_DIR[0] && realpath(dir, a) && realpath(HG_BUILD_DIR, b) && !strcmp(a, b);
+}
+
 int hg_schema_find(const char *which, char *path, size_t size, char *where, size_t wsize)
 {
 	char exe[PATH_MAX], candidate[2 * PATH_MAX];
 	size_t used = 0;
+	bool build = false;
 	where[0] = '\0';
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
@@ -47,8 +61,9 @@ int hg_schema_find(const char *which, char *path, size_t size, char *where, size
 		if (exists_real(candidate, path, size))
 			return 0;
 		used += (size_t)snprintf(where + used, wsize - used, "%s", candidate);
+		build = in_build_tree(exe);
 	}
-	if (HG_SOURCE_DIR[0] && used < wsize) {
+	if (build && HG_SOURCE_DIR[0] && used < wsize) {
 		snprintf(candidate, sizeof(candidate), "%s/schemas/%s.schema.json", HG_SOURCE_DIR,
 			 which);
 		if (exists_real(candidate, path, size))

@@ -161,13 +161,11 @@ static void load_pids(struct classifier *c)
  * (it is flushed first); NULL when there is none. */
 static struct hg_bin_interval *read_trace(const struct hg_run_state *rs, size_t *n, int *fd)
 {
-	char path[PATH_MAX + 16];
 	*n = 0;
 	*fd = -1;
 	if (!rs->kernel->in.trace_bin)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/trace.bin", rs->dir);
-	*fd = open(path, O_RDWR | O_CLOEXEC);
+	*fd = openat(rs->dir_fd, "trace.bin", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (*fd < 0 || fstat(*fd, &st) != 0 || st.st_size < HG_BIN_HEADER)
 		return NULL;

@@ -339,11 +339,9 @@ static json_t *line_json(const struct hg_run_state *rs, const struct hg_bin_wake
 /* latency.bin, flushed by the stopped writer; -1 when there is none. */
 static int open_latency(const struct hg_run_state *rs, off_t *records)
 {
-	char path[PATH_MAX + 16];
 	if (!rs->kernel->in.latency_bin)
 		return -1;
-	snprintf(path, sizeof(path), "%s/latency.bin", rs->dir);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(rs->dir_fd, "latency.bin", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < HG_BIN_HEADER) {
 		if (fd >= 0)
@@ -404,7 +402,8 @@ void hg_kernel_wakeups_build(struct hg_run_state *rs, hg_task_class_fn classify,
 	struct index x = { 0 };
 	char path[PATH_MAX + 32];
 	snprintf(path, sizeof(path), "%s/late_wakeups.jsonl", rs->dir);
-	FILE *out = kf->wakes && build_index(rs, &x) == 0 ? hg_fopen_new(path) : NULL;
+	FILE *out = kf->wakes && build_index(rs, &x) == 0 ?
+		    hg_fopen_new_at(rs->dir_fd, "late_wakeups.jsonl") : NULL;
 	if (out) {
 		explain_all(rs, &x, fd, n, out, classify, ctx);
 		kf->wakes_written = fclose(out) == 0;

@@ -47,7 +47,8 @@ static int exec_prepare(struct hg_load_run *l, char *err, size_t errlen)
 		return -ENOMEM;
 	o->fd[0] = o->fd[1] = -1;
 	l->priv = o;
-	return hg_keeper_open_outputs(l->result_dir, l->plan->name, o->fd, err, errlen);
+	return hg_keeper_open_outputs(l->result_dir_fd, l->result_dir, l->plan->name, o->fd, err,
+				      errlen);
 }
 
 /* The shell (in the program's process, loads/keeper.c). */
@@ -61,7 +62,7 @@ static int exec_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *s
 	const struct params *par = l->plan->params;
 	const struct outputs *o = l->priv;
 	struct hg_keeper k = { .out = { o->fd[0], o->fd[1] }, .output_max = par->output_max,
-			       .extra_fd = -1, .exec = shell, .arg = par->command, .what = "/bin/sh" };
+			       .extra_fd = -1, .dir_fd = -1, .exec = shell, .arg = par->command, .what = "/bin/sh" };
 	return hg_keeper_run(&k, l->plan->name, slot);
 }
 

@@ -16,11 +16,13 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 
 #include "base/fsutil.h"
+#include "base/tree.h"
 #include "plan/load.h"
 #include "plan/plan.h"
 #include "loads/rows.h"
@@ -58,74 +60,92 @@ static pid_t owner_pid(const char *name)
 	return pid > 0 && *end == '-' ? (pid_t)pid : 0;
 }
 
-/* Empties and removes one stale directory, never following a link. */
-static void remove_stale(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
-}
+/* The load's directory: `name` in the user's dir (`parent`), opened once
+ * as a directory of the user's; the processes make and remove their files
+ * relative to it, so a name swapped for a link meanwhile leads nowhere. */
+struct iodir {
+	int parent, fd;
+	char name[NAME_MAX + 1];
+	char shown[PATH_MAX];       /* dir/name, for messages */
+	bool tidied;
+};
 
 /* Directories of io loads whose hgrun is gone (SIGKILL, power cut), ours
- * only (same owner), are removed. */
-static void remove_leftovers(const char *dir)
+ * only (same owner), are removed, whatever depth (base/tree.h). */
+static void remove_leftovers(int parent)
 {
-	DIR *d = opendir(dir);
+	int fd = fcntl(parent, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 	struct stat st;
+	if (!d && fd >= 0)
+		close(fd);
 	while (d && (e = readdir(d))) {
 		pid_t pid = owner_pid(e->d_name);
 		if (!pid || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		struct hg_tree t = { .uid = geteuid(), .remove = true };
+		if (fstatat(parent, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISDIR(st.st_mode) && st.st_uid == geteuid())
-			remove_stale(dirfd(d), e->d_name);
+			hg_tree_walk(parent, e->d_name, &t);
 	}
 	if (d)
 		closedir(d);
 }
 
+/* A new PREFIX<pid>-<name>-XXXXXX of mode 0700 in parent, opened. */
+static int make_dir(struct iodir *io, const char *load)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	for (int tries = 0; tries < 64; tries++) {
+		unsigned char r[6];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -EIO;
+		int len = snprintf(io->name, sizeof(io->name), PREFIX "%d-%.180s-", (int)getpid(), load);
+		for (int i = 0; i < 6 && len + i + 1 < (int)sizeof(io->name); i++)
+			io->name[len + i] = letters[r[i] % (sizeof(letters) - 1)];
+		io->name[len + 6] = '\0';
+		if (mkdirat(io->parent, io->name, 0700) == 0)
+			return hg_open_own_dir_at(io->parent, io->name, false, NULL);
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 static int io_prepare(struct hg_load_run *l, char *err, size_t errlen)
 {
 	const struct params *p = l->plan->params;
-	const char *dir = p->dir;
-	char path[PATH_MAX];
-	remove_leftovers(dir);
-	if (snprintf(path, sizeof(path), "%s/" PREFIX "%d-%s-XXXXXX", dir, (int)getpid(),
-		     l->plan->name) >=
-	    (int)sizeof(path)) {
-		snprintf(err, errlen, "dir '%s' is too long", dir);
-		return -ENAMETOOLONG;
-	}
-	if (!mkdtemp(path)) {
-		int e = errno;
-		snprintf(err, errlen, "cannot create a directory in '%s': %s (dir: must be a writable directory)",
-			 dir, strerror(e));
-		return -e;
-	}
-	l->priv = strdup(path);
-	if (!l->priv) {
-		rmdir(path);
+	struct iodir *io = calloc(1, sizeof(*io));
+	if (!io)
 		return -ENOMEM;
+	io->fd = -1;
+	/* dir is the user's choice: a link as dir is followed, once. */
+	io->parent = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = io->parent < 0 ? -errno : 0;
+	if (!rc) {
+		remove_leftovers(io->parent);
+		io->fd = rc = make_dir(io, l->plan->name);
 	}
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create a directory in '%s': %s (dir: must be a "
+			 "writable directory)", p->dir, strerror(-rc));
+		if (io->parent >= 0)
+			close(io->parent);
+		free(io);
+		return rc;
+	}
+	snprintf(io->shown, sizeof(io->shown), "%s/%s", p->dir, io->name);
+	l->priv = io;
 	return 0;
 }
 
-static int write_file(const char *path, const char *buf, uint64_t size, struct hg_load_slot *slot)
+static int write_file(int dir, const char *name, const char *buf, uint64_t size,
+		      struct hg_load_slot *slot)
 {
-	int fd = hg_open_new(path, O_WRONLY, 0600);
+	int fd = hg_open_new_at(dir, name, O_WRONLY, 0600);
 	if (fd < 0)
-		return hg_load_fail(slot, "open %s: %s", path, strerror(-fd));
+		return hg_load_fail(slot, "open %s: %s", name, strerror(-fd));
 	for (uint64_t done = 0; done < size;) {
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		ssize_t w = write(fd, buf, n);
@@ -133,58 +153,79 @@ static int write_file(const char *path, const char *buf, uint64_t size, struct h
 			continue;
 		if (w <= 0) {
 			close(fd);
-			return hg_load_fail(slot, "write %s: %s", path, strerror(errno));
+			return hg_load_fail(slot, "write %s: %s", name, strerror(errno));
 		}
 		done += (uint64_t)w;
 		hg_load_add(slot, C_WRITTEN, (uint64_t)w);
 	}
-	int rc = fsync(fd) == 0 ? 0 : hg_load_fail(slot, "fsync %s: %s", path, strerror(errno));
+	int rc = fsync(fd) == 0 ? 0 : hg_load_fail(slot, "fsync %s: %s", name, strerror(errno));
 	close(fd);
 	return rc;
 }
 
-static int read_file(const char *path, char *buf, struct hg_load_slot *slot)
+static int read_file(int dir, const char *name, char *buf, struct hg_load_slot *slot)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return hg_load_fail(slot, "open %s: %s", path, strerror(errno));
+		return hg_load_fail(slot, "open %s: %s", name, strerror(errno));
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);   /* read from the device */
 	ssize_t n;
 	while ((n = read(fd, buf, CHUNK)) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0)
 			hg_load_add(slot, C_READ, (uint64_t)n);
-	int rc = n == 0 ? 0 : hg_load_fail(slot, "read %s: %s", path, strerror(errno));
+	int rc = n == 0 ? 0 : hg_load_fail(slot, "read %s: %s", name, strerror(errno));
 	close(fd);
 	return rc;
 }
 
 static int io_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *slot)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/w%u", (const char *)l->priv, proc);
+	const struct iodir *io = l->priv;
+	char name[32];
+	snprintf(name, sizeof(name), "w%u", proc);
 	char *buf = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED)
 		return hg_load_fail(slot, "mmap: %s", strerror(errno));
 	memset(buf, 0x5a, CHUNK);
 	for (;;) {
-		if (write_file(path, buf, ((const struct params *)l->plan->params)->size_bytes, slot) != 0 ||
-		    read_file(path, buf, slot) != 0)
+		if (write_file(io->fd, name, buf, ((const struct params *)l->plan->params)->size_bytes,
+			       slot) != 0 ||
+		    read_file(io->fd, name, buf, slot) != 0)
 			return 1;
-		unlink(path);
+		unlinkat(io->fd, name, 0);
 		hg_load_add(slot, C_FILES, 1);
 	}
 	return 0;
 }
 
-/* Everything in the directory (files of killed processes too), then it. */
+/* Everything in the directory (files of killed processes too), then it;
+ * what cannot go is said (it is outside the result directory: a warning,
+ * not a file of the run). */
+static const char *io_tidy(struct hg_load_run *l, json_t *warnings)
+{
+	struct iodir *io = l->priv;
+	if (!io || io->tidied)
+		return NULL;
+	io->tidied = true;
+	close(io->fd);
+	io->fd = -1;
+	struct hg_tree t = { .uid = geteuid(), .remove = true };
+	int rc = hg_tree_walk(io->parent, io->name, &t);
+	if (rc && rc != -ENOENT && warnings)
+		json_array_append_new(warnings, json_sprintf(
+			"its directory %s could not be removed (%s%s): remove it by hand", io->shown,
+			t.left ? "left: " : strerror(-rc), t.left ? t.first_left : ""));
+	return NULL;
+}
+
 static void io_cleanup(struct hg_load_run *l)
 {
-	char *dir = l->priv;
-	if (!dir)
+	struct iodir *io = l->priv;
+	if (!io)
 		return;
-	hg_empty_dir(dir);
-	rmdir(dir);
-	free(dir);
+	io_tidy(l, NULL);
+	close(io->parent);
+	free(io);
 	l->priv = NULL;
 }
 
@@ -215,4 +256,5 @@ const struct hg_load_ops hg_load_io = {
 	.prepare = io_prepare,
 	.run = io_run,
 	.cleanup = io_cleanup,
+	.tidy = io_tidy,
 };

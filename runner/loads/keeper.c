@@ -26,16 +26,16 @@
 static const char *const stream_ext[2] = { "out", "err" };
 static const char *const stream_name[2] = { "stdout", "stderr" };
 
-int hg_keeper_open_outputs(const char *dir, const char *name, int fd[2], char *err,
+int hg_keeper_open_outputs(int dir, const char *shown, const char *name, int fd[2], char *err,
 			   size_t errlen)
 {
-	char path[PATH_MAX];
+	char file[NAME_MAX + 1];
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/load-%s.%s", dir, name, stream_ext[i]);
-		fd[i] = hg_open_new(path, O_WRONLY, 0644);
+		snprintf(file, sizeof(file), "load-%.200s.%s", name, stream_ext[i]);
+		fd[i] = hg_open_new_at(dir, file, O_WRONLY, 0644);
 		if (fd[i] < 0) {
 			int e = -fd[i];
-			snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+			snprintf(err, errlen, "cannot create %s/%s: %s", shown, file, strerror(e));
 			return -e;
 		}
 	}
@@ -57,9 +57,13 @@ static void program(const struct hg_keeper *k, const int wr[2], pid_t keeper)
 		dup2(in, 0);
 	dup2(wr[0], 1);
 	dup2(wr[1], 2);
+	/* fd 4 first: dup2 onto 3 must not close the directory if it is 3. */
+	int dir = k->dir_fd >= 0 && k->extra_fd >= 0 ? fcntl(k->dir_fd, F_DUPFD, 5) : -1;
 	if (k->extra_fd >= 0)
 		dup2(k->extra_fd, 3);
-	close_range(k->extra_fd >= 0 ? 4 : 3, ~0U, 0);
+	if (dir >= 0)
+		dup2(dir, 4);        /* without FD_CLOEXEC: the program's /proc/self/fd/4 */
+	close_range(dir >= 0 ? 5 : k->extra_fd >= 0 ? 4 : 3, ~0U, 0);
 	k->exec(k->arg);
 	char msg[128];
 	int len = snprintf(msg, sizeof(msg), "hgrun: cannot exec %s: %s\n", k->what, strerror(errno));

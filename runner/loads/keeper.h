@@ -23,6 +23,7 @@ struct hg_keeper {
 	int out[2];                     /* load-NAME.out, .err (hg_keeper_open_outputs) */
 	uint64_t output_max;            /* bytes kept of each */
 	int extra_fd;                   /* given to the program as fd 3; -1: none */
+	int dir_fd;                     /* given to it as fd 4 (with extra_fd); -1: none */
 	/* In the program's process, its stdio and fds set: execs (returns
 	 * only when that failed, errno set). */
 	void (*exec)(const void *arg);
@@ -30,8 +31,9 @@ struct hg_keeper {
 	const char *what;               /* the program, for "cannot exec WHAT" */
 };
 
-/* In hgrun's prepare: creates load-NAME.out and .err in dir. */
-int hg_keeper_open_outputs(const char *dir, const char *name, int fd[2], char *err,
+/* In hgrun's prepare: creates load-NAME.out and .err in the directory fd
+ * dir (shown: its name, for messages). */
+int hg_keeper_open_outputs(int dir, const char *shown, const char *name, int fd[2], char *err,
 			   size_t errlen);
 /* The load process's run: keeps the program until the stop; returns the
  * exit status for run (the program's status is in the slot). */

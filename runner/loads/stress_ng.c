@@ -27,6 +27,7 @@
 
 #include "base/fsutil.h"
 #include "base/names.h"
+#include "base/tree.h"
 #include "base/timeutil.h"
 #include "loads/keeper.h"
 #include "loads/rows.h"
@@ -76,7 +77,10 @@ static const char *const file_ext[3] = { "out", "err", "yaml" };
 
 struct sng {
 	char exe[PATH_MAX];
-	char tmp[PATH_MAX];             /* --temp-path, made by hgrun; "" when the user gave one */
+	char tmp[NAME_MAX + 1];         /* --temp-path, made by hgrun in the result directory
+					   ("load-NAME.tmp"); "" when the user gave one */
+	int tmp_fd;                     /* it, open: stress-ng's /proc/self/fd/4 */
+	bool tmp_gone;                  /* removed, or what is left said */
 	char **argv;
 	char yaml_name[64];             /* its --yaml file's name in the result dir */
 	int fd[3];                      /* its stdout, stderr and --yaml files */
@@ -182,12 +186,30 @@ static bool sng_supported(char *why, size_t size)
 static int open_output(struct hg_load_run *l, const char *ext, int flags, char *err,
 		       size_t errlen)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/load-%s.%s", l->result_dir, l->plan->name, ext);
-	int fd = hg_open_new(path, flags, 0644);
+	char name[NAME_MAX + 1];
+	snprintf(name, sizeof(name), "load-%.200s.%s", l->plan->name, ext);
+	int fd = hg_open_new_at(l->result_dir_fd, name, flags, 0644);
 	if (fd < 0)
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(-fd));
+		snprintf(err, errlen, "cannot create %s/%s: %s", l->result_dir, name, strerror(-fd));
 	return fd;
+}
+
+/* load-NAME.tmp, stress-ng's --temp-path: made 0700 in the result
+ * directory and kept open; stress-ng reaches it as /proc/self/fd/4, so a
+ * result directory renamed or replaced by a link meanwhile never leads its
+ * files elsewhere. */
+static int make_tmp(struct hg_load_run *l, struct sng *g, char *err, size_t errlen)
+{
+	snprintf(g->tmp, sizeof(g->tmp), "load-%.200s.tmp", l->plan->name);
+	int rc = mkdirat(l->result_dir_fd, g->tmp, 0700) == 0 ? 0 : -errno;
+	if (!rc && (g->tmp_fd = hg_open_own_dir_at(l->result_dir_fd, g->tmp, false, NULL)) < 0)
+		rc = g->tmp_fd;
+	if (rc) {
+		snprintf(err, errlen, "cannot create %s/%s (stress-ng's --temp-path): %s",
+			 l->result_dir, g->tmp, strerror(-rc));
+		g->tmp[0] = '\0';
+	}
+	return rc;
 }
 
 static bool user_temp_path(const struct params *p)
@@ -242,7 +264,7 @@ static int build_argv(struct hg_load_run *l, struct sng *g)
 	g->argv[n++] = format("/proc/self/fd/%d", FIRST_FD);
 	if (g->tmp[0]) {
 		g->argv[n++] = strdup("--temp-path");
-		g->argv[n++] = strdup(g->tmp);
+		g->argv[n++] = strdup("/proc/self/fd/4");
 	}
 	for (size_t i = 0; i < p->options.n; i++)
 		g->argv[n++] = strdup(p->options.v[i]);
@@ -258,27 +280,20 @@ static int sng_prepare(struct hg_load_run *l, char *err, size_t errlen)
 	struct sng *g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	g->fd[0] = g->fd[1] = g->fd[2] = -1;
+	g->fd[0] = g->fd[1] = g->fd[2] = g->tmp_fd = -1;
 	l->priv = g;
 	l->n_procs = 1;         /* the keeper; stress-ng runs the instances */
 	if (!hg_stress_ng_find(g->exe, sizeof(g->exe), err, errlen))
 		return -ENOENT;
-	int rc = hg_keeper_open_outputs(l->result_dir, l->plan->name, g->fd, err, errlen);
+	int rc = hg_keeper_open_outputs(l->result_dir_fd, l->result_dir, l->plan->name, g->fd,
+					err, errlen);
 	if (rc < 0)
 		return rc;
 	if ((g->fd[2] = open_output(l, "yaml", O_RDWR, err, errlen)) < 0)
 		return g->fd[2];
 	snprintf(g->yaml_name, sizeof(g->yaml_name), "load-%s.yaml", l->plan->name);
-	if (!user_temp_path(p)) {
-		snprintf(g->tmp, sizeof(g->tmp), "%s/load-%s.tmp", l->result_dir, l->plan->name);
-		if (mkdir(g->tmp, 0700) != 0) {
-			int e = errno;
-			snprintf(err, errlen, "cannot create %s (stress-ng's --temp-path): %s", g->tmp,
-				 strerror(e));
-			g->tmp[0] = '\0';
-			return -e;
-		}
-	}
+	if (!user_temp_path(p) && (rc = make_tmp(l, g, err, errlen)) < 0)
+		return rc;
 	rc = build_argv(l, g);
 	if (rc == 0 && hg_stress_ng_dry_run(g->exe, g->argv, err, errlen) != 0)
 		return -EINVAL;
@@ -299,7 +314,7 @@ static int sng_run(struct hg_load_run *l, unsigned proc, struct hg_load_slot *sl
 	const struct sng *g = l->priv;
 	const struct params *p = l->plan->params;
 	struct hg_keeper k = { .out = { g->fd[0], g->fd[1] }, .output_max = p->output_max,
-			       .extra_fd = g->fd[2], .exec = exec_stress_ng, .arg = g,
+			       .extra_fd = g->fd[2], .dir_fd = g->tmp_fd, .exec = exec_stress_ng, .arg = g,
 			       .what = g->exe };
 	return hg_keeper_run(&k, l->plan->name, slot);
 }
@@ -384,24 +399,34 @@ static void sng_report(const struct hg_load_run *l, const struct hg_load_slot *s
 	}
 }
 
-/* Removes stress-ng's temp directory (its files are its own; what a killed
- * stressor left, two levels deep, goes too), never following a link. */
-static void remove_tree(int parent, const char *name, int depth)
+/* Removes stress-ng's temp directory: what its stressors left there, any
+ * number of levels deep (base/tree.h), never following a link.  Done once,
+ * in hgrun's main thread after every load stopped: what could not be
+ * removed is said in a warning and named in result.json's files. */
+static const char *sng_tidy(struct hg_load_run *l, json_t *warnings)
 {
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		unlinkat(parent, name, 0);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && depth < 3)
-			remove_tree(dirfd(d), e->d_name, depth + 1);
-	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
+	struct sng *g = l->priv;
+	if (!g || !g->tmp[0] || g->tmp_gone)
+		return NULL;
+	g->tmp_gone = true;
+	if (g->tmp_fd >= 0)
+		close(g->tmp_fd);
+	g->tmp_fd = -1;
+	struct hg_tree t = { .uid = geteuid(), .remove = true };
+	int rc = hg_tree_walk(l->result_dir_fd, g->tmp, &t);
+	if (rc == 0 || rc == -ENOENT)
+		return NULL;
+	char why[400];
+	if (t.left)
+		snprintf(why, sizeof(why), "%llu entr%s left, the first %s: %s",
+			 (unsigned long long)t.left, t.left == 1 ? "y" : "ies", t.first_left,
+			 t.error ? strerror(t.error) : "another user's");
+	else
+		snprintf(why, sizeof(why), "%s", strerror(-rc));
+	json_array_append_new(warnings, json_sprintf(
+		"stress-ng's temporary directory %s could not be removed (%s); it is listed in "
+		"files: remove it by hand", g->tmp, why));
+	return g->tmp;
 }
 
 static void sng_cleanup(struct hg_load_run *l)
@@ -410,15 +435,16 @@ static void sng_cleanup(struct hg_load_run *l)
 	if (!g)
 		return;
 	for (int i = 0; i < 3; i++) {
-		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s/load-%s.%s", l->result_dir, l->plan->name, file_ext[i]);
+		char name[NAME_MAX + 1];
+		snprintf(name, sizeof(name), "load-%.200s.%s", l->plan->name, file_ext[i]);
 		if (g->fd[i] >= 0 && !g->ready)     /* a failed start leaves no files */
-			unlink(path);
+			unlinkat(l->result_dir_fd, name, 0);
 		if (g->fd[i] >= 0)
 			close(g->fd[i]);
 	}
-	if (g->tmp[0])
-		remove_tree(AT_FDCWD, g->tmp, 0);
+	json_t *w = json_array();
+	sng_tidy(l, w);         /* a failed start: nothing ran, nothing is left */
+	json_decref(w);
 	for (size_t i = 0; g->argv && g->argv[i]; i++)
 		free(g->argv[i]);
 	free(g->argv);
@@ -458,6 +484,7 @@ const struct hg_load_ops hg_load_stress_ng = {
 	.run = sng_run,
 	.ended = sng_ended,
 	.cleanup = sng_cleanup,
+	.tidy = sng_tidy,
 	.report = sng_report,
 	.files = sng_files,
 };

@@ -87,7 +87,11 @@ int hg_stress_ng_dry_run(const char *exe, char *const *argv, char *err, size_t e
 		return 0;       /* stress-ng checks again when it runs */
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(argv[i], "--yaml") && i + 1 < n) {      /* no file of ours */
+		/* no file or directory of ours: the load's fds 3 and 4 (loads/stress_ng.c)
+		 * are not the dry run's */
+		if ((!strcmp(argv[i], "--yaml") ||
+		     (!strcmp(argv[i], "--temp-path") && i + 1 < n &&
+		      !strcmp(argv[i + 1], "/proc/self/fd/4"))) && i + 1 < n) {
 			i++;
 			continue;
 		}

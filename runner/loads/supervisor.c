@@ -151,8 +151,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 		}
 		int64_t late = now - (lr->t0 + (int64_t)p->start_ns);
 		if (late > LATE_NS)
-			hg_json_appendf(s->warnings, "started %.1f ms after its start time (the "
-					"supervisor did not get a CPU in time)", (double)late / 1e6);
+			s->late_start_ns = late;    /* said, with why, by hg_loadrun_warnings */
 		start_load(lr, s);
 	}
 	if (s->state == HG_L_RUNNING) {
@@ -163,9 +162,7 @@ static void step(struct hg_loadrun *lr, struct hg_lsup *s, int64_t now, bool sto
 			return;
 		}
 		if (!stop && now - stop_at > LATE_NS)
-			hg_json_appendf(s->warnings, "stopped %.1f ms after its stop time (the "
-					"supervisor did not get a CPU in time)",
-					(double)(now - stop_at) / 1e6);
+			s->late_stop_ns = now - stop_at;
 		if (stop || now >= stop_at)
 			begin_stop(lr, s, now);
 		else if (!leaders_watched(s) && now + GROUP_TICK_NS < stop_at)
@@ -271,6 +268,7 @@ static int prepare_load(struct hg_loadrun *lr, size_t i, char *err, size_t errle
 	char msg[256] = "";
 	s->run.plan = p;
 	s->run.result_dir = lr->result_dir;
+	s->run.result_dir_fd = lr->result_dir_fd;
 	s->run.n_procs = (unsigned)hg_load_workers(p);
 	if (!s->run.n_procs)
 		s->run.n_procs = 1;   /* prepare decides (cpu: one per CPU) */
@@ -341,8 +339,8 @@ static int open_fds(struct hg_loadrun *lr, char *err, size_t errlen)
 	return 0;
 }
 
-struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *result_dir,
-				     char *err, size_t errlen)
+struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, int dir_fd,
+				     const char *result_dir, char *err, size_t errlen)
 {
 	struct hg_loadrun *lr = calloc(1, sizeof(*lr));
 	if (!lr) {
@@ -354,6 +352,7 @@ struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *res
 	lr->grace_ns = HG_LOADRUN_GRACE_NS;
 	lr->warnings = json_array();
 	lr->result_dir = strdup(result_dir ? result_dir : ".");
+	lr->result_dir_fd = dir_fd;
 	lr->n_loads = plan->n_loads;
 	lr->loads = calloc(lr->n_loads ? lr->n_loads : 1, sizeof(*lr->loads));
 	if (!lr->result_dir || !lr->loads) {
@@ -403,6 +402,18 @@ void hg_loadrun_stop_all(struct hg_loadrun *lr)
 		pthread_join(lr->thread, NULL);
 	lr->thread_running = false;
 	lr->stopped = true;
+	/* Every load process is gone: what they made beside their files goes
+	 * now, in this thread (not the real-time supervisor's), and what stays
+	 * is said before result.json is written. */
+	for (size_t i = 0; i < lr->n_loads; i++) {
+		struct hg_lsup *s = &lr->loads[i];
+		const char *left = s->prepared && s->ops->tidy ? s->ops->tidy(&s->run, s->warnings)
+							       : NULL;
+		if (left) {
+			snprintf(s->left, sizeof(s->left), "%s", left);
+			atomic_store_explicit(&s->left_set, true, memory_order_release);
+		}
+	}
 }
 
 void hg_loadrun_destroy(struct hg_loadrun *lr)
@@ -429,6 +440,12 @@ void hg_loadrun_destroy(struct hg_loadrun *lr)
 	free(lr->loads);
 	free(lr->result_dir);
 	free(lr);
+}
+
+void hg_loadrun_note_stopped(struct hg_loadrun *lr)
+{
+	if (lr)
+		atomic_store(&lr->was_stopped, true);
 }
 
 bool hg_loadrun_sample(const struct hg_loadrun *lr, size_t i,

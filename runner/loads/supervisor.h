@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: runs a plan's loads on the run's timeline.
  *
- *   struct hg_loadrun *lr = hg_loadrun_create(plan, result_dir, err, sizeof err);
+ *   struct hg_loadrun *lr = hg_loadrun_create(plan, dir_fd, result_dir, err, sizeof err);
  *   hg_loadrun_start(lr, t0);           // t0: CLOCK_MONOTONIC ns of the run's zero
  *   ... the run ...
  *   hg_loadrun_stop_all(lr);            // end of run, SIGINT/SIGTERM, failure
@@ -41,10 +41,11 @@ struct hg_loadrun;
 /* Before the run, before the runner pins or raises its own threads (the
  * CPUs the caller may use are "all CPUs" for loads without `cpus`): prepares
  * every load (shared statistics, listening sockets, temp dirs, output files
- * in result_dir).  Returns NULL with a message in err on failure.  A plan
- * without loads gives a valid, empty supervisor. */
-struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *result_dir,
-				     char *err, size_t errlen);
+ * in the result directory: dir_fd, borrowed until hg_loadrun_destroy,
+ * result_dir its name for messages).  Returns NULL with a message in err on
+ * failure.  A plan without loads gives a valid, empty supervisor. */
+struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, int dir_fd,
+				     const char *result_dir, char *err, size_t errlen);
 
 /* Starts the supervisor thread "hg-loads", which starts each load at
  * t0 + start and stops it at t0 + stop.  It inherits the caller's
@@ -53,6 +54,10 @@ struct hg_loadrun *hg_loadrun_create(const struct hg_plan *plan, const char *res
  * start it from a higher real-time thread if real-time loads must not
  * either.  Load processes never inherit it.  Returns 0 or a negative errno. */
 int hg_loadrun_start(struct hg_loadrun *lr, int64_t t0_monotonic_ns);
+
+/* hgrun was stopped (SIGSTOP) and continued during the run: a load that
+ * started or stopped late was late for that, not for want of a CPU. */
+void hg_loadrun_note_stopped(struct hg_loadrun *lr);
 
 /* Stops every load still running (SIGTERM, grace, SIGKILL), reaps them,
  * kills stray descendants, joins the thread.  Idempotent.  Returns within

@@ -5,6 +5,7 @@
 #define HG_SUPERVISOR_INTERNAL_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -42,12 +43,16 @@ struct hg_lsup {
 	bool ended_early;       /* every process ended before the stop time */
 	unsigned stragglers;    /* group members still there at SIGKILL time */
 	atomic_bool counted;    /* ops->ended has set the counters (counts_at_end) */
+	int64_t late_start_ns, late_stop_ns;   /* started, stopped late by this much (> 5 ms) */
+	char left[NAME_MAX + 1];  /* what ops->tidy could not remove, when left_set */
+	atomic_bool left_set;
 	json_t *warnings;
 };
 
 struct hg_loadrun {
 	const struct hg_plan *plan;
 	char *result_dir;
+	int result_dir_fd;              /* borrowed from the run */
 	struct hg_lsup *loads;
 	size_t n_loads;
 	struct hg_load_slot *slots;     /* shared mapping */
@@ -59,6 +64,7 @@ struct hg_loadrun {
 	bool thread_running;
 	bool stopped;
 	int evfd, tfd;                  /* stop request, absolute timer */
+	atomic_bool was_stopped;        /* hgrun was SIGSTOPped during the run */
 	atomic_bool stop_req;
 	bool subreaper_set;
 	int prev_subreaper;

@@ -234,6 +234,15 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr)
 	for (size_t i = 0; i < lr->n_loads; i++) {
 		size_t k;
 		json_t *w, *mine = json_deep_copy(lr->loads[i].warnings);
+		const struct hg_lsup *s = &lr->loads[i];
+		const char *why = atomic_load(&lr->was_stopped) ? "hgrun itself was stopped (SIGSTOP) "
+				  "meanwhile" : "the supervisor did not get a CPU in time";
+		if (s->late_start_ns)
+			hg_json_appendf(mine, "started %.1f ms after its start time (%s)",
+					(double)s->late_start_ns / 1e6, why);
+		if (s->late_stop_ns)
+			hg_json_appendf(mine, "stopped %.1f ms after its stop time (%s)",
+					(double)s->late_stop_ns / 1e6, why);
 		if (lr->loads[i].started)
 			proc_warnings(mine, &lr->loads[i], lr->t0);   /* refusals, early ends */
 		json_array_foreach(mine, k, w)
@@ -265,9 +274,16 @@ bool hg_loadrun_shortfall(const struct hg_loadrun *lr)
 	return false;
 }
 
-void hg_loadrun_files(const struct hg_plan *plan, json_t *files)
+void hg_loadrun_files(const struct hg_plan *plan, const struct hg_loadrun *lr, json_t *files)
 {
-	for (size_t i = 0; plan && i < plan->n_loads; i++)
+	for (size_t i = 0; plan && i < plan->n_loads; i++) {
 		if (plan->loads[i].ops->files)
 			plan->loads[i].ops->files(&plan->loads[i], files);
+		const struct hg_lsup *s = lr && i < lr->n_loads ? &lr->loads[i] : NULL;
+		if (s && atomic_load_explicit(&s->left_set, memory_order_acquire)) {
+			char key[NAME_MAX + 16];
+			snprintf(key, sizeof(key), "load.%s.left", plan->loads[i].name);
+			json_object_set_new(files, key, json_string(s->left));
+		}
+	}
 }

@@ -28,8 +28,9 @@ json_t *hg_loadrun_warnings(const struct hg_loadrun *lr);
 bool hg_loadrun_shortfall(const struct hg_loadrun *lr);
 
 /* The files the plan's loads write into the result directory (an exec
- * load's output), added to result.json's `files` object.  From the plan
- * only: safe from any thread, before and during the run. */
-void hg_loadrun_files(const struct hg_plan *plan, json_t *files);
+ * load's output), added to result.json's `files` object, from the plan;
+ * with lr (NULL during the run), also what a load's tidy left
+ * ("load.NAME.left").  Safe from any thread. */
+void hg_loadrun_files(const struct hg_plan *plan, const struct hg_loadrun *lr, json_t *files);
 
 #endif

@@ -46,7 +46,8 @@ struct hg_load_slot {
 /* What a load sees of its run. */
 struct hg_load_run {
 	const struct hg_load_plan *plan;
-	const char *result_dir;
+	const char *result_dir;     /* its name, for messages */
+	int result_dir_fd;          /* the result directory: files are made relative to it */
 	unsigned n_procs;       /* processes; prepare may set it (default: workers, 0 -> 1) */
 	void *priv;             /* the load's own state, from prepare to cleanup */
 };
@@ -106,6 +107,13 @@ struct hg_load_ops {
 	/* In hgrun, after every process is gone (or after a failed prepare):
 	 * close, unlink, free priv.  May be NULL. */
 	void (*cleanup)(struct hg_load_run *l);
+	/* In hgrun's main thread, once every load has stopped and before
+	 * result.json: removes what the load made beside its files (a scratch
+	 * directory).  What it could not remove it says in a warning (into
+	 * warnings) and returns by its plain name in the result directory, for
+	 * result.json's files ("load.NAME.left"); NULL when nothing is left.
+	 * May be NULL. */
+	const char *(*tidy)(struct hg_load_run *l, json_t *warnings);
 	/* In hgrun (the supervisor thread), once every process of the load and
 	 * of its groups is gone: reads what the processes left (files) into
 	 * process 0's slot counters; false when it could not (they stay

@@ -14,10 +14,10 @@
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the record files are little-endian");
 
-int hg_binfile_open(struct hg_binfile *b, const char *path, const char *kind)
+int hg_binfile_open_at(struct hg_binfile *b, int dir, const char *name, const char *kind)
 {
 	memset(b, 0, sizeof(*b));
-	b->f = hg_fopen_new(path);
+	b->f = hg_fopen_new_at(dir, name);
 	if (!b->f)
 		return -errno;
 	setvbuf(b->f, NULL, _IOFBF, HG_BIN_BUFFER);

@@ -26,7 +26,7 @@ struct hg_binfile {
 
 /* Creates path with its header for records of `kind` ("intervals",
  * "wakeups").  Returns 0 or -errno. */
-int  hg_binfile_open(struct hg_binfile *b, const char *path, const char *kind);
+int  hg_binfile_open_at(struct hg_binfile *b, int dir, const char *name, const char *kind);
 /* Appends one 32-byte record (buffered).  Returns 0 or -errno.  After a
  * failed write (ENOSPC) the buffer is dropped and the file cut to its
  * whole records: `records` then counts only those on disk, `lost` those

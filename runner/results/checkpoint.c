@@ -41,9 +41,7 @@ int hg_checkpoint_write(struct hg_stream *s, struct hg_run_state *rs)
 	json_object_set_new(j, "checkpoint", json_pack("{s:I, s:{s:o, s:o, s:o}}",
 		"covers_ns", (json_int_t)m.covers_ns, "written", "trace", u64(m.trace),
 		"latency", u64(m.latency), "series", u64(m.series)));
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/result.json", rs->dir);
-	rc = hg_write_atomic_with(path, put_result, j);
+	rc = hg_write_atomic_at(rs->dir_fd, "result.json", put_result, j);
 	json_decref(j);
 	return rc;
 }

@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What hgrun may remove: only names it (or hgreport) writes, in files and
- * directories owned by the user running it, one directory level at a time
- * through directory fds (a directory swapped for a link mid-walk is never
- * followed), never a recursive delete of a user's directory, never a
- * directory another hgrun is writing (base/dirlock.h). */
-#include <ctype.h>
-#include <dirent.h>
+/* Claiming an output directory: made, opened once, locked, then checked
+ * under the lock (results/outdir.h); what may be removed there is the
+ * walk's to say (results/outdir_walk.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,431 +15,187 @@
 #include "base/fsutil.h"
 #include "results/outdir.h"
 
-/* The files of one run (results/, loads/exec.c, hgreport's report/ apart)
- * and their temporaries. */
-static const char *const run_files[] = {
-	"result.json", "trace.bin", "latency.bin", "series.jsonl", "kernel.jsonl",
-	"late_wakeups.jsonl",
-	"trace.jsonl", "latency.jsonl",   /* written by hgrun before the binary traces */
-	".hgrun-reserve",                 /* results/results.c: left only by a SIGKILLed run */
-};
-
-static bool is_temporary(const char *name, const char *const *files, size_t n)
+/* How messages name the directory: "-o DIR" or "sweep-merge: OUT". */
+static void prefix(char *buf, size_t size, enum hg_outdir_kind kind, const char *dir)
 {
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(files[i]);
-		if (strncmp(name, files[i], len) == 0 && strncmp(name + len, ".tmp.", 5) == 0)
-			return true;
-	}
-	return false;
+	snprintf(buf, size, kind == HG_OUTDIR_MERGE ? "sweep-merge: %s" : "-o %s", dir);
 }
 
-/* "load-" NAME and ".out" or ".err": an exec or stress_ng load's output
- * (loads/keeper.c); ".yaml": stress_ng's metrics (loads/stress_ng.c). */
-static bool is_load_output(const char *name)
+static int refuse_busy(const char *shown, const char *busy, FILE *err)
 {
-	static const char *const ext[] = { ".out", ".err", ".yaml" };
-	size_t len = strlen(name);
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t e = strlen(ext[i]);
-		if (strncmp(name, "load-", 5) == 0 && len > 5 + e &&
-		    strcmp(name + len - e, ext[i]) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* "load-" NAME ".tmp": a stress_ng load's --temp-path (loads/stress_ng.c),
- * made 0700 by hgrun and removed after the run; a killed run leaves it. */
-static bool is_load_tmp(const char *name)
-{
-	size_t len = strlen(name);
-	return strncmp(name, "load-", 5) == 0 && len > 5 + 4 && strcmp(name + len - 4, ".tmp") == 0;
-}
-
-/* "hgrun-io-" PID "-" NAME "-XXXXXX" of an hgrun no longer running: an io
- * load's directory (loads/io.c) that a SIGKILLed run left, here when the
- * load's `dir` was the result directory. */
-static bool is_stale_io_dir(const char *name)
-{
-	static const char prefix[] = "hgrun-io-";
-	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
-		return false;
-	char *end;
-	long pid = strtol(name + sizeof(prefix) - 1, &end, 10);
-	return pid > 0 && pid <= INT_MAX && *end == '-' && end[1] && (pid_t)pid != getpid() &&
-	       kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-}
-
-static bool is_run_file(const char *name)
-{
-	size_t n = sizeof(run_files) / sizeof(run_files[0]);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(name, run_files[i]) == 0)
-			return true;
-	return is_temporary(name, run_files, n) || is_load_output(name);
-}
-
-/* A lock file: the directory's own, or (sweeps) a shard's. */
-static bool is_lock(const char *name)
-{
-	return strcmp(name, HG_DIRLOCK_NAME) == 0 ||
-	       strncmp(name, HG_DIRLOCK_NAME "-shard-", sizeof(HG_DIRLOCK_NAME "-shard-") - 1) == 0;
-}
-
-/* Another shard's lock of the same sweep as the shard lock `held`
- * (".hgrun-lock-shard-K-of-N", the same N): shards of one sweep write the
- * directory side by side (runner/sweep/sweep_run.c), so to a shard it is
- * neither a busy writer nor an earlier sweep's file.  Shards of a job array
- * start together, each taking its lock before it checks the directory: were
- * the others' locks in the way, none would ever go first. */
-static bool sibling_shard_lock(const char *held, const char *name)
-{
-	static const char prefix[] = HG_DIRLOCK_NAME "-shard-";
-	const size_t n = sizeof(prefix) - 1;
-	if (!held || strncmp(held, prefix, n) != 0 || strncmp(name, prefix, n) != 0)
-		return false;
-	const char *a = strstr(held + n, "-of-"), *b = strstr(name + n, "-of-");
-	return a && b && strcmp(a, b) == 0;
-}
-
-/* "p012" / "r3": a letter then digits only. */
-static bool is_id(const char *name, char letter)
-{
-	if (name[0] != letter || !name[1])
-		return false;
-	for (const char *c = name + 1; *c; c++)
-		if (!isdigit((unsigned char)*c))
-			return false;
-	return true;
-}
-
-/* Collects what a walk found that hgrun did not write, for the message. */
-struct walk {
-	bool remove;             /* remove hgrun's names as they are seen */
-	uid_t uid;               /* only files of this user are hgrun's */
-	const char *held;        /* the lock file this process holds in the top directory */
-	size_t ours, foreign;
-	char foreign_names[256];
-	char busy[512];          /* a directory another hgrun is writing, and who */
-	int depth;               /* levels below a stress-ng temporary directory */
-	int error;               /* first removal error (-errno) */
-};
-
-static void note_foreign(struct walk *w, const char *shown, const char *why)
-{
-	size_t used = strlen(w->foreign_names);
-	if (w->foreign < 4 && used < sizeof(w->foreign_names))
-		snprintf(w->foreign_names + used, sizeof(w->foreign_names) - used, "%s%.60s%s",
-			 w->foreign ? ", " : "", shown, why);
-	w->foreign++;
-}
-
-static void note_busy(struct walk *w, const char *shown, const char *holder)
-{
-	if (!w->busy[0])
-		snprintf(w->busy, sizeof(w->busy), "%s%s%.400s", shown, shown[0] ? " is written by " : "",
-			 holder);
-}
-
-static void remove_at(struct walk *w, int dir, const char *name, bool is_dir)
-{
-	if (w->remove && unlinkat(dir, name, is_dir ? AT_REMOVEDIR : 0) < 0 && !w->error)
-		w->error = -errno;
-}
-
-typedef bool (*entry_fn)(struct walk *w, int dir, const char *name, const struct stat *st,
-			 const char *shown);
-
-/* Calls fn on every entry of the directory fd `dir` (not closed here);
- * `shown` prefixes names in messages. */
-static void each_entry(struct walk *w, int dir, const char *shown, entry_fn fn)
-{
-	int fd = fcntl(dir, F_DUPFD_CLOEXEC, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		if (!w->error)
-			w->error = -errno;
-		return;
-	}
-	rewinddir(d);        /* the dup shares the position of an earlier walk */
-	struct dirent *e;
-	char show[PATH_MAX];
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (w->held && !strcmp(e->d_name, w->held)) || sibling_shard_lock(w->held, e->d_name))
-			continue;        /* the lock this walk holds (its holder removes it), a sibling's */
-		struct stat st;
-		snprintf(show, sizeof(show), "%s%s", shown, e->d_name);
-		if (fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;            /* gone meanwhile */
-		if (st.st_uid != w->uid && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-			char why[48];
-			snprintf(why, sizeof(why), " (owned by uid %u)", (unsigned)st.st_uid);
-			note_foreign(w, show, why);
-		} else if (fn(w, dir, e->d_name, &st, show)) {
-			w->ours++;
-		} else {
-			note_foreign(w, show, "");
-		}
-	}
-	closedir(d);
-}
-
-/* report/: hgreport's output, plain files only. */
-static bool report_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			 const char *shown)
-{
-	if (!S_ISREG(st->st_mode))
-		return false;
-	remove_at(w, dir, name, false);
-	return true;
-}
-
-/* A directory of our own kind, opened without following a link: emptied
- * by fn, then removed when empty.  A run directory (locked) is left alone
- * while another hgrun writes it. */
-static bool our_dir(struct walk *w, int parent, const char *name, const char *shown,
-		    entry_fn fn, bool locked)
-{
-	char sub[PATH_MAX], holder[256];
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	struct hg_dirlock lock = { .dir = -1, .fd = -1 };
-	if (locked) {
-		int rc = w->remove ? hg_dirlock_take_at(fd, HG_DIRLOCK_NAME, "hgrun --force", &lock,
-							holder, sizeof(holder))
-			: hg_dirlock_busy_at(fd, HG_DIRLOCK_NAME, holder, sizeof(holder)) ? -EBUSY : 0;
-		if (rc == -EBUSY) {
-			note_busy(w, shown, holder);
-			close(fd);
-			return true;
-		}
-	}
-	size_t before = w->foreign;
-	const char *held = w->held;
-	w->held = lock.fd >= 0 ? HG_DIRLOCK_NAME : NULL;
-	snprintf(sub, sizeof(sub), "%s/", shown);
-	each_entry(w, fd, sub, fn);
-	w->held = held;
-	hg_dirlock_release(&lock);
-	close(fd);
-	if (w->foreign == before)
-		remove_at(w, parent, name, true);
-	return true;   /* its foreign entries, if any, were named one by one */
-}
-
-/* Inside stress-ng's tmp-stress-ng-STRESSOR-PID-N/: what its stressor
- * made there (files, directories, links, FIFOs of any name), all of the
- * user's (each_entry refuses another's), a bounded number of levels deep. */
-enum { STRESS_TREE_DEPTH = 16 };
-
-static bool stress_tree_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			      const char *shown)
-{
-	if (st->st_uid != w->uid)
-		return false;
-	if (!S_ISDIR(st->st_mode)) {
-		remove_at(w, dir, name, false);
-		return true;
-	}
-	if (w->depth >= STRESS_TREE_DEPTH)
-		return false;
-	w->depth++;
-	bool ok = our_dir(w, dir, name, shown, stress_tree_entry, false);
-	w->depth--;
-	return ok;
-}
-
-/* load-NAME.tmp/: only stress-ng's own temporary directories
- * (tmp-stress-ng-*, its stress_temp_dir()). */
-static bool stress_tmp_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			     const char *shown)
-{
-	if (strncmp(name, "tmp-stress-ng-", 14) != 0 || !S_ISDIR(st->st_mode))
-		return false;
-	return our_dir(w, dir, name, shown, stress_tree_entry, false);
-}
-
-/* In an io load's directory: its workers' files w0, w1, ... */
-static bool io_file_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			  const char *shown)
-{
-	(void)shown;
-	if (!is_id(name, 'w') || !S_ISREG(st->st_mode))
-		return false;
-	remove_at(w, dir, name, false);
-	return true;
-}
-
-static bool lock_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-		       const char *shown)
-{
-	char holder[256];
-	if (!S_ISREG(st->st_mode))
-		return false;
-	if (hg_dirlock_busy_at(dir, name, holder, sizeof(holder)))
-		note_busy(w, "", holder);
-	else
-		remove_at(w, dir, name, false);
-	return true;
-}
-
-static bool run_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-		      const char *shown)
-{
-	if (is_lock(name) && strcmp(name, HG_DIRLOCK_NAME) == 0)
-		return lock_entry(w, dir, name, st, shown);
-	if (is_run_file(name) && S_ISREG(st->st_mode)) {
-		remove_at(w, dir, name, false);
-		return true;
-	}
-	if ((!strcmp(name, "report") || !strcmp(name, "export")) && S_ISDIR(st->st_mode))
-		return our_dir(w, dir, name, shown, report_entry, false);
-	if (is_load_tmp(name) && S_ISDIR(st->st_mode) && !(st->st_mode & 077))
-		return our_dir(w, dir, name, shown, stress_tmp_entry, false);
-	if (S_ISDIR(st->st_mode) && !(st->st_mode & 077) && is_stale_io_dir(name))
-		return our_dir(w, dir, name, shown, io_file_entry, false);
-	return false;
-}
-
-static bool point_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			const char *shown)
-{
-	if (is_id(name, 'r') && S_ISDIR(st->st_mode))
-		return our_dir(w, dir, name, shown, run_entry, true);
-	return false;
-}
-
-static bool sweep_entry(struct walk *w, int dir, const char *name, const struct stat *st,
-			const char *shown)
-{
-	static const char *const index[] = { "sweep.json" };
-	if (is_lock(name))
-		return lock_entry(w, dir, name, st, shown);
-	if ((!strcmp(name, "sweep.json") || is_temporary(name, index, 1)) && S_ISREG(st->st_mode)) {
-		remove_at(w, dir, name, false);
-		return true;
-	}
-	if (!strcmp(name, "report") && S_ISDIR(st->st_mode))
-		return our_dir(w, dir, name, shown, report_entry, false);
-	if (is_id(name, 'p') && S_ISDIR(st->st_mode))
-		return our_dir(w, dir, name, shown, point_entry, false);
-	return false;
-}
-
-static void walk(struct walk *w, int dir, enum hg_outdir_kind kind)
-{
-	w->uid = geteuid();
-	each_entry(w, dir, "", kind == HG_OUTDIR_SWEEP ? sweep_entry : run_entry);
-}
-
-static int refuse_busy(const char *dir, const char *busy, FILE *err)
-{
-	fprintf(err, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to end, or "
-		"choose another directory\n", dir, busy);
+	fprintf(err, "hgrun: %s: another hgrun is writing there (%s); wait for it to end, or "
+		"choose another directory\n", shown, busy);
 	return HG_EXIT_USAGE;
 }
 
-int hg_outdir_prepare(const char *dir, enum hg_outdir_kind kind, bool force, FILE *err,
-		      const char *held_lock)
+/* The advice when DIR holds an earlier run's or sweep's results: the
+ * options of the command that was refused, and no other. */
+static const char *earlier_advice(enum hg_outdir_kind kind)
 {
-	struct stat st;
-	if (stat(dir, &st) < 0)
-		return errno == ENOENT ? 0 : (fprintf(err, "hgrun: -o %s: %s\n", dir,
-							strerror(errno)), HG_EXIT_FAILED);
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(err, "hgrun: -o %s: not a directory\n", dir);
+	switch (kind) {
+	case HG_OUTDIR_RUN:
+		return "choose a new directory, or add --force to remove the earlier run's files first";
+	case HG_OUTDIR_SWEEP:
+		return "choose a new directory, add --resume to finish that sweep, or add --force to "
+		       "remove the earlier sweep's files first";
+	case HG_OUTDIR_MERGE:
+		break;
+	}
+	return "sweep-merge writes only into a new or empty directory: choose another OUT, or "
+	       "remove the earlier sweep there first";
+}
+
+int hg_outdir_check_at(int fd, const char *dir, enum hg_outdir_kind kind, bool force,
+		       FILE *err, const char *held_lock, const char *held_lock2)
+{
+	char shown[PATH_MAX + 32];
+	prefix(shown, sizeof(shown), kind, dir);
+	const char *what = kind == HG_OUTDIR_RUN ? "run" : "sweep";
+	struct hg_outdir_walk w = { .remove = false, .held = held_lock, .held2 = held_lock2 };
+	hg_outdir_walk(&w, fd, kind);
+	if (w.busy[0])
+		return refuse_busy(shown, w.busy, err);
+	if (w.foreign) {
+		fprintf(err, "hgrun: %s: the directory holds more than a %s's results (%s%s); "
+			"hgrun never removes those, %s: choose a new directory, or move them away\n",
+			shown, what, w.foreign_names, w.foreign > 4 ? ", ..." : "",
+			force ? "not even with --force" : "and does not write its results among them");
 		return HG_EXIT_USAGE;
 	}
-	/* -o names the directory the user chose: a link to it is followed
-	 * there; nothing inside it is. */
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(err, "hgrun: -o %s: %s\n", dir, strerror(errno));
+	if (w.ours && !force) {
+		fprintf(err, "hgrun: %s: the directory holds an earlier %s's results; hgrun does not "
+			"overwrite results: %s\n", shown, what, earlier_advice(kind));
+		return HG_EXIT_USAGE;
+	}
+	if (!w.ours)
+		return 0;
+	w = (struct hg_outdir_walk){ .remove = true, .held = held_lock, .held2 = held_lock2 };
+	hg_outdir_walk(&w, fd, kind);
+	if (w.busy[0])
+		return refuse_busy(shown, w.busy, err);
+	if (w.error || w.foreign) {
+		fprintf(err, "hgrun: %s: cannot remove the earlier %s: %s%s%s%s\n", shown, what,
+			strerror(w.error ? -w.error : ENOTEMPTY), w.foreign ? " (left: " : "",
+			w.foreign ? w.foreign_names : "", w.foreign ? ")" : "");
 		return HG_EXIT_FAILED;
 	}
-	char holder[256];
-	struct hg_dirlock lock = { .dir = -1, .fd = -1 };
-	if (!held_lock) {         /* held while checking and removing */
-		int rc = hg_dirlock_take_at(fd, HG_DIRLOCK_NAME, "hgrun (checking -o)", &lock, holder,
-					    sizeof(holder));
-		if (rc == -EBUSY) {
-			close(fd);
-			return refuse_busy(dir, holder, err);
-		}
-		held_lock = lock.fd >= 0 ? HG_DIRLOCK_NAME : NULL;
+	return 0;
+}
+
+/* DIR made if missing: 1 when made here, 0 when it was there, -errno. */
+static int make_dir(const char *dir)
+{
+	if (mkdir(dir, 0777) == 0)
+		return 1;
+	if (errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", dir);
+	char *slash = strrchr(parent, '/');
+	while (slash && slash > parent && slash[1] == '\0') {   /* "a/b/" */
+		*slash = '\0';
+		slash = strrchr(parent, '/');
 	}
-	const char *what = kind == HG_OUTDIR_SWEEP ? "sweep" : "run";
-	struct walk w = { .remove = false, .held = held_lock };
-	walk(&w, fd, kind);
-	int rc = 0;
-	if (w.busy[0]) {
-		rc = refuse_busy(dir, w.busy, err);
-	} else if (w.foreign) {
-		fprintf(err, "hgrun: -o %s: the directory holds more than a %s's results (%s%s); "
-			"hgrun never removes those, %s: choose a new directory, or move them away\n",
-			dir, what, w.foreign_names, w.foreign > 4 ? ", ..." : "",
-			force ? "not even with --force" : "and does not write its results among them");
-		rc = HG_EXIT_USAGE;
-	} else if (w.ours && !force) {
-		fprintf(err, "hgrun: -o %s: the directory holds an earlier %s's results; hgrun "
-			"does not overwrite results: choose a new directory, %sor add --force to "
-			"remove the earlier %s's files first\n", dir, what,
-			kind == HG_OUTDIR_SWEEP ? "add --resume to finish that sweep, " : "", what);
-		rc = HG_EXIT_USAGE;
-	} else if (w.ours) {
-		w = (struct walk){ .remove = true, .held = held_lock };
-		walk(&w, fd, kind);
-		if (w.busy[0])
-			rc = refuse_busy(dir, w.busy, err);
-		else if (w.error || w.foreign) {
-			fprintf(err, "hgrun: -o %s: cannot remove the earlier %s: %s\n", dir, what,
-				strerror(w.error ? -w.error : ENOTEMPTY));
-			rc = HG_EXIT_FAILED;
-		}
+	if (slash && slash > parent) {
+		*slash = '\0';
+		int rc = hg_mkdirs(parent);
+		if (rc)
+			return rc;
 	}
-	hg_dirlock_release(&lock);
-	close(fd);
+	if (mkdir(dir, 0777) == 0)
+		return 1;
+	return errno == EEXIST ? 0 : -errno;
+}
+
+int hg_outdir_claim(const char *dir, enum hg_outdir_kind kind, bool force, const char *what,
+		    FILE *err, struct hg_outdir *out)
+{
+	char shown[PATH_MAX + 32], holder[256];
+	*out = (struct hg_outdir){ .fd = -1, .lock = { .dir = -1, .fd = -1 } };
+	snprintf(out->path, sizeof(out->path), "%s", dir);
+	prefix(shown, sizeof(shown), kind, dir);
+	int made = make_dir(dir);
+	if (made < 0) {
+		fprintf(err, "hgrun: %s: cannot create it: %s\n", shown, strerror(-made));
+		return HG_EXIT_FAILED;
+	}
+	out->created = made == 1;
+	/* -o names the directory the user chose: a link to it is followed
+	 * there, once; nothing inside it is, and nothing is opened by its
+	 * path again. */
+	out->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (out->fd < 0) {
+		int e = errno;
+		fprintf(err, "hgrun: %s: %s\n", shown, e == ENOTDIR ? "not a directory" : strerror(e));
+		hg_outdir_release(out);
+		return e == ENOTDIR ? HG_EXIT_USAGE : HG_EXIT_FAILED;
+	}
+	int rc = hg_dirlock_take_at(out->fd, HG_DIRLOCK_NAME, what, &out->lock, holder,
+				    sizeof(holder));
+	if (rc == -EBUSY) {
+		hg_outdir_release(out);
+		return refuse_busy(shown, holder, err);
+	}
+	if (rc) {
+		fprintf(err, "hgrun: %s: cannot write there: %s\n", shown, strerror(-rc));
+		hg_outdir_release(out);
+		return HG_EXIT_FAILED;
+	}
+	rc = hg_outdir_check_at(out->fd, dir, kind, force, err, HG_DIRLOCK_NAME, NULL);
+	if (rc)
+		hg_outdir_release(out);
 	return rc;
 }
 
-int hg_outdir_clear_run(const char *dir, char *why, size_t why_len)
+void hg_outdir_release(struct hg_outdir *out)
 {
-	int fd = hg_open_dir(dir);
-	if (fd < 0)
-		return fd;
-	struct hg_dirlock lock;
-	int rc = hg_dirlock_take_at(fd, HG_DIRLOCK_NAME, "hgrun sweep --resume", &lock, why,
-				    why_len);
-	if (rc) {
-		close(fd);
+	if (!out)
+		return;
+	hg_dirlock_release(&out->lock);
+	/* A directory hgrun made and nothing was written into (a run refused
+	 * before it began): gone again, if it is still the one made. */
+	struct stat a, b;
+	if (out->fd >= 0 && out->created && fstat(out->fd, &a) == 0 &&
+	    lstat(out->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		rmdir(out->path);
+	if (out->fd >= 0)
+		close(out->fd);
+	out->fd = -1;
+	out->created = false;
+}
+
+int hg_outdir_clear_run_at(int fd, struct hg_dirlock *lock, char *why, size_t why_len)
+{
+	int rc = hg_dirlock_take_at(fd, HG_DIRLOCK_NAME, "hgrun sweep", lock, why, why_len);
+	if (rc)
 		return rc;
-	}
-	struct walk w = { .remove = false, .held = HG_DIRLOCK_NAME };
-	walk(&w, fd, HG_OUTDIR_RUN);
-	if (w.foreign) {
+	struct hg_outdir_walk w = { .remove = false, .held = HG_DIRLOCK_NAME };
+	hg_outdir_walk(&w, fd, HG_OUTDIR_RUN);
+	if (w.busy[0]) {
+		snprintf(why, why_len, "%s", w.busy);
+		rc = -EBUSY;
+	} else if (w.foreign) {
 		snprintf(why, why_len, "it holds files hgrun did not write (%s)", w.foreign_names);
 		rc = -ENOTEMPTY;
-	} else {
-		w = (struct walk){ .remove = true, .held = HG_DIRLOCK_NAME };
-		walk(&w, fd, HG_OUTDIR_RUN);
-		rc = w.error;
+	} else if (w.ours) {
+		w = (struct hg_outdir_walk){ .remove = true, .held = HG_DIRLOCK_NAME };
+		hg_outdir_walk(&w, fd, HG_OUTDIR_RUN);
+		rc = w.error ? w.error : w.foreign ? -ENOTEMPTY : 0;
 		if (rc)
-			snprintf(why, why_len, "%s", strerror(-rc));
+			snprintf(why, why_len, "%s%s%s", strerror(-rc), w.foreign ? ": " : "",
+				 w.foreign ? w.foreign_names : "");
 	}
-	hg_dirlock_release(&lock);
-	close(fd);
+	if (rc)
+		hg_dirlock_release(lock);
 	return rc;
 }
 
-int hg_outdir_make_unique(const char *prefix, char *out, size_t size)
+int hg_outdir_make_unique(const char *prefix_path, char *out, size_t size)
 {
 	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%s", prefix);
+	snprintf(parent, sizeof(parent), "%s", prefix_path);
 	char *slash = strrchr(parent, '/');
 	if (slash) {
 		*slash = '\0';
@@ -454,12 +204,20 @@ int hg_outdir_make_unique(const char *prefix, char *out, size_t size)
 			return rc;
 	}
 	for (int i = 1; i < 1000; i++) {
-		int len = i == 1 ? snprintf(out, size, "%s", prefix)
-			: snprintf(out, size, "%s-%d", prefix, i);
+		int len = i == 1 ? snprintf(out, size, "%s", prefix_path)
+			: snprintf(out, size, "%s-%d", prefix_path, i);
 		if (len >= (int)size)
 			return -ENAMETOOLONG;
-		if (mkdir(out, 0777) == 0)
-			return 0;
+		if (mkdir(out, 0777) == 0) {
+			/* Made just now: still ours and a directory, or refused. */
+			int fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			struct stat st;
+			if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_uid != geteuid())) {
+				close(fd);
+				return -EPERM;
+			}
+			return fd >= 0 ? fd : -errno;
+		}
 		if (errno != EEXIST)
 			return -errno;
 	}

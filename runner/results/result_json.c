@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.json as a jansson tree: the contract of schemas/result.schema.json. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/sha256.h"
@@ -221,7 +223,23 @@ static json_t *files_json(const struct hg_run_state *rs)
 	if (rs->kernel && rs->kernel->wakes_written)
 		json_object_set_new(o, "late_wakeups", json_string("late_wakeups.jsonl"));
 	if (rs->dir[0])                         /* a load's own files (docs/loads.md) */
-		hg_loadrun_files(rs->plan, o);
+		hg_loadrun_files(rs->plan, rs->loads, o);
+	return o;
+}
+
+/* The size of each regular file of `files` as result.json is written,
+ * every writer done: what sweep-merge copies, and no more (docs/results.md). */
+static json_t *file_bytes_json(const struct hg_run_state *rs, json_t *files)
+{
+	json_t *o = json_object(), *v;
+	const char *key;
+	struct stat st;
+	json_object_foreach(files, key, v) {
+		const char *name = json_string_value(v);
+		if (name && rs->dir_fd >= 0 && fstatat(rs->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode))
+			json_object_set_new(o, name, json_integer((json_int_t)st.st_size));
+	}
 	return o;
 }
 
@@ -278,7 +296,9 @@ json_t *hg_result_json(const struct hg_run_state *rs)
 		json_object_set(o, "expectations", rs->expectations);
 		json_object_set(o, "warnings", rs->warnings);
 	}
-	json_object_set_new(o, "files", files_json(rs));
+	json_t *files = files_json(rs);
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "file_bytes", cp ? json_null() : file_bytes_json(rs, files));
 	json_object_set_new(o, "trace", rs->stream ? hg_stream_trace_json(rs->stream)
 						   : json_null());
 	json_object_set_new(o, "checkpoint", json_null());

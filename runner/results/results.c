@@ -15,38 +15,33 @@
 #include "base/fsutil.h"
 #include "ktrace/kernel_findings.h"
 #include "ktrace/kernel_json.h"
+#include "results/outdir.h"
 #include "results/result_json.h"
 #include "results/results.h"
 #include "results/stream.h"
 #include "run/signals.h"
 
-/* -o DIR, else results/<name>/<UTC start>[-N]/ (never reusing one). */
+/* -o DIR (opened, locked and checked by the caller), else
+ * results/<name>/<UTC start>[-N]/ (never reusing one), made and opened
+ * here as a directory of the user's, not a link. */
 static int choose_dir(struct hg_run_state *rs)
 {
 	if (rs->opt->out_dir) {
 		snprintf(rs->dir, sizeof(rs->dir), "%s", rs->opt->out_dir);
-		return hg_mkdirs(rs->dir);
+		rs->dir_fd = fcntl(rs->opt->dir_fd, F_DUPFD_CLOEXEC, 0);
+		return rs->dir_fd < 0 ? -errno : 0;
 	}
 	char stamp[32];
 	const char *u = rs->started_utc; /* 2026-01-02T03:04:05.678Z */
 	snprintf(stamp, sizeof(stamp), "%.4s%.2s%.2sT%.2s%.2s%.2sZ", u, u + 5, u + 8, u + 11,
 		 u + 14, u + 17);
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "results/%s", rs->plan->name);
-	int rc = hg_mkdirs(parent);
-	if (rc)
-		return rc;
-	for (int i = 1; i < 1000; i++) {
-		int len = i == 1 ? snprintf(rs->dir, sizeof(rs->dir), "%s/%s", parent, stamp)
-			: snprintf(rs->dir, sizeof(rs->dir), "%s/%s-%d", parent, stamp, i);
-		if (len >= (int)sizeof(rs->dir))
-			return -ENAMETOOLONG;
-		if (mkdir(rs->dir, 0777) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
+	char prefix[PATH_MAX];
+	snprintf(prefix, sizeof(prefix), "results/%s/%s", rs->plan->name, stamp);
+	int fd = hg_outdir_make_unique(prefix, rs->dir, sizeof(rs->dir));
+	if (fd < 0)
+		return fd;
+	rs->dir_fd = fd;
+	return 0;
 }
 
 typedef int (*writer_fn)(FILE *f, const struct hg_run_state *rs);
@@ -64,11 +59,8 @@ static int call_writer(FILE *f, const void *ctx)
 
 static int write_atomic(const struct hg_run_state *rs, const char *name, writer_fn fn)
 {
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
 	struct writer w = { fn, rs };
-	return hg_write_atomic_with(path, call_writer, &w);
+	return hg_write_atomic_at(rs->dir_fd, name, call_writer, &w);
 }
 
 static int dump_result(FILE *f, const struct hg_run_state *rs, size_t flags)
@@ -94,14 +86,6 @@ static int write_result_compact(FILE *f, const struct hg_run_state *rs)
 	return dump_result(f, rs, JSON_COMPACT);
 }
 
-static void sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
 
 /* Space kept for result.json from before the run to its end: if the disk
  * fills up during the run (a load's output, the traces), freeing it lets
@@ -113,10 +97,7 @@ static void sync_dir(const char *dir)
 
 static int make_reserve(const struct hg_run_state *rs)
 {
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", rs->dir, RESERVE_NAME) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	int fd = hg_open_new(path, O_WRONLY, 0600);
+	int fd = hg_open_new_at(rs->dir_fd, RESERVE_NAME, O_WRONLY, 0600);
 	if (fd < 0)
 		return fd;
 	int rc = posix_fallocate(fd, 0, RESERVE_BYTES);
@@ -130,16 +111,14 @@ static int make_reserve(const struct hg_run_state *rs)
 		rc = errno;
 	close(fd);
 	if (rc)
-		unlink(path);
+		unlinkat(rs->dir_fd, RESERVE_NAME, 0);
 	return -rc;
 }
 
 void hg_results_release_reserve(struct hg_run_state *rs)
 {
-	char path[PATH_MAX];
-	if (rs->dir[0] &&
-	    snprintf(path, sizeof(path), "%s/%s", rs->dir, RESERVE_NAME) < (int)sizeof(path))
-		unlink(path);
+	if (rs->dir_fd >= 0)
+		unlinkat(rs->dir_fd, RESERVE_NAME, 0);
 }
 
 int hg_results_dir(struct hg_run_state *rs, char *err, size_t errlen)
@@ -198,6 +177,6 @@ int hg_results_write(struct hg_run_state *rs, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s/%s: %s", rs->dir, name, strerror(-rc));
 		return rc;
 	}
-	sync_dir(rs->dir);
+	fsync(rs->dir_fd);
 	return 0;
 }

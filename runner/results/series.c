@@ -95,15 +95,13 @@ static void acc_merge(struct hg_series_acc *into, const struct hg_series_acc *fr
 
 int hg_series_open(struct hg_series **out, const struct hg_run_state *rs)
 {
-	char path[PATH_MAX + 32];
 	struct hg_series *s = calloc(1, sizeof(*s));
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
 	s->rs = rs;
 	s->n = rs->n_workers;
-	snprintf(path, sizeof(path), "%s/series.jsonl", rs->dir);
-	s->f = hg_fopen_new(path);
+	s->f = hg_fopen_new_at(rs->dir_fd, "series.jsonl");
 	if (!s->f) {
 		int rc = -errno;
 		free(s);

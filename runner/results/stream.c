@@ -131,11 +131,9 @@ static void *writer_main(void *arg)
 static int open_file(struct hg_stream *s, const char *name, const char *kind,
 		     struct hg_binfile *b, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/%s", s->rs->dir, name);
-	int rc = hg_binfile_open(b, path, kind);
+	int rc = hg_binfile_open_at(b, s->rs->dir_fd, name, kind);
 	if (rc)
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "cannot create %s/%s: %s", s->rs->dir, name, strerror(-rc));
 	return rc;
 }
 
@@ -144,7 +142,7 @@ static int open_file(struct hg_stream *s, const char *name, const char *kind,
 static uint64_t byte_limit(struct hg_stream *s)
 {
 	uint64_t limit = s->rs->plan->trace.budget_bytes;
-	int64_t free_b = hg_free_bytes(s->rs->dir);
+	int64_t free_b = hg_free_bytes_fd(s->rs->dir_fd);
 	char a[32], b[32], c[32];
 	if (limit)
 		snprintf(s->limit_why, sizeof(s->limit_why), "trace.budget %s",

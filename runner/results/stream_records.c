@@ -48,7 +48,7 @@ void hg_stream_fail(struct hg_stream *s, int rc, const char *what)
 	/* When and with how much room: the warning names the moment the disk
 	 * filled, not the end of the run. */
 	s->error_at_ns = s->rs->sync ? hg_now_ns() - s->rs->sync->t0_ns : 0;
-	s->error_free_bytes = hg_free_bytes(s->rs->dir);
+	s->error_free_bytes = hg_free_bytes_fd(s->rs->dir_fd);
 	s->mode = HG_TRACE_NONE;
 }
 

@@ -3,7 +3,9 @@
  *   rt: missed 0 deadlines, hit 3999
  * after the warnings (which say what the figures are worth), what each
  * thread received, latency percentiles, and where the result is. */
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ktrace/kernel_findings.h"
@@ -140,8 +142,7 @@ void hg_summary_print(const struct hg_run_state *rs, FILE *out)
 	hg_kernel_summary(rs, out);
 	/* Only a file that is there (a full or failing disk may have kept
 	 * result.json from being written). */
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/result.json", rs->dir);
-	if (rs->dir[0] && access(path, F_OK) == 0)
-		fprintf(out, "result: %s\n", path);
+	struct stat st;
+	if (rs->dir_fd >= 0 && fstatat(rs->dir_fd, "result.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		fprintf(out, "result: %s/result.json\n", rs->dir);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The summary as one JSON object, for scripts: `hgrun run --json` prints it
  * on stdout (the human summary then goes to stderr).  docs/cli.md. */
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/exitcodes.h"
@@ -62,7 +64,9 @@ json_t *hg_summary_json(const struct hg_run_state *rs)
 {
 	char path[PATH_MAX + 16];
 	snprintf(path, sizeof(path), "%s/result.json", rs->dir);
-	bool have = rs->dir[0] && access(path, F_OK) == 0;
+	struct stat st;
+	bool have = rs->dir_fd >= 0 &&
+		    fstatat(rs->dir_fd, "result.json", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	const char *sig = rs->signal ? sigabbrev_np(rs->signal) : NULL;
 	char signame[32];
 	snprintf(signame, sizeof(signame), "SIG%s", sig ? sig : "");

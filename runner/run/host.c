@@ -206,6 +206,7 @@ static void add_isolation(json_t *host)
 	static const char *const params[] = { "isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity" };
 	char cmdline[4096], value[512];
 	bool ok = hg_read_first_line("/proc/cmdline", cmdline, sizeof(cmdline)) >= 0;
+	json_object_set_new(host, "cmdline", ok ? string_or_null(cmdline) : json_null());
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		value[0] = '\0';
 		if (ok)

@@ -297,21 +297,22 @@ static void warn_cut(struct hg_run_state *rs)
 }
 
 /* One writer per run directory (base/dirlock.h): held until hg_run
- * returns.  A second run on the same -o is refused before it writes. */
-static int lock_dir(struct hg_run_state *rs, const char *dir, FILE *err)
+ * returns.  -o DIR comes locked (results/outdir.h: from its check to the
+ * end); a new default directory is locked right after it is made. */
+static int lock_dir(struct hg_run_state *rs, FILE *err)
 {
 	char holder[256], what[128];
-	int rc = hg_mkdirs(dir);
 	snprintf(what, sizeof(what), "hgrun run %.100s", rs->plan->name);
-	if (!rc)
-		rc = hg_dirlock_take(dir, HG_DIRLOCK_NAME, what, &rs->lock, holder, sizeof(holder));
+	int rc = hg_dirlock_take_at(rs->dir_fd, HG_DIRLOCK_NAME, what, &rs->lock, holder,
+				    sizeof(holder));
 	if (rc == -EBUSY) {
-		fprintf(err, "hgrun: -o %s: another hgrun is writing there (%s); wait for it to end, "
-			"or choose another directory\n", dir, holder);
+		fprintf(err, "hgrun: %s: another hgrun is writing there (%s); wait for it to end, "
+			"or choose another directory\n", rs->dir, holder);
 		return HG_EXIT_USAGE;
 	}
 	if (rc) {
-		fprintf(err, "error: cannot create the result directory %s: %s\n", dir, strerror(-rc));
+		fprintf(err, "error: cannot lock the result directory %s: %s\n", rs->dir,
+			strerror(-rc));
 		return HG_EXIT_FAILED;
 	}
 	return 0;
@@ -343,13 +344,9 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 		return rc;
 	char msg[PATH_MAX + 128];
 	utc_now(rs->started_utc, sizeof(rs->started_utc));
-	/* -o DIR: locked before anything is written there (the reserve, the
-	 * loads' output); a new default directory right after mkdir made it. */
-	if (rs->opt->out_dir && (rc = lock_dir(rs, rs->opt->out_dir, err)) != 0)
-		return rc;
 	if (rs->opt->sink->open(rs, msg, sizeof(msg)) < 0 ||
-	    (!rs->opt->out_dir && (rc = lock_dir(rs, rs->dir, err)) != 0) ||
-	    !(rs->loads = hg_loadrun_create(rs->plan, rs->dir, msg, sizeof(msg)))) {
+	    (rs->lock.fd < 0 && (rc = lock_dir(rs, err)) != 0) ||
+	    !(rs->loads = hg_loadrun_create(rs->plan, rs->dir_fd, rs->dir, msg, sizeof(msg)))) {
 		if (!rc)
 			fprintf(err, "error: %s\n", msg);
 		return rc ? rc : HG_EXIT_FAILED;
@@ -369,7 +366,11 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 {
 	FILE *out = opt->out ? opt->out : stdout, *err = opt->err ? opt->err : stderr;
 	struct hg_run_state rs = { .plan = plan, .opt = opt, .n_workers = plan->n_threads,
-				   .pmqos_fd = -1, .lock = { .dir = -1, .fd = -1 } };
+				   .pmqos_fd = -1, .dir_fd = -1, .lock = { .dir = -1, .fd = -1 } };
+	if (opt->out_dir && opt->lock) {      /* taken over: released when the run is over */
+		rs.lock = *opt->lock;
+		opt->lock->dir = opt->lock->fd = -1;
+	}
 	rs.warnings = json_array();
 	for (const char *s = opt->note; s && *s;) {      /* a warning a line */
 		size_t n = strcspn(s, "\n");
@@ -388,6 +389,8 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 			opt->sink->close(&rs);
 		hg_dirlock_release(&rs.lock);
 		free_state(&rs, true);
+		if (rs.dir_fd >= 0)
+			close(rs.dir_fd);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return rc;
 	}
@@ -425,10 +428,14 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 	if (opt->sink->close && rs.dir[0])
 		opt->sink->close(&rs);
 	hg_dirlock_release(&rs.lock);
-	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0])
-		rmdir(rs.dir); /* nothing was run: leave no empty result directory */
+	/* Nothing was run: leave no empty result directory of its own making
+	 * (-o DIR is its claimer's to remove: results/outdir.h). */
+	if (rs.exit_status == HG_EXIT_PRIVILEGE && rs.dir[0] && !opt->out_dir)
+		rmdir(rs.dir);
 	rc = rs.exit_status;
 	free_state(&rs, stopped);
+	if (rs.dir_fd >= 0)
+		close(rs.dir_fd);
 	hg_run_drain_signals();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;

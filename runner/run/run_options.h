@@ -7,6 +7,8 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+
+#include "base/dirlock.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -15,8 +17,10 @@ struct hg_run_state;
 /* Where a run's results go.  run/ knows nothing of files: results/ provides
  * the sink (hg_results_sink), cli/ passes it in hg_run_options. */
 struct hg_run_sink {
-	/* Before any thread or load starts: create the result directory
-	 * (rs->dir).  Returns 0 or -errno with a message in err. */
+	/* Before any thread or load starts: the result directory, rs->dir_fd
+	 * (opt->dir_fd's, else one it makes; rs->dir names it), and what it
+	 * keeps there.  Every file of the run is then written relative to
+	 * rs->dir_fd, never by path.  Returns 0 or -errno with a message in err. */
 	int (*open)(struct hg_run_state *rs, char *err, size_t errlen);
 	/* At the start gate, once time zero is set, before the threads are
 	 * released: start streaming their records.  0 or -errno with a
@@ -50,7 +54,11 @@ struct hg_run_observer {
 struct hg_run_options {
 	const struct hg_run_sink *sink;  /* required */
 	const struct hg_run_observer *observer;  /* NULL: nothing beside the threads */
-	const char *out_dir;      /* NULL: results/<name>/<UTC time>/ */
+	const char *out_dir;      /* NULL: results/<name>/<UTC time>/; else how to name dir_fd */
+	int dir_fd;               /* with out_dir: the result directory, opened, locked and
+				     checked by the caller (results/outdir.h) */
+	struct hg_dirlock *lock;  /* with out_dir: its lock, held; hg_run takes it over and
+				     releases it when the run is over */
 	bool strict;              /* missing privilege: exit 4 instead of a warning */
 	bool quiet;               /* no start line, progress (results/progress.c) or summary */
 	int argc;                 /* the command line, for result.json */

@@ -48,7 +48,8 @@ struct hg_run_state {
 	bool cut_short;             /* a stop signal after the measuring (hg_run_take_signal, run/signals.h) */
 	unsigned stop_refused;      /* SIGTSTP/SIGTTIN/SIGTTOU refused during the run */
 	int exit_status;
-	char dir[PATH_MAX];         /* the result directory */
+	char dir[PATH_MAX];         /* the result directory, for messages */
+	int dir_fd;                 /* it, open: every file is written relative to it */
 	struct hg_dirlock lock;     /* its lock (base/dirlock.h), held for the run */
 };
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/timeutil.h"
+#include "loads/supervisor.h"
 #include "run/runstate.h"
 #include "run/signals.h"
 #include "run/wake.h"
@@ -60,6 +61,25 @@ static void refuse_stop(struct hg_run_state *rs, int sig)
 		    at);
 }
 
+/* A SIGSTOP nobody can refuse: said when its SIGCONT comes. */
+static void note_continued(struct hg_run_state *rs)
+{
+	hg_run_warn(rs, "hgrun was stopped (SIGSTOP) and continued before %.1f s: its threads "
+		    "were not measured while it was stopped and its loads ran on; gaps around then "
+		    "are the stop's", (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9);
+	hg_loadrun_note_stopped(rs->loads);
+}
+
+/* A SIGCONT already pending, taken without waiting; else 0. */
+static int take_pending_cont(void)
+{
+	sigset_t cont;
+	struct timespec now = { 0, 0 };
+	sigemptyset(&cont);
+	sigaddset(&cont, SIGCONT);
+	return sigtimedwait(&cont, NULL, &now);
+}
+
 /* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
  * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
 void hg_run_wait_end(struct hg_run_state *rs, const sigset_t *waited)
@@ -70,8 +90,14 @@ void hg_run_wait_end(struct hg_run_state *rs, const sigset_t *waited)
 	for (;;) {
 		struct timespec tmo = { 0, 100000000 };
 		int sig = sigtimedwait(waited, NULL, &tmo);
-		if (atomic_load(&rs->wd.finished) || sig == hg_done_signal())
+		/* The signal first, then the end: a SIGSTOP across the run's end
+		 * continues hgrun with its SIGCONT and the watchdog's done signal
+		 * both pending, in either order. */
+		if (sig == hg_done_signal() || atomic_load(&rs->wd.finished)) {
+			if (sig == SIGCONT || (sig = take_pending_cont()) == SIGCONT)
+				note_continued(rs);
 			return;
+		}
 		if (sig > 0 && sigismember(&stops, sig) == 1) {
 			if (!rs->signal)
 				rs->signal = sig;
@@ -85,10 +111,7 @@ void hg_run_wait_end(struct hg_run_state *rs, const sigset_t *waited)
 		} else if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			refuse_stop(rs, sig);
 		} else if (sig == SIGCONT) {
-			hg_run_warn(rs, "hgrun was stopped (SIGSTOP) and continued before %.1f s: "
-				    "its threads were not measured while it was stopped and its loads "
-				    "ran on; gaps around then are the stop's",
-				    (double)(hg_now_ns() - rs->sync->t0_ns) / 1e9);
+			note_continued(rs);
 		} else if (sig == SIGXCPU) {
 			hg_run_warn(rs, "RLIMIT_RTTIME soft limit reached: a real-time thread ran "
 				    "too long without blocking; the run was stopped");

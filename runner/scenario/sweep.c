@@ -367,9 +367,14 @@ static int check_point(struct point_check *c, const struct hg_override *ov, size
 static int check_size(struct hg_yaml *y, const struct hg_sweep_plan *sp, size_t base_len,
 		      struct hg_diags *d)
 {
-	size_t values = 0, points = hg_sweep_n_points(sp), runs;
-	for (size_t a = 0; a < sp->n_axes; a++)
+	size_t values = 0, points = hg_sweep_n_points(sp), runs, longest = 0;
+	for (size_t a = 0; a < sp->n_axes; a++) {
 		values += sp->axes[a].n_values;
+		longest = strlen(sp->axes[a].path) > longest ? strlen(sp->axes[a].path) : longest;
+		for (size_t v = 0; v < sp->axes[a].n_values; v++)
+			if (strlen(sp->axes[a].values[v]) > longest)
+				longest = strlen(sp->axes[a].values[v]);
+	}
 	if (sp->n_axes > HG_SWEEP_MAX_AXES)
 		hg_yaml_error(y, d, "sweep.grid", "%zu axes: a sweep has at most %d; sweep fewer "
 			      "parameters at once", sp->n_axes, HG_SWEEP_MAX_AXES);
@@ -386,6 +391,9 @@ static int check_size(struct hg_yaml *y, const struct hg_sweep_plan *sp, size_t 
 		hg_yaml_error(y, d, "sweep.grid", "%zu values in all: a sweep has at most %d; use "
 			      "fewer values or split the sweep into several files",
 			      values, HG_SWEEP_MAX_VALUES);
+	else if (longest > HG_SWEEP_MAX_LABEL)
+		hg_yaml_error(y, d, "sweep.grid", "a path or value of %zu bytes: at most %d each",
+			      longest, HG_SWEEP_MAX_LABEL);
 	else if (base_len && values > MAX_VALUE_CHECK_BYTES / base_len)
 		hg_yaml_error(y, d, "sweep.grid", "%zu values over a scenario of %zu bytes: too "
 			      "much to check (each value loads the scenario; at most %zu values "

@@ -19,6 +19,8 @@
 #define HG_SWEEP_MAX_VALUES 1024       /* over all axes */
 #define HG_SWEEP_MAX_POINTS 100000
 #define HG_SWEEP_MAX_RUNS 1000000      /* points x repeat */
+#define HG_SWEEP_MAX_LABEL 4096        /* bytes of an axis's path or of one value: hgreport
+					  refuses a sweep.json past it too */
 
 /* Grid points (product of the axes' lengths), not counting repeats;
  * SIZE_MAX when the product overflows. */

@@ -12,11 +12,12 @@ struct hg_sweep_job;
  * with sweep.json written into it (j->dir).  Returns 0 or the exit code
  * after printing why to stderr. */
 int hg_sweep_dir_prepare(struct hg_sweep_job *j);
-/* SWEEP_DIR/pNNN and SWEEP_DIR/pNNN/rM made (or found) as directories of
- * our own, not links: the run's files are then written by path below
- * directories nobody else can swap (a pNNN planted in a shared sweep
- * directory as a link to /etc is refused, not followed).  0, or -errno
- * with why. */
-int hg_sweep_dir_own_run(const char *sweep_dir, const char *name, char *why, size_t len);
+/* pNNN and pNNN/rM made (or found) in the open sweep directory as
+ * directories of the user's, not links (a pNNN planted in a shared sweep
+ * directory as a link to /etc is refused, not followed), and opened: the
+ * run's files are then written relative to the run directory's fd, which a
+ * rename or a link planted later cannot redirect.  Returns the run
+ * directory's fd (the point's in *pfd), or -errno with why. */
+int hg_sweep_dir_own_run(int sweep_fd, const char *name, int *pfd, char *why, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "base/fsutil.h"
 #include "base/jsonfile.h"
+#include "base/sha256.h"
 #include "plan/plan_json.h"
 #include "scenario/sweep.h"
 #include "sweep/sweep_index.h"
@@ -54,11 +55,37 @@ json_t *hg_sweep_index(const struct hg_plan *base, const char *source, json_t *o
 		json_array_append_new(points, json_pack("{s:I, s:s, s:o, s:o}", "index", (json_int_t)p,
 			"id", id, "overrides", hg_sweep_point_values(sp, p), "runs", runs));
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:O, s:o, s:i, s:I, s:o}",
+	json_t *index = json_pack("{s:s, s:s, s:s, s:o, s:O, s:o, s:i, s:I, s:o}",
 			 "format", "hgrun-sweep/1", "hgrun_version", HG_VERSION, "source", source,
 			 "scenario", hg_plan_to_json(base), "overrides", overrides, "axes", axes,
 			 "repeat", (int)sp->repeat, "runs", (json_int_t)(n_points * sp->repeat),
 			 "points", points);
+	char id[65];
+	hg_sweep_id(index, id);
+	json_object_set_new(index, "id", json_string(id));
+	return index;
+}
+
+char *hg_sweep_identity(json_t *index)
+{
+	json_t *none = json_object(), *overrides = json_object_get(index, "overrides");
+	json_t *id = json_pack("{s:O?, s:O?, s:O?, s:O}", "scenario",
+			       json_object_get(index, "scenario"), "axes",
+			       json_object_get(index, "axes"), "repeat",
+			       json_object_get(index, "repeat"), "overrides", overrides ? overrides : none);
+	char *text = id ? json_dumps(id, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(id);
+	json_decref(none);
+	return text;
+}
+
+void hg_sweep_id(json_t *index, char hex[65])
+{
+	char *text = hg_sweep_identity(index);
+	hex[0] = '\0';
+	if (text)
+		hg_sha256_hex(text, strlen(text), hex);
+	free(text);
 }
 
 void hg_sweep_run_name(size_t n_points, size_t run, char out[64])
@@ -126,39 +153,31 @@ int hg_sweep_index_check(json_t *index, char *err, size_t errlen)
 	return 0;
 }
 
-json_t *hg_sweep_index_read(const char *dir, bool *missing, char *err, size_t errlen)
+json_t *hg_sweep_index_read_at(int dir, const char *shown, bool *missing, char *err,
+			       size_t errlen)
 {
 	char why[256];
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	json_t *index = fd >= 0 ? hg_json_read_at(fd, "sweep.json", HG_JSONFILE_MAX, missing, why,
-						  sizeof(why)) : NULL;
-	if (fd < 0) {
-		*missing = false;
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-	} else {
-		close(fd);
-	}
+	json_t *index = hg_json_read_at(dir, "sweep.json", HG_JSONFILE_MAX, missing, why,
+					sizeof(why));
 	if (!index) {
 		if (*missing)
-			snprintf(err, errlen, "%s has no sweep.json: not a sweep directory", dir);
+			snprintf(err, errlen, "%s has no sweep.json: not a sweep directory", shown);
 		else
-			snprintf(err, errlen, "%s/sweep.json: %s", dir, why);
+			snprintf(err, errlen, "%s/sweep.json: %s", shown, why);
 		return NULL;
 	}
 	if (hg_sweep_index_check(index, why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "%s/sweep.json: %s", dir, why);
+		snprintf(err, errlen, "%s/sweep.json: %s", shown, why);
 		json_decref(index);
 		return NULL;
 	}
 	return index;
 }
 
-int hg_sweep_index_write(const char *dir, json_t *index)
+int hg_sweep_index_write_at(int dir, json_t *index)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	char *text = json_dumps(index, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	int rc = text ? hg_write_atomic(path, text, strlen(text)) : -ENOMEM;
+	int rc = text ? hg_write_buffer_at(dir, "sweep.json", text, strlen(text)) : -ENOMEM;
 	free(text);
 	return rc;
 }
@@ -262,20 +281,55 @@ int hg_sweep_open_run_at(int dir, const char *name, bool create, int *point)
 	return rfd;
 }
 
-bool hg_sweep_run_complete(const char *dir, const char *run)
+/* The run's result.json says it is RUN of this sweep. */
+static bool of_this_run(json_t *result, const char *id, const char *point, const char *rep)
 {
-	char why[256];
+	json_t *sp = json_object_get(result, "sweep_point");
+	const char *sid = json_string_value(json_object_get(sp, "sweep_id"));
+	const char *pid = json_string_value(json_object_get(sp, "id"));
+	json_t *r = json_object_get(sp, "repeat");
+	char want[32];
+	snprintf(want, sizeof(want), "r%" JSON_INTEGER_FORMAT, json_integer_value(r));
+	return sid && id && id[0] && !strcmp(sid, id) && pid && !strcmp(pid, point) &&
+	       json_is_integer(r) && !strcmp(want, rep);
+}
+
+bool hg_sweep_run_read_at(int top, const char *run, const char *id, json_t **result, char **text,
+			  size_t *len)
+{
+	char p[32], r[32], why[256];
 	bool missing, complete = false;
-	int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int rfd = top >= 0 ? hg_sweep_open_run_at(top, run, false, NULL) : -1;
-	if (rfd >= 0) {
-		json_t *res = hg_json_read_at(rfd, "result.json", HG_JSONFILE_MAX, &missing, why,
-					      sizeof(why));
-		complete = hg_sweep_result_complete(res);
-		json_decref(res);
-		close(rfd);
+	if (result)
+		*result = NULL;
+	if (text)
+		*text = NULL;
+	if (!hg_sweep_run_name_split(run, p, r))
+		return false;
+	int pfd = top >= 0 ? hg_open_own_dir_at(top, p, false, NULL) : -1;
+	int rfd = pfd >= 0 ? hg_open_own_dir_at(pfd, r, false, NULL) : -1;
+	char *buf = NULL;
+	size_t n = 0;
+	json_t *res = rfd >= 0 ? hg_json_read_owned_at(rfd, "result.json", HG_JSONFILE_MAX,
+						       geteuid(), &missing, text ? &buf : NULL, &n,
+						       why, sizeof(why)) : NULL;
+	complete = hg_sweep_result_complete(res) && of_this_run(res, id, p, r);
+	if (complete && result)
+		*result = json_incref(res);
+	if (complete && text) {
+		*text = buf;
+		*len = n;
+	} else {
+		free(buf);
 	}
-	if (top >= 0)
-		close(top);
+	json_decref(res);
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
 	return complete;
+}
+
+bool hg_sweep_run_complete_at(int top, const char *run, const char *id)
+{
+	return hg_sweep_run_read_at(top, run, id, NULL, NULL, NULL);
 }

@@ -22,7 +22,9 @@ struct hg_sweep_job {
 	struct hg_sweep_order order;  /* this shard's runs, in the order they run */
 	char note[1024];              /* the last point's warnings (result.json): what
 					 --duration cut, optional loads left out */
-	char dir[PATH_MAX];
+	char id[65];                /* the sweep's id (sweep/sweep_index.h, hg_sweep_id) */
+	char dir[PATH_MAX];         /* its name, for messages */
+	int dir_fd;                 /* the sweep directory: every write is relative to it */
 	struct hg_dirlock lock;     /* the sweep's (or the shard's) lock in dir */
 };
 

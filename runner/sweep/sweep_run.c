@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/cpuset.h"
 #include "base/dirlock.h"
@@ -161,33 +162,37 @@ static int run_one(struct hg_sweep_job *j, size_t run, char *reason, size_t reas
 	hg_sweep_point_id(j->n_points, point, id);
 	snprintf(dir, sizeof(dir), "%s/%s", j->dir, name);
 	char why[512];
-	int rc = hg_sweep_dir_own_run(j->dir, name, why, sizeof(why));
-	if (rc) {
+	int pfd, rfd = hg_sweep_dir_own_run(j->dir_fd, name, &pfd, why, sizeof(why));
+	if (rfd < 0) {
 		fprintf(stderr, "hgrun: run %s: %s/%s: %s\n", name, j->dir, name, why);
 		return HG_EXIT_FAILED;
 	}
-	rc = hg_outdir_clear_run(dir, why, sizeof(why));
-	if (rc == -EBUSY) {
+	/* Locked from here to the run's end: cleared, then run, by this hgrun. */
+	struct hg_dirlock lock = { .dir = -1, .fd = -1 };
+	int rc = hg_outdir_clear_run_at(rfd, &lock, why, sizeof(why));
+	if (rc == -EBUSY)
 		fprintf(stderr, "hgrun: run %s: another hgrun is writing %s (%s)\n", name, dir, why);
-		return HG_EXIT_USAGE;
-	}
-	if (rc && rc != -ENOENT) {
+	else if (rc)
 		fprintf(stderr, "hgrun: run %s: cannot clear %s for a new attempt: %s\n", name, dir,
 			why);
-		return HG_EXIT_FAILED;
+	struct hg_plan *plan = rc ? NULL : point_plan(j, point);
+	if (!plan) {
+		hg_dirlock_release(&lock);
+		close(rfd);
+		close(pfd);
+		return rc == -EBUSY ? HG_EXIT_USAGE : rc ? HG_EXIT_FAILED : HG_EXIT_INVALID;
 	}
-	struct hg_plan *plan = point_plan(j, point);
-	if (!plan)
-		return HG_EXIT_INVALID;
 	char *messages = NULL;
 	size_t messages_len = 0;
 	FILE *err = j->opt->quiet ? open_memstream(&messages, &messages_len) : NULL;
-	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:I, s:o}", "index", (json_int_t)point,
+	json_t *where = json_pack("{s:I, s:s, s:i, s:I, s:I, s:o, s:s}", "index", (json_int_t)point,
 				  "id", id, "repeat", (int)rep, "run", (json_int_t)run,
 				  "position", (json_int_t)j->order.position[run],
-				  "overrides", hg_sweep_point_values(&j->base->sweep, point));
+				  "overrides", hg_sweep_point_values(&j->base->sweep, point),
+				  "sweep_id", j->id);
 	struct hg_run_options opt = {
 		.sink = &hg_results_sink, .observer = &hg_kernel_observer, .out_dir = dir,
+		.dir_fd = rfd, .lock = &lock,
 		.strict = j->opt->strict, .quiet = j->opt->quiet,
 		.argc = j->opt->argc, .argv = j->opt->argv, .sweep_point = where, .overrides = j->sets,
 		.note = j->note,
@@ -199,6 +204,22 @@ static int run_one(struct hg_sweep_job *j, size_t run, char *reason, size_t reas
 		first_reason(messages, reason, reason_size);
 		free(messages);
 	}
+	hg_dirlock_release(&lock);
+	char p[32], r[32];
+	/* Written through its fds, the run's files went where its directory
+	 * went: if that is no longer pNNN/rM (renamed, a link planted in its
+	 * place), the sweep does not have them. */
+	if (hg_sweep_run_name_split(name, p, r) &&
+	    (!hg_still_at(j->dir_fd, p, pfd) || !hg_still_at(pfd, r, rfd))) {
+		fprintf(stderr, "hgrun: run %s: its directory was moved or replaced while it ran: "
+			"its files went with the directory hgrun made, not to %s; the run is lost "
+			"to the sweep (--resume runs it again)\n", name, dir);
+		if (rc == HG_EXIT_OK || rc == HG_EXIT_EXPECT)
+			rc = HG_EXIT_FAILED;
+		snprintf(reason, reason_size, ": its directory was moved or replaced");
+	}
+	close(rfd);
+	close(pfd);
 	json_decref(where);
 	hg_plan_free(plan);
 	return rc;
@@ -257,7 +278,7 @@ static int run_all(struct hg_sweep_job *j)
 		char name[64];
 		size_t run = j->order.runs[k];
 		hg_sweep_run_name(j->n_points, run, name);
-		complete[run] = j->opt->resume && hg_sweep_run_complete(j->dir, name);
+		complete[run] = j->opt->resume && hg_sweep_run_complete_at(j->dir_fd, name, j->id);
 		t.skipped += complete[run];
 		t.todo += !complete[run];
 	}
@@ -333,17 +354,13 @@ static int check_points(struct hg_sweep_job *j)
 /* The order's seed when none is given: one derived from what makes the
  * sweep itself (sweep.json's scenario, axes, repeat and --set), so every
  * shard and every --resume of it shuffle alike. */
-static uint64_t default_seed(const struct hg_sweep_job *j)
+static uint64_t default_seed(struct hg_sweep_job *j)
 {
 	json_t *index = hg_sweep_index(j->base, j->opt->file, j->sets);
-	json_t *id = json_pack("{s:O, s:O, s:O, s:O}", "scenario", json_object_get(index, "scenario"),
-			       "axes", json_object_get(index, "axes"), "repeat",
-			       json_object_get(index, "repeat"), "overrides",
-			       json_object_get(index, "overrides"));
-	char *text = id ? json_dumps(id, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	char *text = hg_sweep_identity(index);
 	uint64_t seed = hg_sweep_seed_of(text);
+	snprintf(j->id, sizeof(j->id), "%s", json_string_value(json_object_get(index, "id")));
 	free(text);
-	json_decref(id);
 	json_decref(index);
 	return seed;
 }
@@ -351,7 +368,7 @@ static uint64_t default_seed(const struct hg_sweep_job *j)
 int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 {
 	struct hg_sweep_job j = { .opt = opt, .base = base, .sets = opt->overrides, .text = opt->text,
-			       .lock = { .dir = -1, .fd = -1 } };
+			       .dir_fd = -1, .lock = { .dir = -1, .fd = -1 } };
 	int rc = HG_EXIT_OK;
 	if (!j.base->sweep.present) {
 		fprintf(stderr, "%s: error: sweep: this scenario has no sweep: section; run it with "
@@ -366,8 +383,9 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 				  ? HG_EXIT_USAGE : 0)) {
 		j.n_points = hg_sweep_n_points(&j.base->sweep);
 		j.n_runs = j.n_points * j.base->sweep.repeat;
+		uint64_t seed = default_seed(&j);     /* and the sweep's id, j.id */
 		if (hg_sweep_order_make(&j.order, &j.base->sweep, opt->shard, opt->shards,
-					!opt->grid_order, opt->seed_given ? opt->seed : default_seed(&j))) {
+					!opt->grid_order, opt->seed_given ? opt->seed : seed)) {
 			fprintf(stderr, "hgrun: out of memory for %zu runs\n", j.n_runs);
 			return HG_EXIT_FAILED;
 		}
@@ -380,6 +398,8 @@ int hg_sweep_run(struct hg_plan *base, const struct hg_sweep_options *opt)
 		}
 		hg_sweep_order_free(&j.order);
 		hg_dirlock_release(&j.lock);
+		if (j.dir_fd >= 0)
+			close(j.dir_fd);
 	}
 	return rc;
 }

@@ -5,8 +5,11 @@ boot, that it ended with its results, that every step of the suite exited as it 
 hgrun recorded the preemption model the kernel has (from `uname -v` and the command line, and
 as the matrix says), that under lockdown it named lockdown and left no mount, that a traced
 run decoded the kernel's events and removed its instance and mount, and that hgreport reads
-every result directory and makes the report of the loaded one. Writes OUT/summary.md and
-OUT/summary.json; exit 0 when every check passed, 1 otherwise.
+every result directory and makes the report of the loaded one. Then the kernels side by side:
+`hgreport kernels` of every entry's loaded run (OUT/kernels/: the tables and the latency
+overlay, labelled emulated) and each loaded run as KCIDB data (OUT/kcidb/ENTRY/,
+validated against the schema vendored in tests/analysis/data when jsonschema is there).
+Writes OUT/summary.md and OUT/summary.json; exit 0 when every check passed, 1 otherwise.
 
     check.py OUT_DIR
 """
@@ -180,17 +183,47 @@ class Entry:
                 "lat_causes": sorted(causes), "failures": self.failures}
 
 
+def side_by_side(out: Path, entries: list[Entry]) -> list[str]:
+    """hgreport kernels of the loaded runs, and each as KCIDB data; the problems found."""
+    problems = []
+    runs = [e.dir / "out" / "loaded_traced" for e in entries
+            if (e.dir / "out" / "loaded_traced" / "result.json").exists()]
+    if len(runs) >= 1:
+        p = hgreport("kernels", *map(str, runs), "-o", str(out / "kernels"))
+        if p.returncode != 0:
+            problems.append(f"hgreport kernels: exit {p.returncode}: {p.stderr.strip()}")
+    schema_path = Path(__file__).resolve().parents[2] / "tests" / "analysis" / "data" / \
+        "kcidb-io.schema.v5.3.json"
+    try:
+        import jsonschema
+        validator = jsonschema.Draft7Validator(json.loads(schema_path.read_text()))
+    except (ImportError, OSError):
+        validator = None
+    for run in runs:
+        dest = out / "kcidb" / run.parent.parent.name / "kcidb.json"
+        p = hgreport("export", str(run), "--format", "kcidb", "-o", str(dest))
+        if p.returncode != 0:
+            problems.append(f"kcidb export of {run}: exit {p.returncode}: {p.stderr.strip()}")
+        elif validator is not None:
+            errors = list(validator.iter_errors(json.loads(dest.read_text())))
+            if errors:
+                problems.append(f"{dest}: not valid KCIDB: {errors[0].message}")
+    return problems
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 3
     out = Path(argv[1])
     matrix = json.loads((out / "matrix.json").read_text())
-    rows = []
+    rows, entries = [], []
     for e in matrix["entries"]:
         ent = Entry(out, e)
         ent.check()
         rows.append(ent.row())
+        entries.append(ent)
+    together = side_by_side(out, entries)
     total = sum(r["boot_seconds"] for r in rows)
     lines = ["# Kernel matrix (QEMU TCG, 2 vCPUs: emulated, no latency numbers)", "",
              f"Times: {os.environ.get('HG_MATRIX_TIMES', '')}; boots {total:.0f} s summed.", "",
@@ -209,11 +242,15 @@ def main(argv: list[str]) -> int:
                          f"{', '.join(r['irq_threads'])}")
         for f in r["failures"]:
             lines.append(f"- **{r['id']}**: {f}")
+    lines += [f"- **side by side**: {p}" for p in together]
+    if (out / "kernels" / "kernels.md").exists():
+        lines.append(f"- the kernels side by side: {out}/kernels/kernels.md; KCIDB data: "
+                     f"{out}/kcidb/")
     text = "\n".join(lines) + "\n"
     (out / "summary.md").write_text(text)
     (out / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
     print(text, end="")
-    bad = [r["id"] for r in rows if r["failures"]]
+    bad = [r["id"] for r in rows if r["failures"]] + (["side by side"] if together else [])
     print(f"kernel-matrix: {len(rows) - len(bad)} of {len(rows)} entries passed"
           + (f"; failed: {', '.join(bad)}" if bad else ""))
     return 1 if bad else 0

@@ -19,7 +19,8 @@ kernel trace), miss (two RT threads that cannot fit), rx (table 2: tcp_stream lo
 outliers (trace.mode outliers), none (trace.mode none: no trace files), killed (SIGKILL
 after the first checkpoint: complete false, more records on disk than checkpoint.written),
 sweep (a 2x2 grid, 2 repeats: an `hgrun sweep` directory), windows (outliers mode with
-separate windows and the kernel trace)."""
+separate windows and the kernel trace), expect (expectations that pass and one that fails:
+exit 5)."""
 from __future__ import annotations
 
 import contextlib
@@ -36,7 +37,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
-CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows")
+CASES = ("mix", "miss", "rx", "outliers", "none", "killed", "sweep", "windows", "expect")
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.cli import main  # noqa: E402

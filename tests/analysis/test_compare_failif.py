@@ -80,6 +80,21 @@ def test_verdicts():
     assert "missing in new" in v[0]["detail"]
 
 
+def test_one_row_applies_its_absolute_gates():
+    """A compare of one row (a glob that matched one run): its absolute gates are checked,
+    a change cannot be and is inconclusive. Before, every gate was skipped (exit 0)."""
+    rows = {"lat": {"kind": "thread", "set": "lat", "metrics": {
+        "latency_max_ns": {"values": {"only": 5.0}}}}}
+    v = evaluate([parse("latency_max_ns>0")], rows, ["only"])
+    assert [(x["run"], x["subject"], x["result"], x["evaluated"]) for x in v] == [
+        ("only", "lat", "true", True)]
+    assert exit_status(v) == 5
+    assert evaluate([parse("latency_max_ns>10")], rows, ["only"])[0]["result"] == "false"
+    v = evaluate([parse("latency_max_ns>+10%")], rows, ["only"])
+    assert [(x["result"], x["evaluated"]) for x in v] == [("inconclusive", False)]
+    assert "one row only, no baseline" in v[0]["detail"] and exit_status(v) == 6
+
+
 def test_relative_change_from_zero():
     c = parse("deadlines_missed>+10%")
     assert c.verdict(0.0, 0.0) == (False, 0.0)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The stored summaries behind docs/reproductions*.md and docs/cache.md (docs/data/*.json,
+"""The stored summaries behind docs/reproductions*.md, docs/cache.md and docs/reference-run.md (docs/data/*.json,
 each the JSON output of the hgreport command the doc names): every one the docs link exists,
 every stored one is linked, and the numbers the docs quote are the stored ones."""
 import json
@@ -12,7 +12,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 DATA = DOCS / "data"
-PAGES = [DOCS / "reproductions.md", DOCS / "reproductions-abeni-dougan.md", DOCS / "cache.md"]
+PAGES = [DOCS / "reproductions.md", DOCS / "reproductions-abeni-dougan.md", DOCS / "cache.md",
+         DOCS / "reference-run.md"]
 
 
 def links():

@@ -193,3 +193,28 @@ def test_every_writer_goes_through_safeout():
             if any(re.search(p, line) for p in RAW_WRITES):
                 found.append(f"{rel}:{n}: {line.strip()}")
     assert not found, "write through base/safeout.py:\n" + "\n".join(found)
+
+
+def test_a_directory_swapped_after_its_check_gets_nothing_more(tmp_path):
+    """make_dir checks the output directory once and keeps its fd: the run directory renamed
+    and a link to another run put at its name, no later file is written through it (a one-line
+    error instead). Before, each file reopened the path, followed the planted link above the
+    last name, and wrote into the other run's report/."""
+    from hgreport.base import safeout
+    from hgreport.base.errors import InputError
+    run, other = tmp_path / "run", tmp_path / "other"
+    (other / "report").mkdir(parents=True)
+    run.mkdir()
+    out = safeout.make_dir(run / "report")
+    safeout.write_text(out / "first.md", "first\n")
+    os.rename(run, tmp_path / "run.away")
+    os.symlink(other, run)
+    with pytest.raises(InputError, match="changed while hgreport wrote into it"):
+        safeout.write_text(out / "second.md", "second\n")
+    assert list((other / "report").iterdir()) == []
+    assert (tmp_path / "run.away" / "report" / "first.md").read_text() == "first\n"
+    # a new command (make_dir again) checks the directory the path leads to now, and
+    # writes there
+    safeout.make_dir(run / "report")
+    safeout.write_text(run / "report" / "third.md", "third\n")
+    assert (other / "report" / "third.md").exists()

@@ -110,6 +110,25 @@ def test_rtc_tick_is_rounded_to_the_nearest_ns_and_says_so(hgrun, tmp_path):
     assert json.loads(v.out)["threads"][0]["workload"]["period_ns"] == 976563
 
 
+@pytest.mark.parametrize("option,text,key,ns", [
+    ("-d", "1.0000000000000000000000000000ms", "duration_ns", 10**6),
+    ("-d", "2.00000000000000000000000000000s", "duration_ns", 2 * 10**9),
+    ("-w LAT", "5.0000000000000000000000000000ms", "period_ns", 5 * 10**6),
+])
+def test_a_long_exact_time_is_kept_whole(hgrun, tmp_path, option, text, key, ns):
+    """An exact time written with more digits than the translator's field holds is
+    translated as its ns, never cut: `…0000ms` cut to `…0000m` was minutes."""
+    r = hgrun("hourglass", "-n", "1", "-t", "0", "-p", "RTHIGH", *option.split(), text)
+    assert r.rc == 0, r.err
+    path = tmp_path / "s.yaml"
+    path.write_text(r.out)
+    v = hgrun("validate", "--resolved", str(path))
+    assert v.rc == 0, v.err + r.out
+    plan = json.loads(v.out)
+    got = plan[key] if key in plan else plan["threads"][0]["workload"][key]
+    assert got == ns, (got, r.out)
+
+
 def test_a_scenario_refuses_a_fractional_ns_naming_the_exact_values(hgrun, tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text("hgrun: 1\nname: d\nduration: 2s\nthreads:\n  - name: l\n"

@@ -74,6 +74,20 @@ def test_installed_binary_finds_its_schema_from_anywhere(prefix, tmp_path):
     assert p.stdout == f"{moved / 'share/hgrun/schemas/scenario.schema.json'}\n", p.stderr
 
 
+def test_an_installed_binary_never_falls_back_to_the_build_tree(prefix, tmp_path):
+    """Its share/hgrun/schemas missing, an installed hgrun says so (exit 1) and prints no
+    schema of the source tree it was built from (which may differ from the installed
+    hgrun's); before, it printed the build tree's."""
+    copy = tmp_path / "copy"
+    shutil.copytree(prefix, copy, symlinks=True)
+    shutil.rmtree(copy / "share/hgrun/schemas")
+    for args in (["schema", "--path"], ["schema", "result"]):
+        p = run(copy / "bin/hgrun", *args, cwd=tmp_path)
+        assert p.returncode == 1, (args, p.stdout, p.stderr)
+        assert p.stdout == "" and str(ROOT) not in p.stderr, p.stderr
+        assert "is not installed next to this hgrun" in p.stderr, p.stderr
+
+
 def test_build_tree_binary_uses_the_source_schemas(tmp_path):
     p = run(hgrun_path(), "schema", "--path", cwd=tmp_path)
     assert p.returncode == 0 and p.stdout == f"{ROOT / 'schemas/scenario.schema.json'}\n", p.stderr

@@ -25,6 +25,7 @@ def test_the_preemption_model_agrees_with_the_build_string(hgrun, scenario, tmp_
     host = r.result["host"]
     version = platform.uname().version.split()
     assert host["kernel_version"] == platform.uname().version
+    assert host["cmdline"] == (pathlib.Path("/proc/cmdline").read_text().strip() or None)
     if "PREEMPT_RT" in version:
         assert host["preempt"] == "rt"
     elif "PREEMPT_DYNAMIC" in version:

@@ -113,7 +113,14 @@ def test_bash_completion():
 
 
 @pytest.mark.skipif(not shutil.which("zsh"), reason="zsh is not installed")
-def test_zsh_completion_parses():
-    p = subprocess.run(["zsh", "-n", str(SHARE / "zsh/site-functions/_hgrun")], capture_output=True,
+def test_zsh_completion():
+    """zsh runs the same function through bashcompinit (its compgen calls it under sh
+    emulation, arrays from 0); zsh itself then keeps the matches of the word's prefix."""
+    script = SHARE / "zsh/site-functions/_hgrun"
+    assert subprocess.run(["zsh", "-n", str(script)]).returncode == 0
+    p = subprocess.run(["zsh", "-c", "autoload -U +X bashcompinit && bashcompinit; "
+                        f"source {script} 2>/dev/null; emulate sh -c '"
+                        "COMP_WORDS=(hgrun run x.yaml --dur); COMP_CWORD=3; _hgrun; "
+                        "print -l -- ${COMPREPLY[@]}'"], cwd=ROOT, capture_output=True,
                        text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
+    assert "--duration" in p.stdout.split(), p.stdout + p.stderr

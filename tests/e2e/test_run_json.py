@@ -5,6 +5,8 @@ stderr; the object's exit_status and verdict are the process's."""
 import json
 import pathlib
 
+import pytest
+
 from runhelp import scenario_text
 
 LAT = "{name: lat, workload: {type: latency, period: 1ms}}"
@@ -61,6 +63,25 @@ def test_an_invalid_scenario_still_gives_one_object(hgrun, scenario, tmp_path):
     s = one_object(r.out)
     assert (s["verdict"], s["exit_status"], s["result"]) == ("invalid", 2, None)
     assert "error:" in r.err
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--json", "--bogus", "S"],             # an unknown option
+    ["run", "--bogus", "--json", "S"],             # found before --json was read
+    ["run", "--json", "--resume", "S"],            # --resume without -o
+    ["run", "--json", "--duration", "0s", "S"],    # a bad value
+    ["run", "--json", "S", "S"],                   # two scenario files
+    ["--json", "--scale", "x", "S"],               # `hgrun S` is run too
+])
+def test_a_usage_error_still_gives_one_object(hgrun, scenario, args):
+    """Refused while the command line is read, `run --json` still prints its one object
+    (exit 3, verdict usage); before, stdout was empty."""
+    path = str(scenario(scenario_text("j", [LAT])))
+    r = hgrun(*[path if a == "S" else a for a in args])
+    assert r.rc == 3, r.err
+    s = one_object(r.out)
+    assert (s["exit_status"], s["result"]) == (3, None), s
+    assert s["verdict"] == "usage", s
 
 
 def test_json_is_refused_elsewhere(hgcli, scenario):

@@ -58,6 +58,19 @@ def test_shards_split_the_runs(hgrun, scenario, tmp_path):
         seen += [line.split()[0] for line in listed if line]
     assert sorted(map(int, seen)) == list(range(8))
     assert len(results(out)) == 8
+    # argv as typed: `--shard 1/3`, not `--shard 1` (the option's value was once cut at
+    # its slash in place)
+    for res in results(out).values():
+        line = res["command_line"]
+        assert line[line.index("--shard") + 1] in ("0/3", "1/3", "2/3"), line
+    # each run of this sweep says so (sweep.json's id), and of which point and repeat
+    index = json.loads((out / "sweep.json").read_text())
+    assert len(index["id"]) == 64
+    for name, res in results(out).items():
+        assert res["sweep_point"]["sweep_id"] == index["id"]
+        assert f'{res["sweep_point"]["id"]}/r{res["sweep_point"]["repeat"]}' == name
+        assert res["file_bytes"] == {f: (out / name / f).stat().st_size
+                                     for f in res["files"].values()}
 
 
 def test_list_runs_nothing(hgcli, scenario, tmp_path):

@@ -194,6 +194,7 @@ def load_run(d: Path, deep: bool, strict: bool = False) -> list[str]:
     if deep:
         from hgreport.analyses import late_wakeups as late_analysis, series_bins
         from hgreport.analyses.summary import summarize
+        from hgreport.figures import timeline
 
         def late() -> None:
             for worst in late_analysis.collect(run).worst.values():
@@ -206,7 +207,8 @@ def load_run(d: Path, deep: bool, strict: bool = False) -> list[str]:
                 b = series_bins.aggregate(s, len(run.threads))
                 series_bins.interrupt_rates(s, b)
                 series_bins.sample_p99(run, b)
-        steps += [lambda: summarize(run, [1_000_000, 5_000_000]), late, bins]
+        steps += [lambda: summarize(run, [1_000_000, 5_000_000]), late, bins,
+                  lambda: timeline._index(run)]
     return _steps(steps, strict)
 
 

@@ -18,6 +18,7 @@
 #include "sweep/sweep_index.h"
 
 static char dir[256];
+static int dir_fd = -1;
 static json_t *reference;
 
 /* The scratch directory goes with the process (libFuzzer exits through
@@ -55,6 +56,7 @@ static void once(void)
 	mkdir(sub, 0700);
 	snprintf(sub, sizeof(sub), "%s/p000/r0", dir);
 	mkdir(sub, 0700);
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY);
 	reference = json_loads("{\"format\": \"hgrun-sweep/1\", \"scenario\": {\"duration_ns\": 1},"
 			       " \"axes\": [{\"path\": \"duration\", \"values\": [\"1s\"]}],"
 			       " \"repeat\": 1, \"overrides\": {},"
@@ -111,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *index;
 	if (through_file) {
 		put("sweep.json", data, size);
-		index = hg_sweep_index_read(dir, &missing, err, sizeof(err));
+		index = hg_sweep_index_read_at(dir_fd, dir, &missing, err, sizeof(err));
 	} else {
 		index = hg_json_parse((const char *)data, size, err, sizeof(err));
 		if (index && hg_sweep_index_check(index, err, sizeof(err)) != 0) {
@@ -139,7 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* As a run's result.json. */
 	if (through_file) {
 		put("p000/r0/result.json", data, size);
-		(void)hg_sweep_run_complete(dir, "p000/r0");
+		/* the id of the reference sweep: an input may be its run */
+		char id[65];
+		hg_sweep_id(reference, id);
+		(void)hg_sweep_run_complete_at(dir_fd, "p000/r0", id);
 	}
 	json_t *j = hg_json_parse((const char *)data, size, err, sizeof(err));
 	if (j) {

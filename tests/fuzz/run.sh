@@ -9,6 +9,9 @@
 #   FUZZ_RUNS=10000000 tests/fuzz/run.sh 0    (a number of executions instead)
 #   FUZZ_TARGET=results tests/fuzz/run.sh 30  (the sweep.json/result.json readers:
 #                                              seeds from tests/analysis/golden)
+#   FUZZ_TARGET=units tests/fuzz/run.sh 30    (the duration and size parsers)
+#   FUZZ_TARGET=hourglass tests/fuzz/run.sh 30  (`hgrun hourglass`: NUL-separated args,
+#                                              seeds the paper's command lines)
 #   FUZZ_TARGET=hgreport tests/fuzz/run.sh 600  (hgreport's readers, with atheris:
 #                                              tests/fuzz/fuzz_hgreport.py; FUZZ_DEEP=1 adds
 #                                              the report's numbers; findings are collected
@@ -87,6 +90,14 @@ if [ "$target" = results ]; then
 	dict=$build/results.dict
 	max_len=65536
 	export HG_FUZZ_SCRATCH=$PWD/$build/fuzz-results-scratch   # the files it reads back
+elif [ "$target" = units ] || [ "$target" = hourglass ]; then
+	corpus=$build/fuzz-$target-corpus
+	seeds=$build/fuzz-$target-seeds
+	mkdir -p "$corpus" "$seeds" "$build/fuzz-artifacts"
+	"$python" tests/fuzz/gen_small_seeds.py "$target" "$seeds"
+	dict=$build/$target.dict
+	"$python" tests/fuzz/gen_small_seeds.py "$target-dict" "$dict"
+	max_len=4096
 else
 	corpus=$build/fuzz-corpus
 	seeds=$build/fuzz-seeds

@@ -5,6 +5,7 @@
  * only the whole records on disk count, the rest are handed back by thread. */
 #include <signal.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,26 @@ static size_t slurp(const char *path, unsigned char *buf, size_t size)
 	return n;
 }
 
+/* hg_binfile_open_at on a path: its directory opened, its last name. */
+static int open_path(struct hg_binfile *b, const char *path, const char *kind)
+{
+	char dir[256];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	int rc = hg_binfile_open_at(b, fd, slash + 1, kind);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
 static void test_kind(const char *kind)
 {
 	char path[] = "/tmp/hg_test_binfile_XXXXXX";
 	int fd = mkstemp(path);
 	close(fd);
 	struct hg_binfile b;
-	CHECK(hg_binfile_open(&b, path, kind) == 0, "%s: open", kind);
+	CHECK(open_path(&b, path, kind) == 0, "%s: open", kind);
 	unsigned char buf[1024];
 	CHECK(slurp(path, buf, sizeof(buf)) == 64, "%s: the header alone is on disk", kind);
 	struct hg_bin_interval r = { .start_ns = 5, .end_ns = 9, .thread = 2, .cpu = -1, .end = 3,
@@ -77,7 +91,7 @@ static void test_full_disk(void)
 	int fd = mkstemp(path);
 	close(fd);
 	struct hg_binfile *b = calloc(1, sizeof(*b));
-	CHECK(hg_binfile_open(b, path, "intervals") == 0, "full: open");
+	CHECK(open_path(b, path, "intervals") == 0, "full: open");
 	/* Room for 100 records and 10 bytes of the next: the first flush of
 	 * the stdio buffer writes that much and fails (EFBIG, as ENOSPC). */
 	struct rlimit old, lim;
@@ -126,6 +140,6 @@ int main(void)
 	test_kind("wakeups");
 	test_full_disk();
 	struct hg_binfile b;
-	CHECK(hg_binfile_open(&b, "/nonexistent-dir/x.bin", "intervals") < 0, "missing dir");
+	CHECK(open_path(&b, "/nonexistent-dir/x.bin", "intervals") < 0, "missing dir");
 	return unit_report("test_binfile");
 }

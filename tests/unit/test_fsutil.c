@@ -17,6 +17,7 @@
 #include "base/fsutil.h"
 
 static char dir[PATH_MAX], victim[PATH_MAX + 16];
+static int dfd = -1;
 
 static void write_text(const char *path, const char *text)
 {
@@ -42,7 +43,7 @@ static int link_or_skip(const char *from, const char *to)
 {
 	if (link(from, to) != 0)
 		return 1;          /* cross-device or protected: nothing to check */
-	int fd = hg_open_new(to, O_WRONLY, 0644);
+	int fd = hg_open_new_at(dfd, strrchr(to, '/') + 1, O_WRONLY, 0644);
 	if (fd >= 0) {
 		if (write(fd, "x", 1) != 1)
 			perror("write");
@@ -58,8 +59,8 @@ static void test_open_new_replaces_symlink(void)
 	char link[PATH_MAX + 32];
 	snprintf(link, sizeof(link), "%s/load-x.out", dir);
 	CHECK(symlink(victim, link) == 0, "symlink: %s", strerror(errno));
-	int fd = hg_open_new(link, O_WRONLY, 0644);
-	CHECK(fd >= 0, "hg_open_new: %s", strerror(-fd));
+	int fd = hg_open_new_at(dfd, "load-x.out", O_WRONLY, 0644);
+	CHECK(fd >= 0, "hg_open_new_at: %s", strerror(-fd));
 	if (fd >= 0) {
 		CHECK(write(fd, "out\n", 4) == 4, "write");
 		close(fd);
@@ -81,8 +82,8 @@ static void test_atomic_write_ignores_planted_names(void)
 	snprintf(tmp, sizeof(tmp), "%s/result.json.tmp.%d", dir, (int)getpid());
 	CHECK(symlink(victim, tmp) == 0, "symlink tmp");
 	CHECK(symlink(victim, path) == 0, "symlink final");
-	int rc = hg_write_atomic(path, "{}\n", 3);
-	CHECK(rc == 0, "hg_write_atomic: %s", strerror(-rc));
+	int rc = hg_write_buffer_at(dfd, "result.json", "{}\n", 3);
+	CHECK(rc == 0, "hg_write_buffer_at: %s", strerror(-rc));
 	CHECK(victim_intact(), "neither planted link was written through");
 	struct stat st;
 	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 3,
@@ -111,9 +112,45 @@ static void test_error_is_the_writers(void)
 {
 	char path[PATH_MAX + 32];
 	snprintf(path, sizeof(path), "%s/other.json", dir);
-	int rc = hg_write_atomic_with(path, fail_enospc, NULL);
+	int rc = hg_write_atomic_at(dfd, "other.json", fail_enospc, NULL);
 	CHECK(rc == -ENOSPC, "rc %d (%s)", rc, strerror(-rc));
 	CHECK(access(path, F_OK) != 0, "nothing written on failure");
+}
+
+/* A directory renamed away and replaced by a link to the victim's after it
+ * was opened: what is written relative to its fd goes where it went,
+ * never through the link; hg_still_at tells the swap. */
+static void test_swapped_directory(void)
+{
+	char run[PATH_MAX + 16], away[PATH_MAX + 16], other[PATH_MAX + 16], probe[PATH_MAX + 64];
+	snprintf(run, sizeof(run), "%s/run", dir);
+	snprintf(away, sizeof(away), "%s/run.away", dir);
+	snprintf(other, sizeof(other), "%s/other", dir);
+	CHECK(mkdir(run, 0755) == 0 && mkdir(other, 0755) == 0, "mkdir");
+	int fd = hg_open_own_dir_at(dfd, "run", false, NULL);
+	CHECK(fd >= 0, "hg_open_own_dir_at: %s", strerror(-fd));
+	CHECK(hg_still_at(dfd, "run", fd), "still at its name before the swap");
+	CHECK(rename(run, away) == 0 && symlink(other, run) == 0, "swap");
+	CHECK(!hg_still_at(dfd, "run", fd), "the swap is seen");
+	CHECK(hg_write_buffer_at(fd, "result.json", "{}\n", 3) == 0, "write after the swap");
+	snprintf(probe, sizeof(probe), "%s/result.json", other);
+	CHECK(access(probe, F_OK) != 0, "written through the planted link");
+	snprintf(probe, sizeof(probe), "%s/result.json", away);
+	CHECK(access(probe, F_OK) == 0, "not written where the directory went");
+	int again = hg_open_own_dir_at(dfd, "run", false, NULL);
+	CHECK(again == -ELOOP || again == -ENOTDIR, "the link is refused: %d", again);
+	if (geteuid() == 0) {          /* another user's directory is refused */
+		uid_t uid = 0;
+		CHECK(chown(other, 4242, 4242) == 0, "chown");
+		int theirs = hg_open_own_dir_at(dfd, "other", false, &uid);
+		CHECK(theirs == -EPERM && uid == 4242, "another user's directory: %d", theirs);
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(probe);
+	unlink(run);
+	rmdir(away);
+	rmdir(other);
 }
 
 int main(void)
@@ -124,11 +161,20 @@ int main(void)
 		return 1;
 	}
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	write_text(victim, "secret\n");
 	test_open_new_replaces_symlink();
 	test_atomic_write_ignores_planted_names();
 	test_error_is_the_writers();
-	hg_empty_dir(dir);
+	test_swapped_directory();
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	close(dfd);
 	rmdir(dir);
 	return unit_report("test_fsutil");
 }

@@ -5,6 +5,7 @@
  * and counted; a command that escapes its process group is swept up. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +28,19 @@
 #define SLACK (150 * MS)
 
 static char tmpdir[64];
+static int tmpfd = -1;
+
+/* Unlinks every file directly in path. */
+static void empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
 
 struct lcase {
 	const char *what;
@@ -233,7 +248,7 @@ static void run_case(const struct lcase *c)
 	int before = failed;
 	struct hg_plan *plan = plan_for(c->load, "start: 50ms, stop: 300ms");
 	char err[256];
-	struct hg_loadrun *lr = plan ? hg_loadrun_create(plan, tmpdir, err, sizeof(err)) : NULL;
+	struct hg_loadrun *lr = plan ? hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err)) : NULL;
 	check(lr != NULL, c->what, "create: %s", plan ? err : "no plan");
 	if (lr) {
 		int64_t t0 = now_ns();
@@ -249,7 +264,7 @@ static void run_case(const struct lcase *c)
 	hg_plan_free(plan);
 	check(dir_entries(tmpdir) == (strstr(c->load, "exec") ? 2 : 0), c->what,
 	      "%d files left in the result dir", dir_entries(tmpdir));
-	hg_empty_dir(tmpdir);
+	empty_dir(tmpdir);
 	if (failed == before)
 		passed++;
 }
@@ -261,7 +276,7 @@ static void test_stop_all(void)
 	int before = failed;
 	struct hg_plan *plan = plan_for("{name: c, type: cpu, workers: 1}", "start: 0s, stop: 2s");
 	char err[256];
-	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	int64_t t0 = now_ns();
 	hg_loadrun_start(lr, t0);
 	sleep_until(t0 + 100 * MS);
@@ -278,7 +293,7 @@ static void test_stop_all(void)
 
 	what = "stop_all before start";
 	plan = plan_for("{name: c, type: cpu, workers: 1}", "start: 1s, stop: 2s");
-	lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	t0 = now_ns();
 	hg_loadrun_start(lr, t0);
 	sleep_until(t0 + 50 * MS);
@@ -301,7 +316,7 @@ static void test_escape(void)
 	struct hg_plan *plan = plan_for("{name: e, type: exec, command: 'setsid sleep 30 & sleep 30'}",
 					"start: 0s, stop: 200ms");
 	char err[256];
-	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	int64_t t0 = now_ns();
 	hg_loadrun_start(lr, t0);
 	sleep_until(t0 + 300 * MS);
@@ -323,7 +338,7 @@ static void test_escape(void)
 	json_decref(loads);
 	hg_loadrun_destroy(lr);
 	hg_plan_free(plan);
-	hg_empty_dir(tmpdir);
+	empty_dir(tmpdir);
 	passed += failed == before;
 }
 
@@ -350,7 +365,7 @@ static void test_listen(void)
 	snprintf(load, sizeof(load), "{name: rx, type: tcp_stream, listen: %u}", port);
 	struct hg_plan *plan = plan_for(load, "start: 0s, stop: 300ms");
 	char err[256];
-	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	check(lr != NULL, what, "create: %s", err);
 	if (!lr)
 		return;
@@ -379,7 +394,7 @@ static void test_listen(void)
 	port = free_port(&fd);
 	snprintf(load, sizeof(load), "{name: rx, type: tcp_stream, listen: %u}", port);
 	plan = plan_for(load, "start: 0s");
-	lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	check(!lr && strstr(err, "load 'rx' (tcp_stream): listen: port") &&
 	      strstr(err, "Address already in use"), what, "err '%s'", err);
 	close(fd);
@@ -396,7 +411,7 @@ static void test_create_errors(void)
 	struct hg_plan *plan = plan_for("{name: i, type: io, size: 1MiB, dir: /nonexistent/x}",
 					"start: 0s");
 	char err[256] = "";
-	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpdir, err, sizeof(err));
+	struct hg_loadrun *lr = hg_loadrun_create(plan, tmpfd, tmpdir, err, sizeof(err));
 	check(!lr && strstr(err, "load 'i' (io): cannot create a directory in '/nonexistent/x'"),
 	      what, "err '%s'", err);
 	hg_loadrun_destroy(lr);
@@ -404,9 +419,16 @@ static void test_create_errors(void)
 
 	what = "exec result dir missing";
 	plan = plan_for("{name: e, type: exec, command: 'true'}", "start: 0s");
-	lr = hg_loadrun_create(plan, "/nonexistent", err, sizeof(err));
+	/* a result directory removed after it was opened */
+	char gone[80];
+	snprintf(gone, sizeof(gone), "%s/gone", tmpdir);
+	mkdir(gone, 0700);
+	int gone_fd = open(gone, O_RDONLY | O_DIRECTORY);
+	rmdir(gone);
+	lr = hg_loadrun_create(plan, gone_fd, "/nonexistent", err, sizeof(err));
 	check(!lr && strstr(err, "cannot create /nonexistent/load-e.out"), what, "err '%s'", err);
 	hg_loadrun_destroy(lr);
+	close(gone_fd);
 	hg_plan_free(plan);
 	passed += failed == before;
 }
@@ -414,7 +436,7 @@ static void test_create_errors(void)
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/hg-test-loads-XXXXXX");
-	if (!mkdtemp(tmpdir)) {
+	if (!mkdtemp(tmpdir) || (tmpfd = open(tmpdir, O_RDONLY | O_DIRECTORY)) < 0) {
 		perror("mkdtemp");
 		return 1;
 	}

@@ -157,6 +157,61 @@ static void make(const char *root, const struct ocase *c)
 	}
 }
 
+static FILE *devnull;
+
+/* -o DIR as a run (or a sweep) claims it: made, locked, checked, with
+ * force emptied; released again at once. */
+static int prepare(const char *root, enum hg_outdir_kind kind, bool force)
+{
+	struct hg_outdir od;
+	int rc = hg_outdir_claim(root, kind, force, "the test", devnull, &od);
+	if (!rc)
+		hg_outdir_release(&od);
+	return rc;
+}
+
+/* A chain of `levels` directories "d" below root/name (made with fds: its
+ * path is longer than PATH_MAX). */
+static bool deep_chain(const char *root, const char *name, int levels)
+{
+	int fd = open(root, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || mkdirat(fd, name, 0700) != 0)
+		return false;
+	int cur = openat(fd, name, O_RDONLY | O_DIRECTORY);
+	close(fd);
+	for (int i = 0; cur >= 0 && i < levels; i++) {
+		if (mkdirat(cur, "d", 0700) != 0)
+			break;
+		if (i % 100 == 0) {      /* a file now and then, as a stressor leaves */
+			int f = openat(cur, "f", O_WRONLY | O_CREAT, 0600);
+			if (f >= 0)
+				close(f);
+		}
+		int next = openat(cur, "d", O_RDONLY | O_DIRECTORY);
+		close(cur);
+		cur = next;
+	}
+	if (cur < 0)
+		return false;
+	close(cur);
+	return true;
+}
+
+/* A stress_ng load's dirdeep stressor killed after its grace left
+ * thousands of levels: hgrun's own, removed by --force whatever the
+ * depth; refused without it. */
+static void test_deep_stress_tree(const char *base)
+{
+	char root[256], tmp[300];
+	snprintf(root, sizeof(root), "%s/deep", base);
+	snprintf(tmp, sizeof(tmp), "%s/load-s.tmp", root);
+	CHECK(mkdir(root, 0777) == 0 && mkdir(tmp, 0700) == 0, "mkdir %s", tmp);
+	CHECK(deep_chain(tmp, "tmp-stress-ng-dirdeep-77-0", 2000), "a chain 2000 levels deep");
+	CHECK(prepare(root, HG_OUTDIR_RUN, false) == HG_EXIT_USAGE, "deep: refused without --force");
+	CHECK(prepare(root, HG_OUTDIR_RUN, true) == 0, "deep: --force refused hgrun's own tree");
+	CHECK(rmdir(root) == 0, "deep: --force left something: %s", strerror(errno));
+}
+
 static bool empty_or_absent(const char *root)
 {
 	return rmdir(root) == 0 || errno == ENOENT;
@@ -167,16 +222,16 @@ int main(void)
 	char tmpl[] = "/tmp/hg-outdir-XXXXXX";
 	char *base = mkdtemp(tmpl);
 	CHECK(base != NULL, "mkdtemp");
-	FILE *devnull = fopen("/dev/null", "w");
+	devnull = fopen("/dev/null", "w");
 	for (size_t i = 0; base && i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct ocase *c = &cases[i];
 		char root[256];
 		snprintf(root, sizeof(root), "%s/%zu", base, i);
 		make(root, c);
-		int plain = hg_outdir_prepare(root, c->kind, false, devnull, NULL);
+		int plain = prepare(root, c->kind, false);
 		CHECK(plain == c->want_plain, "%s: without --force: %d, want %d", c->name, plain,
 		      c->want_plain);
-		int force = hg_outdir_prepare(root, c->kind, true, devnull, NULL);
+		int force = prepare(root, c->kind, true);
 		CHECK(force == c->want_force, "%s: with --force: %d, want %d", c->name, force,
 		      c->want_force);
 		if (c->emptied)
@@ -206,7 +261,7 @@ int main(void)
 	char got = 'n';
 	(void)!read(ready[0], &got, 1);
 	CHECK(got == 'y', "the child could not lock %s", busy);
-	CHECK(hg_outdir_prepare(busy, HG_OUTDIR_RUN, true, devnull, NULL) == HG_EXIT_USAGE,
+	CHECK(prepare(busy, HG_OUTDIR_RUN, true) == HG_EXIT_USAGE,
 	      "--force on a locked directory was not refused");
 	CHECK(access(busy, F_OK) == 0 && hg_dirlock_busy_at(AT_FDCWD, busy, holder, 0) == false,
 	      "busy_at on a directory");
@@ -222,8 +277,10 @@ int main(void)
 	waitpid(child, NULL, 0);
 	snprintf(probe, sizeof(probe), "%s/" HG_DIRLOCK_NAME, busy);
 	CHECK(access(probe, F_OK) != 0, "the released lock file is still there");
-	CHECK(hg_outdir_prepare(busy, HG_OUTDIR_RUN, true, devnull, NULL) == 0,
+	CHECK(prepare(busy, HG_OUTDIR_RUN, true) == 0,
 	      "--force once the lock is released");
+	if (base)
+		test_deep_stress_tree(base);
 	if (devnull)
 		fclose(devnull);
 	if (base) {

@@ -33,6 +33,8 @@ static void test_durations_nearest(void)
 	char err[HG_ERRLEN] = "";
 	CHECK(hg_parse_duration_nearest("0.4ns", &v, &rounded, err) != 0 &&
 	      strstr(err, "rounds to 0ns"), "nearest '0.4ns' refused: '%s'", err);
+	CHECK(hg_parse_duration_nearest("83536564161765801843633184154.3d", &v, &rounded, err) != 0,
+	      "nearest: a value past 128 bits was taken as %llu", (unsigned long long)v);
 	CHECK(hg_parse_duration_nearest("5", &v, &rounded, err) != 0 &&
 	      strstr(err, "needs a unit"), "nearest '5' refused: '%s'", err);
 }
@@ -62,6 +64,10 @@ static void test_durations(void)
 		{ "5.ms", 0, 0, "expected a duration" },
 		{ "99999999999999999999s", 0, 0, "too large" },
 		{ "300000000000s", 0, 0, "too large" },
+		/* 30 digits times a unit overflow 128 bits: once wrapped to 0.35 s */
+		{ "83536564161765801843633184154.3d", 0, 0, "too large" },
+		{ "999999999999999999999999999999d", 0, 0, "too large" },
+		{ "9999999999999999999999999999.99h", 0, 0, "too large" },
 		{ "30.0001m", 1, 1800006000000ull, NULL },
 		{ "43201m", 0, 0, "longer than 30 days" },
 		{ "43200m", 1, 2592000000000000ull, NULL },
@@ -97,6 +103,7 @@ static void test_sizes(void)
 		{ "128MB", 1, 128000000, NULL }, { "4096B", 1, 4096, NULL }, { "1GiB", 1, 1073741824, NULL },
 		{ "4096", 0, 0, "needs a unit" }, { "4kib", 0, 0, "did you mean 'KiB'" },
 		{ "-1KiB", 0, 0, "negative" }, { "0.5B", 0, 0, "finer than 1 byte" },
+		{ "999999999999999999999999999999GiB", 0, 0, "too large" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct dcase *c = &cases[i];

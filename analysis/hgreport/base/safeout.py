@@ -9,6 +9,9 @@ directory others can write to.
   the checked directory's fd, then renamed over its final name: a planted
   `report.md -> victim`, a dangling link or a hard link at that name is replaced, never
   written through, and a reader never sees half a file.
+- A directory make_dir checked is checked once: its fd is kept, and every later file of it is
+  written relative to that fd. If its name no longer leads to it (the run directory renamed
+  and a link to another one put in its place), nothing more is written: an InputError.
 
 A problem is an InputError naming the path (exit 2, one line)."""
 from __future__ import annotations
@@ -54,8 +57,41 @@ def dir_fd(directory: Path) -> int:
     return fd
 
 
+# make_dir's checked directories: str(path) -> fd, the most recent last (a few at a time).
+_CHECKED: dict[str, int] = {}
+_KEEP = 16
+
+
+def _remember(directory: Path, fd: int) -> None:
+    old = _CHECKED.pop(str(directory), None)
+    if old is not None:
+        os.close(old)
+    _CHECKED[str(directory)] = fd
+    while len(_CHECKED) > _KEEP:
+        os.close(_CHECKED.pop(next(iter(_CHECKED))))
+
+
+def _fd_of(directory: Path) -> tuple[int, bool]:
+    """(an fd of `directory`, whether the caller closes it): make_dir's, while the name still
+    leads to it; else checked now (dir_fd)."""
+    fd = _CHECKED.get(str(directory))
+    if fd is None:
+        return dir_fd(directory), True
+    try:
+        st = os.stat(directory, follow_symlinks=False)
+    except OSError:
+        st = None
+    kept = os.fstat(fd)
+    if st is None or (st.st_dev, st.st_ino) != (kept.st_dev, kept.st_ino):
+        raise InputError(directory, "changed while hgreport wrote into it (renamed or removed, "
+                                    "or a link or another directory put at its name): nothing "
+                                    "more is written there; run hgreport again")
+    return fd, False
+
+
 def make_dir(directory: Path) -> Path:
-    """The output directory, created (with its parents) when missing, and checked."""
+    """The output directory, created (with its parents) when missing, and checked; its files
+    are then written relative to the directory checked here."""
     directory = Path(directory)
     if not os.path.islink(directory):
         try:
@@ -65,7 +101,7 @@ def make_dir(directory: Path) -> Path:
                                         "there") from e
         except OSError as e:
             raise InputError(directory, f"cannot create the output directory: {e.strerror}") from e
-    os.close(dir_fd(directory))
+    _remember(directory, dir_fd(directory))
     return directory
 
 
@@ -74,7 +110,7 @@ def open_out(path: Path, mode: str = "w", newline: str | None = None) -> Iterato
     """A new file to write `path` with (text "w" or binary "wb"), renamed over `path` when the
     block ends without an exception, removed otherwise."""
     path = Path(path)
-    d = dir_fd(path.parent)
+    d, own = _fd_of(path.parent)
     try:
         tmp, fd = "", -1
         for _ in range(16):
@@ -103,7 +139,8 @@ def open_out(path: Path, mode: str = "w", newline: str | None = None) -> Iterato
                 raise InputError(path, f"cannot write: {e.strerror}") from e
             raise
     finally:
-        os.close(d)
+        if own:
+            os.close(d)
 
 
 def write_text(path: Path, text: str) -> Path:

@@ -44,5 +44,5 @@ def _run(args: argparse.Namespace) -> int:
 COMMAND = Command("export", "trace.bin and latency.bin as JSON lines, the latency "
                   "histograms in cyclictest's -h layout, or Hourglass's own output lines",
                   _arguments, _run,
-                  "RUN_DIR [--format jsonl|cyclictest|hourglass] [--buckets N] [-o OUT]",
-                  examples=('hgreport export RUN_DIR', 'hgreport export RUN_DIR --format cyclictest --buckets 400 -o hist.txt', 'hgreport export RUN_DIR --format hourglass -o - | head'))
+                  "RUN_DIR [--format jsonl|cyclictest|hourglass|kcidb] [--buckets N] [-o OUT]",
+                  examples=('hgreport export RUN_DIR', 'hgreport export RUN_DIR --format cyclictest --buckets 400 -o hist.txt', 'hgreport export RUN_DIR --format hourglass -o - | head', 'hgreport export RUN_DIR --format kcidb --origin my_lab -o kcidb/run.json'))

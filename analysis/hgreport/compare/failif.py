@@ -148,16 +148,18 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
     not significant is false, and one with too few runs to tell is inconclusive (base/stats.py:
     it can never trip the gate). A check over a disturbed run (analyses/disturbances.py: the
     row's own for a plain value, the baseline's too for a change) is inconclusive, whatever
-    the condition says: a noisy neighbour must not pass or fail a kernel."""
+    the condition says: a noisy neighbour must not pass or fail a kernel. With one row only (a
+    glob that matched one run) that row is checked: its absolute conditions as any row's; a
+    change, with no baseline to compare with, is inconclusive."""
     out = []
     dist = dist or {}
-    base = labels[0]
+    base = labels[0] if len(labels) > 1 else None
     for c in conds:
         subjects = _subjects(c, rows)
-        for label in labels[1:]:
+        for label in labels[1:] if len(labels) > 1 else labels[:1]:
             for s in subjects:
                 vals = rows[s]["metrics"][c.metric]["values"]
-                b, v = vals.get(base), vals.get(label)
+                b, v = vals.get(base) if base is not None else None, vals.get(label)
                 if b is None and v is None:
                     continue
                 true, x = c.verdict(b, v)
@@ -179,10 +181,13 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                         true = False
                 elif v is None:
                     why, true = f"{s}: missing in {label}, cannot be checked (counts as true)", True
+                elif base is None:
+                    why, true = f"{s}: one row only, no baseline: the change cannot be checked", False
+                    result = "inconclusive"
                 else:
                     why, true = f"{s}: not in the baseline, no change to check", False
                 mine = _disturbed(dist, label, s)
-                theirs = _disturbed(dist, base, s) if c.mode != "value" else []
+                theirs = _disturbed(dist, base, s) if c.mode != "value" and base else []
                 disturbed = [f"{label}: {k}" for k in mine] + [f"baseline: {k}" for k in theirs]
                 if disturbed:
                     result = "inconclusive"

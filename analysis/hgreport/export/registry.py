@@ -4,11 +4,12 @@ one module of export/ defining FORMAT (the contract: export/format.py). A new fo
 module, and its entry here."""
 from __future__ import annotations
 
-from . import cyclictest, hourglass, jsonl
+from . import cyclictest, hourglass, jsonl, kcidb
 from .format import Format
 
 FORMATS: tuple[Format, ...] = (
     jsonl.FORMAT,
     cyclictest.FORMAT,
     hourglass.FORMAT,
+    kcidb.FORMAT,
 )

@@ -62,18 +62,23 @@ def _index(run: Run) -> dict[str, Any]:
     """What a window needs beyond Run.intervals (sorted by start), computed once per run and
     small: `reach`, the furthest stop of the records before each multiple of COARSE (a window
     then starts at a block boundary: one binary search, no per-thread copy of the columns), and
-    each thread's CPUs (a count per thread and CPU, a block of records at a time)."""
+    each thread's CPUs (the distinct thread and CPU pairs, a block of records at a time: as
+    many as there are, whatever the CPU numbers span; the key is int64, never the records'
+    int16, which wrapped past a span of 32767)."""
     iv, n = run.intervals, len(run.threads)
     reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
              if len(iv) else np.zeros(0, np.int64))
     lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
     width = hi - lo + 1
-    counts = np.zeros(n * width, np.int64)
+    keys = np.zeros(0, np.int64)
     for k in range(0, len(iv), BLOCK):
-        key = iv.thread[k:k + BLOCK].astype(np.int64) * width + (iv.cpu[k:k + BLOCK] - lo)
-        counts += np.bincount(key, minlength=n * width)
-    return {"reach": reach,
-            "cpus": [(np.flatnonzero(row) + lo).tolist() for row in counts.reshape(n, width)]}
+        cpu = iv.cpu[k:k + BLOCK].astype(np.int64) - lo
+        keys = np.union1d(keys, iv.thread[k:k + BLOCK].astype(np.int64) * width + cpu)
+    cpus: list[list[int]] = [[] for _ in range(n)]
+    for t, c in zip((keys // width).tolist(), (keys % width + lo).tolist()):
+        if t < n:
+            cpus[t].append(c)
+    return {"reach": reach, "cpus": cpus}
 
 
 def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]:

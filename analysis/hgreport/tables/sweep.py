@@ -200,6 +200,11 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
 CATEGORICAL_KEYS = ("priority", "timer", "type", "policy", "pattern", "mode", "cpus", HOST_AXIS)
 
 
+# Labelled ticks per axis at most: an axis of 1024 values labels every 26th (drawing a label
+# per value took seconds per hundred).
+MAX_TICKS = 40
+
+
 def categorical(axis: str, values: list[Any]) -> bool:
     """An axis whose values are names or levels, not quantities on a line (timer names,
     priority levels, workload types): drawn as categories, never joined by lines."""
@@ -258,8 +263,9 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
                         ax.plot([xv], [yv], "o", ms=5, mfc="white", color=color)
             if not cat and min(nums) > 0 and max(nums) / min(nums) >= 16:
                 ax.set_xscale("log", base=2)
-            ax.set_xticks([pos[str(v)] for v in values])
-            ax.set_xticklabels([str(v) for v in values], fontsize=7, rotation=30)
+            shown = values[::-(-len(values) // MAX_TICKS)]   # at most MAX_TICKS labels
+            ax.set_xticks([pos[str(v)] for v in shown])
+            ax.set_xticklabels([str(v) for v in shown], fontsize=7, rotation=30)
             if cat:
                 ax.set_xlim(-0.5, len(values) - 0.5)
             ax.minorticks_off()
