@@ -165,9 +165,10 @@ for suite in "${suites[@]}"; do
 		# the first command's promise: both commands on PATH, and a report
 		if [ "$cmd" = "${commands[0]}" ] && ! in_root "$root" 'cd /root/hgrun &&
 				command -v hgrun && command -v hgreport && hgrun --version &&
-				hgreport --help >/dev/null && ls results/rx_deadline/quickstart-*/report/report.md'; then
-			log "$suite: after '$cmd', hgrun or hgreport is not on PATH or there is no report" >&2
-			summary+=("$suite: hgrun/hgreport not on PATH or no report after '$cmd'")
+				hgreport --help >/dev/null && man -w hgrun hgreport hgrun-scenario &&
+				ls results/rx_deadline/quickstart-*/report/report.md'; then
+			log "$suite: after '$cmd', hgrun or hgreport is not on PATH, a man page is missing or there is no report" >&2
+			summary+=("$suite: hgrun/hgreport/man pages missing or no report after '$cmd'")
 			status=1
 			break
 		fi

@@ -11,8 +11,9 @@
 #   scripts/test.sh --serial the same one after the other (each step on an
 #                            otherwise quiet machine; about twice as long)
 #   scripts/test.sh --fast   the fast tier, under a minute: builds build/ (no
-#                            install), ctest, and the pytest tests that run no
-#                            scenario (-m "not run and not slow": tests/conftest.py)
+#                            install), ctest but its `run` label, and the pytest
+#                            tests that run no scenario (-m "not run and not
+#                            slow": tests/conftest.py)
 #
 # Further arguments go to pytest (-x, -k NAME, ...).  pytest runs in the
 # project's environment (.venv, or $HG_VENV: scripts/setup.sh --test makes it);
@@ -30,7 +31,7 @@ if [ "$mode" = fast ]; then
 	[ -f build/CMakeCache.txt ] ||
 		cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DHG_WERROR=ON ${HG_CMAKE_FLAGS:-} >/dev/null
 	cmake --build build -j"$(nproc)" >/dev/null
-	(cd build && ctest --output-on-failure -j"$(nproc)")
+	(cd build && ctest --output-on-failure -j"$(nproc)" -LE run)
 	python=python3
 	[ -x "$venv/bin/python" ] && python=$venv/bin/python
 	exec "$python" -m pytest -q -rs -m "not run and not slow" "$@" tests/e2e tests/analysis

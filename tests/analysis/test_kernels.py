@@ -8,7 +8,7 @@ edited (the matrix of scripts/kernel-matrix.sh makes real ones)."""
 import json
 
 from figcheck import overlapping_labels
-from hgreport.figures import plotting
+from hgreport.figures import figure as figure_contract
 
 from conftest import golden_path
 
@@ -38,11 +38,11 @@ def kernel_runs(copy_run, scale=(1, 1, 1)):
 def test_a_column_per_kernel_with_the_tables_and_the_overlay(copy_run, hgreport, tmp_path):
     runs = kernel_runs(copy_run, scale=(1, 2, 3))
     figures = []
-    plotting.SAVE_HOOKS.append(lambda fig, path: figures.append(overlapping_labels(fig)))
+    figure_contract.SAVE_HOOKS.append(lambda fig, path: figures.append(overlapping_labels(fig)))
     try:
         rc, out, err = hgreport("kernels", *runs, "-o", tmp_path / "k")
     finally:
-        plotting.SAVE_HOOKS.pop()
+        figure_contract.SAVE_HOOKS.pop()
     assert rc == 0, err
     page = (tmp_path / "k" / "kernels.md").read_text()
     assert page == out[:len(page)]

@@ -160,4 +160,6 @@ def test_bad_hourglass_command_lines_are_refused_with_a_reason(hgrun, args, mess
 def test_help(hgrun):
     r = hgrun("hourglass", "--help")
     assert r.rc == 0 and "usage: hgrun hourglass" in r.out
-    assert "hourglass ARGS" in hgrun("--help").out
+    top = hgrun("--help").out          # the command's usage line and its row in the list
+    assert "hgrun hourglass HOURGLASS_OPTIONS" in top
+    assert re.search(r"^\s+hourglass\s+a Hourglass command line", top, re.M), top

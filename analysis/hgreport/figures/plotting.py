@@ -8,15 +8,25 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import matplotlib
+import matplotlib.artist
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+# While matplotlib defines its Artist classes, matplotlib.artist.kwdoc (which writes the table
+# of every settable property into the docstring of each class's `set`) returns nothing: the
+# docstrings are help text no figure reads, and writing them is 0.09 s of CPU, 15% of
+# importing what a figure needs (analysis/README.md#performance). Restored once they exist.
+_kwdoc = matplotlib.artist.kwdoc
+matplotlib.artist.kwdoc = lambda artist: ""
+try:
+    import matplotlib.pyplot as plt  # noqa: E402
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
+    from matplotlib.patches import Patch  # noqa: E402
+    from matplotlib.ticker import (FuncFormatter, Locator, LogLocator,  # noqa: E402
+                                   NullFormatter)
+    from matplotlib.transforms import Bbox  # noqa: E402
+finally:
+    matplotlib.artist.kwdoc = _kwdoc
 import numpy as np  # noqa: E402
-from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import (FuncFormatter, Locator, LogLocator,  # noqa: E402
-                               NullFormatter)
-from matplotlib.transforms import Bbox  # noqa: E402
 
 from ..base import safeout  # noqa: E402
 from . import figure  # noqa: E402
