@@ -98,3 +98,20 @@ def test_the_worst_miss_has_one_value_in_the_table_and_the_timeline(golden, tmp_
     text = threads.render(Context(run=run, summary=summarize(run), out=tmp_path))
     rows = [ln for ln in text.splitlines() if ln.startswith("| rt |") and "yes" in ln]
     assert rows and f"| {in_timeline} |" in rows[0], (in_timeline, rows)
+
+
+def test_inter_activation_densities_that_span_decades_are_on_a_log_axis(golden, tmp_path,
+                                                                         drawn):
+    """A periodic thread's inter-activation times are one spike at the period: on a linear
+    axis everything else is invisible. Densities spanning more than a decade: log axis."""
+    from hgreport.analyses.summary import summarize
+    from hgreport.figures import interactivation
+    run = read_run(golden("mix"))
+    interactivation.plot(run, summarize(run)["inter_activation"], tmp_path / "ia.png")
+    fig = drawn["ia.png"]
+    for ax in fig.get_axes():
+        heights = np.concatenate([p.get_path().vertices[:, 1] for p in ax.patches])
+        span = heights[heights > ax.get_ylim()[0] * 1.0001]
+        assert ax.get_yscale() == "log", ax.get_title()
+        assert span.max() / span.min() > 10
+        assert ax.get_ylim()[0] > 0
