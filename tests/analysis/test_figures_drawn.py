@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the figures draw, read from the drawn artists (docs/testing.md): the timeline's lines
+each in a style of their own and every legend entry drawn; no axis reads as an offset
+("+4.03e4"); inter-activation densities that span decades on a log axis; series.png one axis
+per load unit; one value for one event across the deadline table and the timeline; compare's
+figures one panel per thread instance, as its tables; sweep.png's bars the t interval."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pytest
+
+from hgreport.analyses.timeline_windows import Window, choose_windows
+from hgreport.figures import figure as figure_contract
+from hgreport.figures import timeline
+from hgreport.read.rundir import read_run
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """{file name: the matplotlib Figure} of every figure saved while the test runs."""
+    seen = {}
+    monkeypatch.setattr(figure_contract, "SAVE_HOOKS",
+                        [lambda fig, path: seen.__setitem__(path.name, fig)])
+    return seen
+
+
+def _style(artist):
+    return (mcolors.to_hex(artist.get_color()), artist.get_linestyle(), artist.get_marker())
+
+
+def _legend_lines(fig):
+    return [(t.get_text(), h) for ax in fig.get_axes() if ax.get_legend()
+            for t, h in zip(ax.get_legend().get_texts(), ax.get_legend().legend_handles)]
+
+
+def test_timeline_lines_each_have_a_style_and_every_legend_entry_is_drawn(golden, drawn,
+                                                                          tmp_path):
+    run = read_run(golden("mix"))
+    timeline.plot_default(run, tmp_path / "timeline.png")
+    fig = drawn["timeline.png"]
+    entries = _legend_lines(fig)
+    lines = [(n, h) for n, h in entries if hasattr(h, "get_linestyle") and
+             not hasattr(h, "get_facecolor")]
+    styles = {}
+    for name, h in lines:
+        assert _style(h) not in styles, f"{name!r} is drawn as {styles.get(_style(h))!r} is"
+        styles[_style(h)] = name
+    assert {"phase change", "missed deadline"} <= set(styles.values())
+    drawn_lines = [(ln.get_label(), _style(ln)) for ax in fig.get_axes() for ln in ax.get_lines()]
+    for style, name in styles.items():
+        if name == "release of a periodic job":          # markers, one line per thread
+            assert any(s == style for _, s in drawn_lines), f"legend {name!r} drawn nowhere"
+        else:
+            assert (name, style) in drawn_lines, f"legend line {name!r} drawn nowhere"
+    # every legend patch's colour fills some bar of some panel
+    fills = {mcolors.to_hex(c) for ax in fig.get_axes() for coll in ax.collections
+             for c in np.atleast_2d(coll.get_facecolor())}
+    fills |= {mcolors.to_hex(p.get_facecolor()) for ax in fig.get_axes() for p in ax.patches}
+    for name, h in entries:
+        if hasattr(h, "get_facecolor") and not h.get_hatch():
+            assert mcolors.to_hex(h.get_facecolor()) in fills, f"legend patch {name!r} drawn nowhere"
+
+
+def _offsets(fig):
+    fig.canvas.draw()
+    return [(ax.get_title(loc="left") or ax.get_title(), name, axis.get_offset_text().get_text())
+            for ax in fig.get_axes() for name, axis in (("x", ax.xaxis), ("y", ax.yaxis))
+            if axis.get_offset_text().get_text().strip()]
+
+
+def test_a_window_late_in_a_long_run_reads_without_an_axis_offset(golden, drawn, tmp_path):
+    """A longest gap 40.3 s into a run, drawn in ms: the axis reads 40297..40302, not −3…1
+    with "+4.03e4"."""
+    run = read_run(golden("mix"))
+    w = Window("longest gap: somewhere late", 40_297_000_000, 5_000_000,
+               (40_298_000_000, 40_300_000_000), ("gap starts", "gap ends"))
+    timeline.plot_windows(run, tmp_path / "timeline.png", [w], "execution trace")
+    fig = drawn["timeline.png"]
+    assert not _offsets(fig)
+    labels = [t.get_text() for t in fig.get_axes()[0].get_xticklabels() if t.get_text()]
+    assert any("40" in s and len(s.replace(",", "").replace("\u2212", "")) >= 5 for s in labels), labels
+
+
+def test_the_worst_miss_has_one_value_in_the_table_and_the_timeline(golden, tmp_path):
+    """The deadline table's worst overrun and the timeline's worst deadline miss are one job:
+    the same number (they were 10.415 ms from the runner's counter against 10.414 ms rebuilt
+    from the trace)."""
+    from hgreport.analyses.summary import summarize
+    from hgreport.report.section import Context
+    from hgreport.report.sections import threads
+    run = read_run(golden("mix"))
+    miss = next(w for w in choose_windows(run) if w.what.startswith("worst deadline miss"))
+    in_timeline = miss.what.split(", done ")[1].split(" after")[0]
+    text = threads.render(Context(run=run, summary=summarize(run), out=tmp_path))
+    rows = [ln for ln in text.splitlines() if ln.startswith("| rt |") and "yes" in ln]
+    assert rows and f"| {in_timeline} |" in rows[0], (in_timeline, rows)
+
+
+def test_inter_activation_densities_that_span_decades_are_on_a_log_axis(golden, tmp_path,
+                                                                         drawn):
+    """A periodic thread's inter-activation times are one spike at the period: on a linear
+    axis everything else is invisible. Densities spanning more than a decade: log axis."""
+    from hgreport.analyses.summary import summarize
+    from hgreport.figures import interactivation
+    run = read_run(golden("mix"))
+    interactivation.plot(run, summarize(run)["inter_activation"], tmp_path / "ia.png")
+    fig = drawn["ia.png"]
+    for ax in fig.get_axes():
+        heights = np.concatenate([p.get_path().vertices[:, 1] for p in ax.patches])
+        span = heights[heights > ax.get_ylim()[0] * 1.0001]
+        assert ax.get_yscale() == "log", ax.get_title()
+        assert span.max() / span.min() > 10
+        assert ax.get_ylim()[0] > 0
