@@ -222,3 +222,30 @@ def test_a_verdict_without_n_or_interval_is_downgraded(monkeypatch):
     assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**reproduced**")
     doc["provenance"]["disturbed"] = 1
     assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
+
+
+SETTING = re.compile(r"`(duration|sweep\.repeat): ([^`]+)`")
+
+
+def _yaml_setting(path: pathlib.Path, key: str) -> str | None:
+    import yaml
+    doc = yaml.safe_load(path.read_text())
+    for part in key.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return None if doc is None else str(doc)
+
+
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_quoted_scenario_settings_are_the_scenarios(page):
+    """A paragraph that names `experiments/X.yaml` and quotes `duration: ...` or
+    `sweep.repeat: ...` quotes what that file says (the "60 s per period" of a 20 s scenario)."""
+    checked = 0
+    for para in page.read_text().split("\n\n"):
+        files = re.findall(r"`(?:experiments/)?([a-z0-9_]+\.yaml)`", para)
+        for key, value in SETTING.findall(para):
+            assert files, f"{page.name}: `{key}: {value}` names no scenario: {para[:120]}"
+            path = ROOT / "experiments" / files[0]
+            assert _yaml_setting(path, key) == value, f"{page.name}: {files[0]} {key} is not {value}"
+            checked += 1
+    if page.name.startswith("reproductions"):
+        assert checked, f"{page.name} quotes no scenario setting"
