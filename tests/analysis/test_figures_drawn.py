@@ -115,3 +115,36 @@ def test_inter_activation_densities_that_span_decades_are_on_a_log_axis(golden, 
         assert ax.get_yscale() == "log", ax.get_title()
         assert span.max() / span.min() > 10
         assert ax.get_ylim()[0] > 0
+
+
+def test_series_draws_one_axis_per_load_unit(golden, copy_run, hgreport, drawn):
+    """A disk load at ~5 files/s and a network load at ~15,000 requests/s: each rate on an
+    axis of its own unit, not one ops/s axis on which the disk's line lies flat at zero."""
+    src = golden("mix")
+    with (src / "series.jsonl").open("a") as f:
+        for k in range(3, 6):
+            f.write(json.dumps({"t_ns": k * 100_000_000, "span_ns": 100_000_000, "load": "net",
+                                "ops": 1500, "requests": 1500, "replies": 1490}) + "\n")
+
+    def two_loads(doc):
+        burn = doc["loads"][0]
+        burn["type"] = doc["scenario"]["loads"][0]["type"] = "io"
+        net = json.loads(json.dumps(burn))
+        net.update(name="net", type="flood_ping", started_ns=200_000_000, stopped_ns=600_000_000)
+        doc["loads"].append(net)
+        doc["scenario"]["loads"].append(dict(doc["scenario"]["loads"][0], name="net",
+                                             type="flood_ping", start_ns=200_000_000,
+                                             stop_ns=None))
+    run = copy_run(src, two_loads)
+    rc, out, err = hgreport("series", run, "-o", run / "report")
+    assert rc == 0, err
+    fig = drawn["series.png"]
+    panels = {ax.get_ylabel(): [ln.get_label() for ln in ax.get_lines()
+                                if not ln.get_label().startswith("_")]
+              for ax in fig.get_axes() if (ax.get_title(loc="left") or "").startswith("load")}
+    assert panels == {"files/s": ["burn files/s"], "requests/s": ["net requests/s"]}, panels
+    assert fig.get_axes()[-1].get_xlabel() == "time from the run's start (ms)"
+    for ax in fig.get_axes():
+        if ax.get_ylabel() == "files/s":     # the disk's line fills its axis
+            top = max(np.nanmax(ln.get_ydata()) for ln in ax.get_lines())
+            assert top > ax.get_ylim()[1] / 2
