@@ -148,3 +148,23 @@ def test_series_draws_one_axis_per_load_unit(golden, copy_run, hgreport, drawn):
         if ax.get_ylabel() == "files/s":     # the disk's line fills its axis
             top = max(np.nanmax(ln.get_ydata()) for ln in ax.get_lines())
             assert top > ax.get_ylim()[1] / 2
+
+
+def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_run, hgreport,
+                                                                   drawn, tmp_path):
+    """compare's tables give hog.0 and hog.1 a section each; so do its figures: a panel per
+    instance in the latency CCDF, the gap and the switch-cost histograms, never one pooled."""
+    base = golden("mix")
+    other = copy_run(base, None, "other")
+    rc, out, err = hgreport("compare", base, other, "-o", tmp_path / "cmp")
+    assert rc in (0, 6), err
+    doc = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    sections = set(doc["subjects"])
+    assert {"hog.0", "hog.1"} <= sections
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png"):
+        titles = [ax.get_title() for ax in drawn[name].get_axes() if ax.get_title()]
+        assert titles, name
+        for title in titles:
+            assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
+    titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
+    assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
