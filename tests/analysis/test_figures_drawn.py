@@ -168,3 +168,41 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
             assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
     titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
     assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+
+
+def _bars(ax):
+    out = []
+    for c in ax.containers:
+        for seg in c.lines[2][0].get_segments() if c.lines[2] else []:
+            out.append((round(float(seg[0][1]), 6), round(float(seg[1][1]), 6)))
+    return out
+
+
+def test_sweep_bars_are_the_t_interval_and_latency_comes_first(mix_run, tmp_path, hgreport,
+                                                                drawn):
+    """Three repeats a point: the bars are the 95% t interval of the runs (wider than their
+    min-max, which the figure once called "95%"), and a latency sweep's first panel is the
+    latency, not cpu_ns."""
+    import csv
+    from test_one_method import _dataset
+    root, _ = _dataset(tmp_path / "data", mix_run, 3, 2.0, seed=5)
+    rc, out, err = hgreport("sweep", root, "-o", tmp_path / "sw")
+    assert rc == 0, err
+    fig = drawn["sweep.png"]
+    axes = fig.get_axes()
+    assert axes[0].get_ylabel().startswith("lat latency_p99_ns"), axes[0].get_ylabel()
+    assert "95% t intervals over the runs" in fig._suptitle.get_text()
+    rows = {r["point"]: r for r in csv.DictReader((tmp_path / "sw" / "sweep.csv").open())
+            if r["metric"] == "latency_p99_ns"}
+    k = 1e-3                                                   # the panel is in us
+    bars = sorted(_bars(axes[0]))
+    want = sorted((round(float(r["ci95_low"]) * k, 6), round(float(r["ci95_high"]) * k, 6))
+                  for r in rows.values())
+    assert [x for b in bars for x in b] == pytest.approx([x for w in want for x in w], rel=1e-5)
+    for r, (lo, hi) in zip(sorted(rows.values(), key=lambda r: float(r["ci95_low"])), bars):
+        runs = [float(v) * k for v in r["values"].split(";")]
+        assert lo < min(runs) and hi > max(runs), "a t interval over 3 runs is wider than min-max"
+    rc, out, err = hgreport("sweep", root, "--metric", "latency_max_ns", "--metric", "cpu_ns",
+                            "-o", tmp_path / "sw2")
+    assert rc == 0, err
+    assert drawn["sweep.png"].get_axes()[0].get_ylabel().startswith("lat latency_max_ns")
