@@ -115,3 +115,94 @@ def test_inter_activation_densities_that_span_decades_are_on_a_log_axis(golden, 
         assert ax.get_yscale() == "log", ax.get_title()
         assert span.max() / span.min() > 10
         assert ax.get_ylim()[0] > 0
+
+
+def test_series_draws_one_axis_per_load_unit(golden, copy_run, hgreport, drawn):
+    """A disk load at ~5 files/s and a network load at ~15,000 requests/s: each rate on an
+    axis of its own unit, not one ops/s axis on which the disk's line lies flat at zero."""
+    src = golden("mix")
+    with (src / "series.jsonl").open("a") as f:
+        for k in range(3, 6):
+            f.write(json.dumps({"t_ns": k * 100_000_000, "span_ns": 100_000_000, "load": "net",
+                                "ops": 1500, "requests": 1500, "replies": 1490}) + "\n")
+
+    def two_loads(doc):
+        burn = doc["loads"][0]
+        burn["type"] = doc["scenario"]["loads"][0]["type"] = "io"
+        net = json.loads(json.dumps(burn))
+        net.update(name="net", type="flood_ping", started_ns=200_000_000, stopped_ns=600_000_000)
+        doc["loads"].append(net)
+        doc["scenario"]["loads"].append(dict(doc["scenario"]["loads"][0], name="net",
+                                             type="flood_ping", start_ns=200_000_000,
+                                             stop_ns=None))
+    run = copy_run(src, two_loads)
+    rc, out, err = hgreport("series", run, "-o", run / "report")
+    assert rc == 0, err
+    fig = drawn["series.png"]
+    panels = {ax.get_ylabel(): [ln.get_label() for ln in ax.get_lines()
+                                if not ln.get_label().startswith("_")]
+              for ax in fig.get_axes() if (ax.get_title(loc="left") or "").startswith("load")}
+    assert panels == {"files/s": ["burn files/s"], "requests/s": ["net requests/s"]}, panels
+    assert fig.get_axes()[-1].get_xlabel() == "time from the run's start (ms)"
+    for ax in fig.get_axes():
+        if ax.get_ylabel() == "files/s":     # the disk's line fills its axis
+            top = max(np.nanmax(ln.get_ydata()) for ln in ax.get_lines())
+            assert top > ax.get_ylim()[1] / 2
+
+
+def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_run, hgreport,
+                                                                   drawn, tmp_path):
+    """compare's tables give hog.0 and hog.1 a section each; so do its figures: a panel per
+    instance in the latency CCDF, the gap and the switch-cost histograms, never one pooled."""
+    base = golden("mix")
+    other = copy_run(base, None, "other")
+    rc, out, err = hgreport("compare", base, other, "-o", tmp_path / "cmp")
+    assert rc in (0, 6), err
+    doc = json.loads((tmp_path / "cmp" / "compare.json").read_text())
+    sections = set(doc["subjects"])
+    assert {"hog.0", "hog.1"} <= sections
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png"):
+        titles = [ax.get_title() for ax in drawn[name].get_axes() if ax.get_title()]
+        assert titles, name
+        for title in titles:
+            assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
+    titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
+    assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+
+
+def _bars(ax):
+    out = []
+    for c in ax.containers:
+        for seg in c.lines[2][0].get_segments() if c.lines[2] else []:
+            out.append((round(float(seg[0][1]), 6), round(float(seg[1][1]), 6)))
+    return out
+
+
+def test_sweep_bars_are_the_t_interval_and_latency_comes_first(mix_run, tmp_path, hgreport,
+                                                                drawn):
+    """Three repeats a point: the bars are the 95% t interval of the runs (wider than their
+    min-max, which the figure once called "95%"), and a latency sweep's first panel is the
+    latency, not cpu_ns."""
+    import csv
+    from test_one_method import _dataset
+    root, _ = _dataset(tmp_path / "data", mix_run, 3, 2.0, seed=5)
+    rc, out, err = hgreport("sweep", root, "-o", tmp_path / "sw")
+    assert rc == 0, err
+    fig = drawn["sweep.png"]
+    axes = fig.get_axes()
+    assert axes[0].get_ylabel().startswith("lat latency_p99_ns"), axes[0].get_ylabel()
+    assert "95% t intervals over the runs" in fig._suptitle.get_text()
+    rows = {r["point"]: r for r in csv.DictReader((tmp_path / "sw" / "sweep.csv").open())
+            if r["metric"] == "latency_p99_ns"}
+    k = 1e-3                                                   # the panel is in us
+    bars = sorted(_bars(axes[0]))
+    want = sorted((round(float(r["ci95_low"]) * k, 6), round(float(r["ci95_high"]) * k, 6))
+                  for r in rows.values())
+    assert [x for b in bars for x in b] == pytest.approx([x for w in want for x in w], rel=1e-5)
+    for r, (lo, hi) in zip(sorted(rows.values(), key=lambda r: float(r["ci95_low"])), bars):
+        runs = [float(v) * k for v in r["values"].split(";")]
+        assert lo < min(runs) and hi > max(runs), "a t interval over 3 runs is wider than min-max"
+    rc, out, err = hgreport("sweep", root, "--metric", "latency_max_ns", "--metric", "cpu_ns",
+                            "-o", tmp_path / "sw2")
+    assert rc == 0, err
+    assert drawn["sweep.png"].get_axes()[0].get_ylabel().startswith("lat latency_max_ns")
