@@ -142,8 +142,10 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
             used_causes[name] = True
 
 
-# The lines a panel draws for its event, by name: colour and line style (each in the legend).
-MARK_STYLES = {"the event": ("tab:red", "--"), "phase change": ("tab:red", "--"),
+# The lines a panel draws for its event, by name: colour and line style, each pair drawn
+# for one name only (a phase change and a missed deadline in one red dash read as one
+# thing), each in the legend.
+MARK_STYLES = {"the event": ("tab:brown", "-"), "phase change": ("black", "--"),
                "gap starts": ("0.15", ":"), "gap ends": ("0.15", "-."),
                "missed deadline": ("tab:red", "--"), "late completion": ("tab:purple", ":"),
                "intended wake-up": ("tab:green", "--"), "actual wake-up": ("tab:red", ":")}
@@ -203,7 +205,7 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
         draw_rows(ax, run, lo, hi, scale, used)
         for t, name in w.marks():
             color, ls = MARK_STYLES.get(name, MARK_STYLES["the event"])
-            ax.axvline(t / scale, color=color, lw=0.9, ls=ls)
+            ax.axvline(t / scale, color=color, lw=0.9, ls=ls, label=name)
             marks_used[name] = True
         if draw_releases(ax, run, lo, hi, scale):
             marks_used["release"] = True
