@@ -237,7 +237,7 @@ def _yaml_setting(path: pathlib.Path, key: str) -> str | None:
 
 @pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
 def test_quoted_scenario_settings_are_the_scenarios(page):
-    """A paragraph that names `experiments/X.yaml` and quotes `duration: ...` or
+    """A paragraph that names a scenario file and quotes `duration: ...` or
     `sweep.repeat: ...` quotes what that file says (the "60 s per period" of a 20 s scenario)."""
     checked = 0
     for para in page.read_text().split("\n\n"):
