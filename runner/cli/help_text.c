@@ -268,7 +268,10 @@ const struct hg_help hg_helps[] = {
 	  "one to one is said on stderr (-i RTC and HR: timer absolute; NATIVE: "
 	  "timer sleep; threads pinned to CPU 0 as on the paper's uniprocessor; a "
 	  "time finer than 1 ns, such as the RTC's 976.5625us, rounded to the "
-	  "nearest ns, which it names).  Nothing is run.  Threads are named "
+	  "nearest ns, which it names).  The YAML is checked as validate checks a "
+	  "file: values hgrun refuses (an exec longer than its period) exit 2 with "
+	  "the errors on stderr, the YAML still printed.  Nothing is run.  Threads "
+	  "are named "
 	  "t0..tN-1 (or one set t.0..t.N-1), Hourglass's ids.",
 	  NULL, hourglass_examples },
 	{ HG_CMD_COMPLETION, "completion",

@@ -2,7 +2,11 @@
 /* `hgrun hourglass ARGS...`: a Hourglass 0.5 command line (its appendix A,
  * the table in docs/scenario.md "From Hourglass command lines") turned into
  * the equivalent scenario YAML on stdout; every mapping that is not one to
- * one is said on stderr.  Nothing is run. */
+ * one is said on stderr.  The text is loaded as `hgrun validate` would load
+ * it before it is written: a command line whose values hgrun refuses (an
+ * exec longer than its period) still prints the YAML, to edit, but the
+ * errors go to stderr and the exit status is 2, as validate's.  Nothing is
+ * run. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,6 +19,10 @@
 #include "base/exitcodes.h"
 #include "base/units.h"
 #include "cli/hourglass.h"
+#include "cli/plugins.h"
+#include "plan/plan.h"
+#include "scenario/diag.h"
+#include "scenario/scenario.h"
 
 #define HG_MAX_HOURGLASS_THREADS 1024
 
@@ -378,6 +386,42 @@ static int write_scenario(struct hg_hourglass *h, FILE *out)
 	return 0;
 }
 
+/* The scenario, loaded as validate loads a file, then written to out.  The
+ * loader's errors name the lines of the text written ("translation:LINE:COL"). */
+static int write_checked(struct hg_hourglass *h, FILE *out)
+{
+	char *yaml = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&yaml, &len);
+	if (!mem) {
+		fprintf(h->err, "hgrun hourglass: out of memory\n");
+		return HG_EXIT_FAILED;
+	}
+	int rc = write_scenario(h, mem);
+	if (fclose(mem) != 0 || !yaml) {
+		free(yaml);
+		fprintf(h->err, "hgrun hourglass: out of memory\n");
+		return HG_EXIT_FAILED;
+	}
+	if (rc == HG_EXIT_OK) {
+		struct hg_diags d;
+		struct hg_plan *plan = hg_scenario_load_string("translation", yaml,
+							       &hg_builtin_plugins, &d);
+		if (plan) {
+			hg_plan_free(plan);
+		} else {
+			fprintf(h->err, "hgrun hourglass: the translation is not a valid scenario "
+				"(lines of the YAML written to stdout); Hourglass ran such values, "
+				"hgrun refuses them: change the option they came from\n");
+			hg_diags_print(&d, h->err);
+			rc = HG_EXIT_INVALID;
+		}
+		fwrite(yaml, 1, len, out);
+	}
+	free(yaml);
+	return rc;
+}
+
 int hg_hourglass_command(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct hg_hourglass h = { .err = err, .argc = argc, .argv = argv, .current = -2 };
@@ -409,7 +453,7 @@ int hg_hourglass_command(int argc, char **argv, FILE *out, FILE *err)
 			rc = HG_EXIT_USAGE;
 	}
 	if (rc == HG_EXIT_OK)
-		rc = write_scenario(&h, out);
+		rc = write_checked(&h, out);
 	free(h.th);
 	return rc;
 }

@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 /* ARGS (what follows `hgrun hourglass`) -> scenario YAML on out, each
- * mapping that is not one to one on err; an exit code (3: bad ARGS). */
+ * mapping that is not one to one on err; an exit code (3: bad ARGS;
+ * 2: the YAML, still written, does not validate: its errors on err). */
 int hg_hourglass_command(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

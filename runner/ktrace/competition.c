@@ -11,6 +11,7 @@
 #include "base/grow.h"
 #include "base/timeutil.h"
 #include "ktrace/competition.h"
+#include "ktrace/forks.h"
 
 #define PF_KTHREAD 0x00200000u
 
@@ -34,6 +35,7 @@ struct hg_competition {
 	cpu_set_t cpus;
 	bool ended;
 	struct snapshot before, after;
+	struct hg_forks *forks;      /* hgrun's process tree, when the scenario has loads */
 };
 
 void hg_proc_stat_parse(FILE *f, uint64_t *steal, uint64_t *irq, uint64_t *softirq)
@@ -167,12 +169,14 @@ static void take(struct snapshot *s)
 	s->mono_ns = hg_now_ns();
 }
 
-struct hg_competition *hg_competition_begin(const cpu_set_t *cpus)
+struct hg_competition *hg_competition_begin(const cpu_set_t *cpus, bool loads)
 {
 	struct hg_competition *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->cpus = *cpus;
+	if (loads)
+		c->forks = hg_forks_start(cpus);
 	take(&c->before);
 	return c;
 }
@@ -182,13 +186,20 @@ void hg_competition_end(struct hg_competition *c)
 	if (!c || c->ended)
 		return;
 	c->ended = true;
+	hg_forks_stop(c->forks);
 	take(&c->after);
+}
+
+const struct hg_forks *hg_competition_forks(const struct hg_competition *c)
+{
+	return c ? c->forks : NULL;
 }
 
 void hg_competition_free(struct hg_competition *c)
 {
 	if (!c)
 		return;
+	hg_forks_free(c->forks);
 	free(c->before.procs);
 	free(c->after.procs);
 	free(c);

@@ -15,12 +15,17 @@
 #include <sys/types.h>
 
 struct hg_competition;
+struct hg_forks;
 
-/* Takes the first snapshot; cpus are the scenario's CPUs.  NULL only when
- * out of memory. */
-struct hg_competition *hg_competition_begin(const cpu_set_t *cpus);
+/* Takes the first snapshot; cpus are the scenario's CPUs.  With `loads`
+ * (the scenario has some), also follows hgrun's process tree
+ * (ktrace/forks.h) so that what the loads start is known as theirs.  NULL
+ * only when out of memory. */
+struct hg_competition *hg_competition_begin(const cpu_set_t *cpus, bool loads);
 /* Takes the second snapshot (idempotent). */
 void hg_competition_end(struct hg_competition *c);
+/* hgrun's process tree during the run (ktrace/forks.h), NULL without loads. */
+const struct hg_forks *hg_competition_forks(const struct hg_competition *c);
 void hg_competition_free(struct hg_competition *c);
 
 /* A process that took CPU time during the run. */

@@ -20,6 +20,7 @@
 #include "ktrace/kernel_wakeups.h"
 #include "ktrace/ktrace.h"
 #include "ktrace/observe.h"
+#include "ktrace/forks.h"
 #include "loads/supervisor.h"
 #include "run/binformat.h"
 #include "run/host.h"
@@ -74,6 +75,12 @@ static long long task_flags(int32_t pid)
 	       (long long)flags : -1;
 }
 
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
 static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
 {
 	const struct hg_run_state *rs = c->rs;
@@ -81,9 +88,8 @@ static enum hg_cause classify_uncached(const struct classifier *c, int32_t pid)
 	for (size_t i = 0; i < rs->n_workers; i++)
 		if (rs->workers[i].tid == pid)
 			return HG_CAUSE_THREAD;
-	for (size_t i = 0; i < c->n_loads; i++)
-		if (c->loads[i] == pid)
-			return HG_CAUSE_LOAD;
+	if (c->n_loads && bsearch(&(pid_t){ pid }, c->loads, c->n_loads, sizeof(*c->loads), by_pid))
+		return HG_CAUSE_LOAD;
 	snprintf(path, sizeof(path), "/proc/self/task/%d", pid);
 	if (pid == (int32_t)getpid() || access(path, F_OK) == 0)
 		return HG_CAUSE_HGRUN;
@@ -122,18 +128,33 @@ static enum hg_cause classify(void *ctx, int32_t pid)
 	return classify_uncached(c, pid);
 }
 
+/* The loads' processes and every process or thread they started during
+ * the run (ktrace/forks.h), sorted: they are the loads', never competition
+ * (docs/kernel-trace.md). */
 static void load_pids(struct classifier *c)
 {
 	json_t *loads = c->rs->loads ? hg_loadrun_to_json(c->rs->loads) : NULL, *l, *p;
 	size_t i, k, n = 0;
 	json_array_foreach(loads, i, l)
 		n += json_array_size(json_object_get(l, "pids"));
-	c->loads = calloc(n + 1, sizeof(*c->loads));
+	pid_t *roots = calloc(n + 1, sizeof(*roots));
 	json_array_foreach(loads, i, l)
 		json_array_foreach(json_object_get(l, "pids"), k, p)
-			if (c->loads)
-				c->loads[c->n_loads++] = (pid_t)json_integer_value(p);
+			if (roots)
+				roots[c->n_loads++] = (pid_t)json_integer_value(p);
 	json_decref(loads);
+	long all = roots ? hg_forks_descendants(hg_competition_forks(c->rs->competition), roots,
+						c->n_loads, &c->loads) : -1;
+	if (all >= 0) {
+		free(roots);
+		c->n_loads = (size_t)all;
+	} else {
+		c->loads = roots;     /* out of memory: the loads' own processes at least */
+	}
+	if (c->loads)
+		qsort(c->loads, c->n_loads, sizeof(*c->loads), by_pid);
+	else
+		c->n_loads = 0;
 }
 
 /* trace.bin's interval records, read back once the writer has stopped

@@ -4,6 +4,7 @@
 #include "base/cpuset.h"
 #include "base/exitcodes.h"
 #include "ktrace/competition.h"
+#include "ktrace/forks.h"
 #include "ktrace/ktrace.h"
 #include "ktrace/observe.h"
 #include "plan/workload.h"
@@ -28,7 +29,7 @@ static int start(struct hg_run_state *rs, FILE *err)
 				    hg_ktrace_why(rs->ktrace));
 		}
 	}
-	rs->competition = hg_competition_begin(&cpus);
+	rs->competition = hg_competition_begin(&cpus, rs->plan->n_loads > 0);
 	return 0;
 }
 
@@ -36,6 +37,15 @@ static void stop(struct hg_run_state *rs)
 {
 	hg_ktrace_stop(rs->ktrace);
 	hg_competition_end(rs->competition);
+	const struct hg_forks *forks = hg_competition_forks(rs->competition);
+	if (forks && !hg_forks_active(forks) && hg_ktrace_active(rs->ktrace))
+		hg_run_warn(rs, "the processes the loads started cannot be told from other "
+			    "processes (%s): the kernel trace's competition may count them "
+			    "(docs/kernel-trace.md)", hg_forks_why(forks));
+	else if (hg_forks_lost(forks))
+		hg_run_warn(rs, "the kernel did not deliver %llu fork events of the proc connector: "
+			    "a process a load started may count as competition "
+			    "(docs/kernel-trace.md)", (unsigned long long)hg_forks_lost(forks));
 	uint64_t not_kept, lost;
 	hg_ktrace_losses(rs->ktrace, &not_kept, &lost);
 	if (not_kept)

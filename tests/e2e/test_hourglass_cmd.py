@@ -157,6 +157,23 @@ def test_bad_hourglass_command_lines_are_refused_with_a_reason(hgrun, args, mess
     assert message in r.err
 
 
+def test_values_hgrun_refuses_exit_2_with_validates_error_and_the_yaml(hgrun, tmp_path):
+    # Hourglass ran an exec longer than its period; hgrun's loader refuses it, so exit 0
+    # would hand the user a file `hgrun validate` rejects.
+    r = hgrun("hourglass", *"-n 1 -d 1s -t 0 -w PERIODIC 8ms 6ms".split())
+    assert r.rc == 2, r.err
+    assert "the translation is not a valid scenario" in r.err
+    assert re.search(r"^translation:\d+:\d+: error: threads\[0\]\.workload\.exec: exec 8ms "
+                     r"is longer than the period 6ms", r.err, re.M), r.err
+    assert "period: 6ms" in r.out              # the YAML is still there to edit
+    path = tmp_path / "s.yaml"
+    path.write_text(r.out)
+    v = hgrun("validate", str(path))
+    assert v.rc == 2
+    line = re.search(r"^translation:(\d+:\d+):", r.err, re.M).group(1)
+    assert f"{path}:{line}: error: threads[0].workload.exec" in v.err, v.err
+
+
 def test_help(hgrun):
     r = hgrun("hourglass", "--help")
     assert r.rc == 0 and "usage: hgrun hourglass" in r.out

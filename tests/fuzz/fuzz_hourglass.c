@@ -2,11 +2,10 @@
 /* libFuzzer target: `hgrun hourglass ARGS...`, the translator of Hourglass
  * command lines (runner/cli/hourglass.c).  The input is its arguments,
  * separated by NUL bytes.  Beyond not crashing, a command line it accepts
- * (exit 0) becomes text the scenario loader reads, and a scenario that
- * loads has the duration -d asked for (an exact time cut short once became
- * minutes).  It may not load: the translator passes Hourglass's values on
- * and leaves the checks to hgrun's (exec above its period: `hgrun validate`
- * says so).  Built with -DHG_FUZZ=ON (clang); see docs/fuzzing.md. */
+ * (exit 0) becomes text the scenario loader reads (the translator loads it
+ * itself, and says so with exit 2 when it does not), and the scenario has
+ * the duration -d asked for (an exact time cut short once became minutes).
+ * Built with -DHG_FUZZ=ON (clang); see docs/fuzzing.md. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +54,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t ns;
 		bool rounded;
 		char msg[HG_ERRLEN];
-		if (plan && d_arg && hg_parse_duration_nearest(d_arg, &ns, &rounded, msg) == 0 &&
+		if (!plan)
+			abort();   /* exit 0, yet validate would refuse it */
+		if (d_arg && hg_parse_duration_nearest(d_arg, &ns, &rounded, msg) == 0 &&
 		    plan->duration_ns != ns)
 			abort();
 		hg_plan_free(plan);
