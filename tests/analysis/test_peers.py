@@ -190,6 +190,21 @@ def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):
     assert "latency_hist.png" in doc["figures"]
 
 
+def test_compare_rtla_beside_an_hgrun_run_labels_no_missing_facts(golden, tmp_path):
+    """rtla's text names no kernel and no host: its row's label leaves them out rather than
+    reading "kernel None, preempt None, host None"; rows by CPU meet the hgrun run's."""
+    out = tmp_path / "cmp"
+    r = hgreport("compare", DATA / "rtla_timerlat_hist_c0-1.txt",
+                 DATA / "rtla_6.1_timerlat_hist_c0-1.txt", golden("mix"), "-o", out)
+    assert r.returncode == 0, r.stderr + r.stdout
+    doc = json.loads((out / "compare.json").read_text())
+    assert {"cpu0", "cpu1", "cpu0.irq", "cpu0.thr"} <= set(doc["subjects"])
+    text = (out / "compare.md").read_text()
+    assert "None" not in text
+    assert "rtla timerlat, duration 6.000 s" in text
+    assert "mix, kernel 6.18.44-fc-v669, preempt none, host vm" in text
+
+
 def test_dispatch_takes_peers(golden):
     r = hgreport("hourglass-table1", DATA / "cyclictest_t2_h400.json",
                  DATA / "stress-ng_cyclic.log", golden("mix"), "--thresholds", "100us,1ms")
