@@ -315,7 +315,10 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
             if p.returncode != 0:
                 raise SystemExit(f"reproduce: hgreport {' '.join(args)} --json exited "
                                  f"{p.returncode}: {p.stderr.strip()}")
-            return json.loads(p.stdout)
+            data = json.loads(p.stdout)
+            for path in cmd.get("drop", []):
+                drop(data, path)
+            return data
         with tempfile.TemporaryDirectory(prefix="reproduce.") as tmp:
             if r.dry:
                 print(" ".join(["hgreport", *args, "-o", "TMP"]))
@@ -326,6 +329,8 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
                 raise SystemExit(f"reproduce: hgreport {' '.join(args)} exited {p.returncode}: "
                                  f"{p.stderr.strip()}")
             data = json.loads((Path(tmp) / cmd["file"]).read_text())
+            for path in cmd.get("drop", []):
+                drop(data, path)
             if cmd.get("keep"):
                 data = {k: data.get(k) for k in cmd["keep"]}
             if cmd.get("figure"):
@@ -349,6 +354,38 @@ def hgreport(name: str, cmd: dict[str, Any], runs: list[Path], sweep: Path | Non
             out_by[entry] = hgreport(name, spec, mine, sweep, r)
         return out_by
     return one(None)
+
+
+def drop(data: Any, path: str) -> None:
+    """Remove `a.*.b` from data (`*`: every item of a list or value of an object, `0`: a
+    list's first item), to keep a summary small."""
+    head, _, rest = path.partition(".")
+    if head == "*":
+        items = data if isinstance(data, list) else (
+            list(data.values()) if isinstance(data, dict) else [])
+    elif head.isdigit() and isinstance(data, list):
+        items, head = ([data[int(head)]] if int(head) < len(data) else []), "*"
+    else:
+        items = [data] if isinstance(data, dict) else []
+    for item in items:
+        if head == "*":
+            if rest:
+                drop(item, rest)
+        elif not rest:
+            item.pop(head, None)
+        elif head in item:
+            drop(item[head], rest)
+
+
+def rounded(data: Any, digits: int = 7) -> Any:
+    """Floats to `digits` significant digits (what a measurement has, and half the bytes)."""
+    if isinstance(data, float):
+        return float(f"{data:.{digits}g}")
+    if isinstance(data, list):
+        return [rounded(x, digits) for x in data]
+    if isinstance(data, dict):
+        return {k: rounded(v, digits) for k, v in data.items()}
+    return data
 
 
 def commit() -> str:
@@ -384,13 +421,15 @@ def record(out: Path, r: Runner, started: str, load_before: list[float] | None) 
     return rec
 
 
-def earlier_record(out: Path, runs: list[Path]) -> dict[str, Any]:
-    """The record of runs made earlier: reproduce.json, else what their result.json say (the
-    time hgrun ran; the commit is then unknown)."""
-    try:
-        return json.loads((out / RECORD).read_text())
-    except (OSError, ValueError):
-        pass
+def earlier_record(out: Path, runs: list[Path], from_results: bool = False) -> dict[str, Any]:
+    """The record of runs made earlier: reproduce.json, else (or with `from_results`) what
+    their result.json say (the time the runs took, from start to finish; the commit is then
+    unknown)."""
+    if not from_results:
+        try:
+            return json.loads((out / RECORD).read_text())
+        except (OSError, ValueError):
+            pass
     total = 0.0
     starts = []
     for p in runs:
@@ -438,6 +477,13 @@ def summarize(e: dict[str, Any], runs: list[Path], sweep: Path | None, r: Runner
                      for c in e.get("hgreport", [])],
         "summaries": summaries,
     }
+    # each run's command line is the manifest's (doc["hgrun"]); a sweep point's values are
+    # in the sweep's summary: neither is kept per run
+    for path in ["provenance.runs.*.command_line", "provenance.runs.*.sweep_point.overrides",
+                 *e.get("drop", [])]:             # what the entry leaves out of the stored file
+        drop(doc, path)
+    if runs:
+        doc["took"]["runs_s"] = earlier_record(out, runs, from_results=True)["took"]["hgrun_s"]
     if e.get("capture") and runs:
         first = runs[0]
         try:
@@ -529,6 +575,7 @@ def main() -> int:
         if a.summarize_only:
             rec = earlier_record(out, runs)
         doc = summarize(e, runs, sweep, r, out, rec)
+        doc = rounded(doc)
         text = json.dumps(doc, indent=1) + "\n"
         if a.no_store:
             print(text)

@@ -1,227 +1,251 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The stored summaries behind docs/reproductions*.md, docs/cache.md and docs/reference-run.md (docs/data/*.json,
-each the JSON output of the hgreport command the doc names): every one the docs link exists,
-every stored one is linked, and the numbers the docs quote are the stored ones."""
+"""The stored evidence behind docs/reproductions*.md, docs/cache.md and README.md (docs/data/,
+docs/data/README.md): every number, interval and verdict measured here stands between
+`<!-- data:ID -->` and `<!-- /data -->` and is exactly what scripts/docs_data.py makes from
+the stored files; a number outside those spans is the papers' or the scenarios' (the list
+below says which); every stored file is what scripts/reproduce.py writes (with its scenario,
+commit, machine and kernel) and is listed in docs/data/manifest.toml."""
+from __future__ import annotations
+
+import importlib.util
 import json
-import math
 import pathlib
 import re
+import subprocess
+import sys
+import tomllib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 DATA = DOCS / "data"
-PAGES = [DOCS / "reproductions.md", DOCS / "reproductions-abeni-dougan.md", DOCS / "cache.md",
-         DOCS / "reference-run.md"]
 
 
-def links():
-    found = {}
-    for page in PAGES:
-        for ref in re.findall(r"\]\(((?:\.\./docs/)?data/[^)#\s]+\.json)\)", page.read_text()):
-            found.setdefault(ref.split("data/", 1)[1], []).append(page.name)
-    return found
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def load(name):
-    return json.loads((DATA / name).read_text())
+docs_data = _module("docs_data")
+MANIFEST = tomllib.loads((DATA / "manifest.toml").read_text())["data"]
 
 
-def test_every_linked_summary_exists_and_every_summary_is_linked():
-    linked = links()
-    assert linked, "the reproduction pages link no stored summary"
-    missing = sorted(n for n in linked if not (DATA / n).is_file())
-    assert not missing, f"linked from the docs but not in docs/data: {missing}"
-    stored = sorted(p.name for p in DATA.glob("*.json"))
-    unlinked = [n for n in stored if n not in linked]
-    assert not unlinked, f"in docs/data but linked from no page: {unlinked}"
+# Made by another script than scripts/reproduce.py, with its own page and provenance:
+# reference_run.json is scripts/reference_run.py's output (docs/reference-run.md).
+OTHERS = {"reference_run": "docs/reference-run.md"}
 
 
-def test_every_stored_summary_is_small():
-    for p in DATA.glob("*.json"):
-        assert p.stat().st_size < 32_000, f"{p.name}: a summary, not a trace"
+def stored() -> list[pathlib.Path]:
+    return sorted(p for p in DATA.glob("*.json") if p.stem not in OTHERS)
 
 
-def _us(text):
-    return float(text.replace("−", "-").replace(",", ""))
+@pytest.mark.parametrize("name", sorted(OTHERS))
+def test_the_other_stored_files_are_linked_from_their_page(name):
+    assert (DATA / f"{name}.json").is_file(), name
+    assert f"data/{name}.json" in (ROOT / OTHERS[name]).read_text(), name
 
 
-def cache_rows():
-    """(label, pairs, mean, low, high, verdict) per row of cache.md's table, in us."""
-    rows = []
-    for line in (DOCS / "cache.md").read_text().splitlines():
-        m = re.match(r"\| (\d+ [KM]iB)(, rerun)? \| (\d+) \| (\S+) µs \| \[(\S+), (\S+)\] µs \| (.+?) \|$",
-                     line)
-        if m:
-            rows.append((m[1].replace(" ", ""), bool(m[2]), int(m[3]), _us(m[4]), _us(m[5]),
-                         _us(m[6]), m[7]))
-    return rows
+def test_every_stored_file_is_in_the_manifest_and_every_entry_is_stored():
+    names = {e["name"] for e in MANIFEST}
+    files = {p.stem for p in stored()}
+    assert files - names == set(), f"stored but not in docs/data/manifest.toml: {files - names}"
+    # an entry not stored yet may only be said to be unmeasured: a span resting on it cannot
+    # load it (docs_data.Pending) and says "not measured yet" instead of a number
+    pages = "".join(p.read_text() for p in docs_data.PAGES)
+    for name in sorted(names - files):
+        assert not docs_data.ready(name)
+        assert "*not measured yet: docs/data/" in pages, f"not stored, and no page says so: {name}"
 
 
-def test_cache_table_quotes_the_stored_cache_penalty():
-    rows = cache_rows()
-    assert len(rows) == 7, rows
-    for ws, rerun, pairs, mean, low, high, verdict in rows:
-        doc = load("cache_penalty_1mib.json" if rerun else "cache_penalty.json")
-        stored = next(r for r in doc if r["label"] == f"working_set={ws}")
-        assert pairs == len(stored["penalty_cpu_ns"]), ws
-        for quoted, key in ((mean, "mean_cpu_ns"), (low, "low_cpu_ns"), (high, "high_cpu_ns")):
-            assert abs(quoted - stored[key] / 1e3) <= 0.5, (ws, key, quoted, stored[key])
-        assert verdict == stored["cpu_verdict"], ws
+@pytest.mark.parametrize("path", stored(), ids=lambda p: p.stem)
+def test_a_stored_file_says_where_its_numbers_came_from(path):
+    doc = json.loads(path.read_text())
+    assert path.stat().st_size < 32_000, f"{path.name}: a summary, not a trace"
+    for key in ("name", "rows", "scenarios", "made_utc", "commit", "regenerate", "hgrun",
+                "took", "provenance", "summaries"):
+        assert key in doc, f"{path.name}: no {key!r}"
+    prov = doc["provenance"]
+    assert prov["n"] == len(prov["runs"]) > 0
+    host = prov["common"].get("host") or prov["runs"][0].get("host")
+    assert host and host.get("kernel_release"), path.name
+    # the kernel matrix's runs are in guests booted by scripts/kernel-matrix.sh: no host name
+    assert host.get("hostname") or doc["hgrun"]["kind"] == "matrix", path.name
+    assert doc["commit"], path.name
+    assert doc["regenerate"] == f"scripts/reproduce.py {path.stem}"
+    for r in prov["runs"]:
+        assert isinstance(r["disturbed"], list)
+    for s in doc["scenarios"]:
+        assert (ROOT / s).is_file(), f"{path.name}: its scenario {s} is not in the repository"
 
 
-def test_dispatch_run_quotes_the_stored_table():
-    row = load("dispatch_latency.json")["rows"][0]
-    text = (DOCS / "reproductions.md").read_text()
-    line = next(x for x in text.splitlines() if x.startswith("| hgrun here, run 3"))
-    cells = [c.strip() for c in line.strip("|").split("|")]
-    assert _us(cells[1]) == row["samples"]
-    assert [_us(c) for c in cells[2:6]] == [row["later_than"][k] for k in
-                                            ("1000000", "5000000", "10000000", "50000000")]
-    assert cells[7] == f"{row['p99_ns'] / 1e6:.2f} ms" and cells[8] == f"{row['max_ns'] / 1e6:.2f} ms"
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_every_quoted_number_is_what_its_file_makes(page):
+    diffs = docs_data.differences(page.read_text())
+    assert not diffs, "\n".join(diffs[:5]) + (
+        "\n(scripts/docs_data.py --write rewrites the spans from docs/data)" if diffs else "")
 
 
-def test_rx_deadline_run_quotes_the_stored_table():
-    rows = {r["row"]: r for r in load("rx_deadline.json")}
-    text = " ".join((DOCS / "reproductions.md").read_text().split())
-    m = re.search(r"alone (\S+)% \((\d+)/(\d+)\), the stream alone ([\d,]+) Mbit/s, the thread under "
-                  r"the stream (\S+)% \((\d+)/(\d+)\), the stream under the thread ([\d,]+) Mbit/s", text)
-    assert m, "the stored rx_deadline run is not quoted in docs/reproductions.md"
-    a, rx, both = rows["alone"], rows["rx_alone"], rows["rt + rx"]
-    assert (int(m[2]), int(m[3])) == (a["missed"], a["releases"])
-    assert (int(m[6]), int(m[7])) == (both["missed"], both["releases"])
-    assert m[1] == f"{100 * a['miss_ratio']:.2f}" and m[5] == f"{100 * both['miss_ratio']:.2f}"
-    assert _us(m[4]) == round(rx["mbps"]) and _us(m[8]) == round(both["mbps"])
+def _digit_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each span's text that holds a digit."""
+    return [(m.start(2), m.end(2)) for m in docs_data.SPAN.finditer(text) if re.search(r"\d", m.group(2))]
 
 
-@pytest.mark.parametrize("name", ["cache_penalty.json", "cache_penalty_1mib.json",
-                                  "cache_penalty_pilot.json"])
-def test_cache_summaries_are_hgreport_output(name):
-    for r in load(name):
-        assert {"label", "penalty_cpu_ns", "mean_cpu_ns", "low_cpu_ns", "high_cpu_ns",
-                "cpu_verdict"} <= set(r), name
+@pytest.mark.parametrize("page", [DOCS / "reproductions.md", DOCS / "reproductions-abeni-dougan.md",
+                                  DOCS / "cache.md"], ids=lambda p: p.name)
+def test_changing_one_number_fails(page):
+    """The check is not vacuous: one digit changed in any span is found."""
+    text = page.read_text()
+    spans = _digit_spans(text)
+    assert spans, f"{page.name} quotes no measured number from docs/data"
+    for start, end in spans[:: max(1, len(spans) // 6)]:
+        m = re.search(r"\d", text[start:end])
+        i = start + m.start()
+        changed = text[:i] + ("1" if text[i] != "1" else "2") + text[i + 1:]
+        assert docs_data.differences(changed), f"{page.name}: a changed digit at {i} went unseen"
 
 
-def test_rm_feasibility_sweep_quotes_the_stored_summary():
-    points = load("rm_feasibility.json")["points"]
-
-    def video_missed(kind, tick, exec_):
-        p = next(p for p in points if list(p["overrides"].values()) == [kind, tick, exec_])
-        m = {(x["subject"], x["metric"]): x["mean"] for x in p["metrics"]}
-        k = m[("video", "deadlines_missed")]
-        return int(k), round(k / m[("video", "deadline_miss_ratio")])
-
-    text = " ".join((DOCS / "reproductions.md").read_text().split())
-    m = re.search(r"10 ms tick at 17 ms missed (\d+) of (\d+) \(sleep\) and (\d+) of (\d+) \(absolute\)",
-                  text)
-    assert m, "the stored rm_feasibility sweep is not quoted in docs/reproductions.md"
-    assert (int(m[1]), int(m[2])) == video_missed("sleep", "10ms", "17ms")
-    assert (int(m[3]), int(m[4])) == video_missed("absolute", "10ms", "17ms")
+def test_every_span_has_a_renderer_and_every_renderer_a_span():
+    used = set()
+    for page in docs_data.PAGES:
+        for ident, _, want in docs_data.expected(page.read_text()):
+            assert not want.startswith("<no renderer"), f"{page.name}: {ident} has no renderer"
+            used.add(ident)
+    assert set(docs_data.RENDERERS) - used == set(), \
+        f"renderers no page uses: {sorted(set(docs_data.RENDERERS) - used)}"
 
 
-def test_yield_minima_quote_the_stored_table():
-    sw = load("ctx_switch_yield.json")["switches"]
-    vol = [t["voluntary"]["cost_min_ns"] / 1e3 for t in sw]
-    inv = [t["involuntary"]["cost_min_ns"] / 1e3 for t in sw]
-    text = (DOCS / "reproductions.md").read_text()
-    m = re.search(r"minima: (\S+)–(\S+) µs voluntary vs (\d+)–(\d+) µs involuntary", text)
-    assert m
-    assert (float(m[1]), float(m[2])) == (round(min(vol), 1), round(max(vol), 1))
-    assert (int(m[3]), int(m[4])) == (round(min(inv)), round(max(inv)))
-    assert max(vol) < min(inv)
+def test_every_linked_file_exists():
+    for page in docs_data.PAGES:
+        for ref in re.findall(r"\]\(((?:\.\./)?(?:docs/)?(?:data|figures)/[^)#\s]+)\)", page.read_text()):
+            rel = ref.split("../", 1)[-1]
+            rel = rel if rel.startswith("docs/") else f"docs/{rel}"
+            assert (ROOT / rel).exists(), f"{page.name} links {ref}, which does not exist"
 
 
-def sweep_missed(name, subject, values):
-    p = next(p for p in load(name)["points"] if list(p["overrides"].values()) == values)
-    m = {(x["subject"], x["metric"]): x["mean"] for x in p["metrics"]}
-    k, r = m[(subject, "deadlines_missed")], m[(subject, "deadline_miss_ratio")]
-    return int(k), (round(k / r) if r else None)
+# Numbers outside the spans: each is the papers' (quoted in a section's **Paper.**), a
+# scenario's or a command's setting, or a fact of the kernel's configuration, never one
+# measured here. A number with a unit outside every span that is not listed fails: quote it
+# from docs/data (a span) or say here what it is.
+UNIT = r"(?:µs|us|ms|ns|s|min|h|%|Mbit/s|Mbps|M lines/s|/s|MB|MiB|KiB|KB|GB|MHz|GHz|kHz|Hz)"
+NUMBER = re.compile(rf"(?<![\w.])(\d[\d,.]*(?:\s?[–-]\s?\d[\d,.]*)?)\s?({UNIT})(?![\w/])")
+NOT_MEASURED = {
+    # Hourglass (the paper's set-ups and results, quoted)
+    "850 MHz", "10 µs", "30 µs", "60 s", "60 ms", "20 ms", "0.9 ms", "0.899095 ms",
+    "0.002184–0.002198 ms", "2.2 µs", "45 s", "300 MB/s", "100 KB", "333 µs", "128 KB",
+    "5.3 ms", "900 MB", "600 µs", "1 ms", "5 ms", "10 ms", "50 ms", "4 ms", "100 Mbps", "33.0%",
+    "94 Mbps", "68 Mbps", "0.4%", "66 Mbps", "0.0%", "59 Mbps", "52 Mbps", "25 ms", "3 ms",
+    "8 ms", "17 ms", "33 ms", "29 ms", "2 ms", "19 ms", "39 ms", "12 ms", "10 s", "3.1 ms",
+    "17.1 ms", "0.1 ms", "256 KB", "5 s", "20 s", "18/s", "50/s", "7/s",
+    # Abeni (the paper's set-ups and its garbled tables' orders of magnitude)
+    "1.8 GHz", "100 µs", "100 ms", "128 MB", "512 MB", "10 h", "10–20 ms", "1–10 ms",
+    "100 µs–1 ms", "10–100 ms", "25 s",
+    # Dougan
+    "2.2 GHz", "1 kHz", "862 ms", "47.3 µs", "13.2 µs", "100 Hz", "1.124 ms", "25%",
+    "2.219 ms", "120 s",
+    # the scenarios and commands (experiments/*.yaml, scripts/reproduce.py's manifest)
+    "128 MiB", "8 MiB", "64 MiB", "256 MiB", "4 MiB", "4 KiB", "64 KiB", "1 MiB", "16 KiB",
+    "100 Mbit/s", "30 s", "144 s", "34 s", "1 s", "20 ms", "1.8 GHz",
+    "1–4 s", "6–12 s", "13–17 s", "18–22 s", "0–10 s", "10–20 s", "20–30 s", "0–9.5 s",
+    "10–19.5 s", "0.5 s", "5%", "2 h 20 min", "1 h 48 min", "1 ms", "48 KiB", "2 MiB",
+    # the kernel's configuration: EEVDF's default base slice
+    "3 ms",
+    # the confidence level, and lengths of the full sweeps (scenario x repeat x duration)
+    "95%", "98%", "1 h", "48 min", "2 h", "20 min",
+}
 
 
-def test_cpu_reservation_sweep_quotes_the_stored_summary():
-    text = " ".join((DOCS / "reproductions.md").read_text().split())
-    m = re.search(r"exact budgets audio (\d+) of (\d+) and video (\d+) of (\d+) missed, the paper's "
-                  r"padding video (\d+) of (\d+), 4 / 20 ms audio (\d+) of (\d+)", text)
-    assert m, "the stored cpu_reservation sweep is not quoted in docs/reproductions.md"
-    q = [int(x) for x in m.groups()]
-    assert tuple(q[0:2]) == sweep_missed("cpu_reservation.json", "audio", ["3ms", "17ms"])
-    assert tuple(q[2:4]) == sweep_missed("cpu_reservation.json", "video", ["3ms", "17ms"])
-    assert tuple(q[4:6]) == sweep_missed("cpu_reservation.json", "video", ["3.1ms", "17.1ms"])
-    assert tuple(q[6:8]) == sweep_missed("cpu_reservation.json", "audio", ["4ms", "20ms"])
-    assert sweep_missed("cpu_reservation.json", "video", ["4ms", "20ms"])[0] == 0
+def _outside_spans(text: str) -> str:
+    text = docs_data.SPAN.sub(" ", text)
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return text
 
 
-def test_abeni_timer_sweep_quotes_the_stored_summary():
-    points = load("abeni_timer_resolution.json")["points"]
-
-    def metric(period, tick, name):
-        p = next(p for p in points if list(p["overrides"].values()) == [period, tick])
-        return next(x["mean"] for x in p["metrics"] if x["metric"] == name)
-
-    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
-    m = re.search(r"without a tick, p99 (\S+) µs, (\S+) ms, (\S+) µs and (\S+) µs at 100 µs", text)
-    assert m, "the stored abeni_timer_resolution sweep is not quoted"
-    quoted = [float(m[1]) * 1e3, float(m[2]) * 1e6, float(m[3]) * 1e3, float(m[4]) * 1e3]
-    stored = [metric(p, "0s", "latency_p99_ns") for p in ("100us", "1ms", "10ms", "100ms")]
-    assert all(abs(q - s) <= 100 for q, s in zip(quoted, stored)), (quoted, stored)
-    m = re.search(r"with the 10 ms tick, p50 (\S+) ms, (\S+) ms, (\S+) ms and (\S+) ms", text)
-    assert m
-    stored = [metric(p, "10ms", "latency_p50_ns") for p in ("100us", "1ms", "10ms", "100ms")]
-    assert all(abs(float(q) * 1e6 - s) <= 1000 for q, s in zip(m.groups(), stored)), stored
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_no_measured_number_outside_the_spans(page):
+    text = _outside_spans(page.read_text())
+    found = {f"{m.group(1)} {m.group(2)}".replace("  ", " ") for m in NUMBER.finditer(text)}
+    found = {re.sub(r"(\d)\s?(?=[^\d\s,.–-])", r"\1 ", x).replace("  ", " ") for x in found}
+    unknown = sorted(x for x in found if x not in NOT_MEASURED and x.replace(" ", "") not in
+                     {y.replace(" ", "") for y in NOT_MEASURED})
+    assert not unknown, (f"{page.name}: numbers outside every data span that are neither the papers' "
+                         f"nor a setting: {unknown}")
 
 
-def test_ctx_switch_cpu_run_quotes_the_stored_table():
-    sw = load("ctx_switch_cpu.json")["switches"]
-    inv = [t["involuntary"] for t in sw]
-    text = " ".join((DOCS / "reproductions.md").read_text().split())
-    m = re.search(r"disturbed\* too: (\d+) involuntary switches \((\d+)/s\) of median cost (\S+)–(\S+) ms "
-                  r"per thread, minimum (\S+)–(\S+) µs", text)
-    assert m, "the stored ctx_switch_cpu run is not quoted"
-    assert int(m[1]) == sum(t["count"] for t in inv)
-    assert int(m[2]) == round(sum(t["per_s"] for t in inv))
-    med = [t["cost_median_ns"] / 1e6 for t in inv]
-    low = [t["cost_min_ns"] / 1e3 for t in inv]
-    assert (float(m[3]), float(m[4])) == (round(min(med), 2), round(max(med), 2))
-    assert (float(m[5]), float(m[6])) == (round(min(low), 1), round(max(low), 1))
+def test_the_manifest_names_real_scenarios_and_commands():
+    from hgreport.cli import COMMANDS
+    names = {c.name for c in COMMANDS}
+    for e in MANIFEST:
+        for s in e.get("scenarios") or [e["scenario"]]:
+            assert (ROOT / s).is_file(), f"{e['name']}: {s}"
+        for cmd in e.get("hgreport", []):
+            assert cmd["args"][0] in names, f"{e['name']}: hgreport {cmd['args'][0]}"
+        assert e["kind"] in ("run", "sweep", "two_host", "concurrent", "bench", "matrix"), e["name"]
+        assert e["kind"] == "bench" or e["repeat"] >= 3, f"{e['name']}: fewer than 3 runs per point"
 
 
-def test_abeni_nonpreemptible_run_quotes_the_stored_table():
-    win = load("abeni_nonpreemptible.json")["threads"][0]["windows"]
-    text = " ".join((DOCS / "reproductions-abeni-dougan.md").read_text().split())
-    m = re.search(r"p99 per window: no load (\S+) µs, memory (\S+) µs, I/O (\S+) µs, procfs (\S+) µs, "
-                  r"fork (\S+) µs", text)
-    assert m, "the stored abeni_nonpreemptible run is not quoted"
-    names = ["no load", "memory", "io", "procfs", "fork"]
-    assert [float(x) for x in m.groups()] == [round(win[n]["latency"]["p99_ns"] / 1e3, 1) for n in names]
-    assert max(names, key=lambda n: win[n]["latency"]["p99_ns"]) == "io"
+def test_reproduce_lists_and_plans_every_file():
+    script = [sys.executable, str(ROOT / "scripts" / "reproduce.py")]
+    out = subprocess.run(script + ["--list"], capture_output=True, text=True, check=True).stdout
+    for e in MANIFEST:
+        assert e["name"] in out
+    assert "all" in out.splitlines()[-1]
+    plan = subprocess.run(script + ["--dry-run", "--lock", "/tmp/lock", "all"], capture_output=True,
+                          text=True, check=True)
+    assert plan.stdout.count("[lock]") >= len(MANIFEST)
+    bad = subprocess.run(script + ["no_such_row"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "no such file or row" in bad.stderr + bad.stdout
 
 
-def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of k of n, as the reproductions quote it (within one run:
-    it treats the wake-ups as independent, docs/reproductions.md says so)."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+REPRODUCED = re.compile(r"\*\*reproduced(?: in form)?\*\* \(n = (\d+)([^\n]*)")
 
 
-def test_dougan_runs_quote_the_stored_table():
-    rows = {(r["run"][-1], r["label"]): r for r in load("dougan_jitter.json")["rows"]}
-    assert load("dougan_jitter.json")["thresholds_ns"] == [1_000_000, 2_219_000, 10_000_000]
-    text = (DOCS / "reproductions-abeni-dougan.md").read_text()
-    section = text.split("## 10. Dougan")[1]
-    quoted = [[c.strip() for c in x.strip().strip("|").split("|")]
-              for x in section.splitlines() if re.match(r"\| [12] \| jitter\.[01] ", x)]
-    assert len(quoted) == len(rows) == 4, quoted
-    for cells in quoted:
-        row = rows[(cells[0], cells[1].split()[0])]
-        assert _us(cells[2]) == row["samples"]
-        assert [_us(c) for c in cells[3:6]] == [row["later_than"][k] for k in
-                                                ("1000000", "2219000", "10000000")]
-        assert cells[6] == f"{row['p99_ns'] / 1e6:.2f} ms"
-        assert cells[7].strip("*") == f"{row['max_ns'] / 1e6:.2f} ms"
-        # the Wilson interval quoted for the 2.219 ms bound is this row's
-        k, n = row["later_than"]["2219000"], row["samples"]
-        lo, hi = _wilson(k, n)
-        assert f"{100 * k / n:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]" in " ".join(section.split())
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_every_reproduced_verdict_carries_n_and_an_interval(page):
+    """The rubric (docs/reproductions.md): a "reproduced" says its n, at least 3, and the
+    interval it rests on; anything less reads "partly"."""
+    for m in REPRODUCED.finditer(page.read_text()):
+        assert int(m[1]) >= 3, f"{page.name}: {m[0][:120]}"
+        assert re.search(r"\[[^\]]+\]", m[2]), f"{page.name}: no interval in {m[0][:120]}"
+
+
+def test_a_verdict_without_n_or_interval_is_downgraded(monkeypatch):
+    doc = {"provenance": {"disturbed": 0, "n": 2}, "hgrun": {"repeat": 2}}
+    monkeypatch.setattr(docs_data, "load", lambda name: doc)
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
+    doc["hgrun"]["repeat"] = doc["provenance"]["n"] = 3
+    assert docs_data.verdict("reproduced", "x", "5.0 µs, no interval").startswith("**partly**")
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**reproduced**")
+    doc["provenance"]["disturbed"] = 1
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
+
+
+SETTING = re.compile(r"`(duration|sweep\.repeat): ([^`]+)`")
+
+
+def _yaml_setting(path: pathlib.Path, key: str) -> str | None:
+    import yaml
+    doc = yaml.safe_load(path.read_text())
+    for part in key.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return None if doc is None else str(doc)
+
+
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_quoted_scenario_settings_are_the_scenarios(page):
+    """A paragraph that names a scenario file and quotes `duration: ...` or
+    `sweep.repeat: ...` quotes what that file says (the "60 s per period" of a 20 s scenario)."""
+    checked = 0
+    for para in page.read_text().split("\n\n"):
+        files = re.findall(r"`(?:experiments/)?([a-z0-9_]+\.yaml)`", para)
+        for key, value in SETTING.findall(para):
+            assert files, f"{page.name}: `{key}: {value}` names no scenario: {para[:120]}"
+            path = ROOT / "experiments" / files[0]
+            assert _yaml_setting(path, key) == value, f"{page.name}: {files[0]} {key} is not {value}"
+            checked += 1
+    if page.name.startswith("reproductions"):
+        assert checked, f"{page.name} quotes no scenario setting"

@@ -93,5 +93,7 @@ def test_pip_installed_hgreport_validates(tmp_path):
         assert not shipped.is_symlink() and \
             shipped.read_bytes() == (ROOT / "schemas" / name).read_bytes(), name
     assert (target / "bin" / "hgreport").exists()
+    metadata = next(target.glob("hgreport-*.dist-info")) / "METADATA"
+    assert "License-Expression: GPL-2.0-or-later" in metadata.read_text().splitlines()
     proc = _run(target, _bad_copy(tmp_path), tmp_path)
     assert proc.returncode == 2 and "host.cpus_online" in proc.stderr, proc.stderr

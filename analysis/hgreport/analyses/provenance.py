@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from ..read.rundir import Run
 from . import disturbances as dist
 
+PER_RUN = ("run", "started_utc", "disturbed", "outsiders_share")   # always given per run
 HOST_KEYS = ("hostname", "cpu_model", "cpus_online", "kernel_release", "kernel_version",
              "preempt", "hz", "clocksource", "cpuidle_driver")
 
@@ -56,14 +57,17 @@ def of_run(run: Run, name: str | None = None) -> dict[str, Any]:
 
 
 def of_runs(runs: Sequence[Run], names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The provenance of a set of runs: `common` holds every fact (of `scenario`,
-    `scenario_sha256`, `hgrun_version`, `host`) all runs share, `runs` the rest per run, and
-    `disturbed` how many runs were (a run with none is what a verdict may rest on)."""
+    """The provenance of a set of runs: `common` holds every fact all runs share (the
+    scenario, hgrun's version, the host, ...), `runs` the rest per run (at least its directory
+    and start), and `disturbed` how many runs were (a run with none is what a verdict may
+    rest on)."""
     each = [of_run(r, None if names is None else names[i]) for i, r in enumerate(runs)]
     common: dict[str, Any] = {}
-    for key in ("scenario", "scenario_sha256", "hgrun_version", "host"):
+    for key in list(each[0]) if each else []:
+        if key in PER_RUN:
+            continue
         values = [e.get(key) for e in each]
-        if values and all(v == values[0] for v in values):
+        if all(key in e and v == values[0] for e, v in zip(each, values)):
             common[key] = values[0]
             for e in each:
                 del e[key]

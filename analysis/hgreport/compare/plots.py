@@ -34,7 +34,8 @@ def _color(k: int) -> str:
 def _sets_with(t: Table, kind: str) -> list[str]:
     sets = [s for s, kinds in t.samples.items() if kind in kinds and any(len(a) for a in kinds[kind].values())]
     sets.sort(key=lambda s: -sum(len(a) for a in t.samples[s][kind].values()))
-    return sets[:MAX_PANELS]
+    order = list(t.rows)          # the largest MAX_PANELS, drawn in the tables' order
+    return sorted(sets[:MAX_PANELS], key=lambda s: order.index(s) if s in order else len(order))
 
 
 def _panels(n: int, title: str) -> tuple[Any, list[Any]]:
@@ -119,17 +120,18 @@ def plot_gaps(t: Table, path: Path) -> Path | None:
 
 
 def plot_switches(t: Table, path: Path) -> Path | None:
-    pooled: dict[str, np.ndarray] = {}
-    for kinds in t.samples.values():
-        for lab, a in kinds.get("switch", {}).items():
-            pooled[lab] = np.concatenate([pooled.get(lab, np.zeros(0)), a])
-    if not any(len(a) for a in pooled.values()):
+    """One panel per thread instance, as the tables give each its own switch cost (pooling
+    hog.0's and hog.1's switches drew a figure no table shows)."""
+    sets = _sets_with(t, "switch")
+    if not sets:
         return None
-    fig, axes = _panels(1, "involuntary switches between traced threads\n"
-                           "(cost: next thread's start − previous thread's end, same CPU)")
-    _hist_panel(axes[0], pooled, t.labels)
-    axes[0].set_xlabel("switch cost (us)")
-    axes[0].set_ylabel("fraction of the run's switches")
+    fig, axes = _panels(len(sets), "involuntary switches between traced threads\n"
+                                   "(cost: next thread's start − previous thread's end, same CPU)")
+    for ax, s in zip(axes, sets):
+        _hist_panel(ax, t.samples[s]["switch"], t.labels)
+        ax.set_xlabel("switch cost (us)")
+        ax.set_ylabel("fraction of the run's switches")
+        ax.set_title(f"thread {s}", fontsize=10)
     _legend(fig, axes, t.labels)
     return save(fig, path)
 

@@ -13,6 +13,7 @@ from ..read.rundir import Run
 from .figure import Figure, Given
 
 MAX_PANELS = 8
+LOG_SPAN = 10.0      # densities whose highest bin is more than this times the lowest: log axis
 
 
 def _bins(d_us: np.ndarray) -> np.ndarray:
@@ -36,8 +37,18 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
         d = (g - r["period_ns"]) / 1e3
         edges = _bins(d)
         density, _ = np.histogram(np.clip(d, edges[0], edges[-1]), bins=edges, density=True)
-        # one filled outline, not a bar per bin (ax.hist: 100 patches to lay out and draw)
-        ax.stairs(density, edges, fill=True, color="tab:blue", alpha=0.8, lw=0)
+        # one filled outline, not a bar per bin (ax.hist: 100 patches to lay out and draw);
+        # a periodic thread's density is one spike at the period with a tail decades lower:
+        # on a linear axis the tail is invisible, so densities that span more than a decade
+        # are drawn on a log axis, filled down to a tenth of the lowest one
+        shown = density[density > 0]
+        log = len(shown) > 1 and shown.max() > LOG_SPAN * shown.min()
+        floor = shown.min() / 10 if log else 0.0
+        ax.stairs(np.where(density > 0, density, floor), edges, fill=True, color="tab:blue",
+                  alpha=0.8, lw=0, baseline=floor)
+        if log:
+            ax.set_yscale("log")
+            ax.set_ylim(floor, shown.max() * 2)
         ax.axvline(0, color="tab:red", lw=1)          # exactly one period
         ax.set_xlabel("inter-activation time - period (us)")
         ax.set_ylabel("probability density (1/us)")

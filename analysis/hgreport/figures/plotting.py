@@ -11,6 +11,10 @@ import matplotlib
 import matplotlib.artist
 
 matplotlib.use("Agg")
+# Tick labels say the value itself: a window 40.3 s into a run reads 40297..40302 ms, not
+# −3…1 with "+4.03e4" in a corner, and rates up to 10^9 are not "×1e6" (docs/testing.md).
+matplotlib.rcParams["axes.formatter.useoffset"] = False
+matplotlib.rcParams["axes.formatter.limits"] = (-6, 9)
 # While matplotlib defines its Artist classes, matplotlib.artist.kwdoc (which writes the table
 # of every settable property into the docstring of each class's `set`) returns nothing: the
 # docstrings are help text no figure reads, and writing them is 0.09 s of CPU, 15% of

@@ -42,7 +42,7 @@ def _panels(run: Run, s: Series, b: Bins) -> list[str]:
         out.append("misses")
     out.append("cpu")
     if b.load_span.size and (b.load_span > 0).any():
-        out.append("loads")
+        out += [f"loads:{unit}" for unit in _load_units(run, s)]
     if len(s.cpus["cpu"]):
         out.append("interrupts")
     return out
@@ -65,9 +65,10 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     heights = {"latency": 2.4, "gap": 2.2, "misses": 1.5, "cpu": 1.7, "loads": 1.5,
                "interrupts": 1.5}
     # Not sharex: matplotlib's shared-axes bookkeeping cost 0.3 s here; the limits are set alike.
+    kind = [p.split(":")[0] for p in panels]
     fig, axes = plt.subplots(len(panels), 1, squeeze=False,
-                             figsize=(11, sum(heights[p] for p in panels) + 0.8),
-                             gridspec_kw={"height_ratios": [heights[p] for p in panels]})
+                             figsize=(11, sum(heights[p] for p in kind) + 0.8),
+                             gridspec_kw={"height_ratios": [heights[p] for p in kind]})
     axes = axes[:, 0]
     loads = series_load_windows(run, s)
     per = f"per {fmt_span(b.bin_ns)}"
@@ -122,13 +123,12 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
             _top(ax)
             ax.set_title(f"CPU received {per} (share of the time between the thread's start "
                          "and its stop)", fontsize=9, loc="left")
-        elif panel == "loads":
+        elif panel.startswith("loads:"):
             spans = {ld["name"]: (ld["started_ns"] / scale, (ld.get("stopped_ns") or covered_ns) / scale)
                      for ld in loads if ld.get("started_ns") is not None}
-            own_legend = _plot_loads(ax, run, s, b, x, spans)
-            ax.set_title(f"load throughput {per}", fontsize=9, loc="left")
-            if own_legend:
-                continue
+            rate_unit = panel.split(":", 1)[1]
+            _plot_loads(ax, run, s, b, x, spans, rate_unit)
+            ax.set_title(f"load throughput {per} ({rate_unit})", fontsize=9, loc="left")
         elif panel == "interrupts":
             for k, (cpu, rate) in enumerate(interrupt_rates(s, b).items()):
                 _stairs(ax, rate, x, color=f"C{k % 10}", lw=1.1, label=f"CPU {cpu}")
@@ -154,38 +154,47 @@ def plot_series(run: Run, s: Series, b: Bins, path: Path, covered_ns: int,
     return save(fig, path)
 
 
-def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray,
-                spans: dict[str, tuple[float, float]]) -> bool:
-    """Mbit/s per load that counts bytes, ops/s per other load: one axis when all loads are of
-    one kind (no empty ops/s axis beside Mbit/s lines), a second axis for Mbit/s when both are.
-    Each load's line covers only the part of a bin inside its window (`spans`, in the axis'
-    units): a load that stopped 5 ms into a 1 s bin draws its rate over those 5 ms, not the
-    whole bin. Returns whether it drew its own legend (with a second axis)."""
-    byte_rates = b.load_rate("bytes") if "bytes" in s.counters else None
-    kinds = []
+# What a load's `ops` count, by type (each type's first counter, docs/loads.md): a file
+# written and read back and a ping request are not one unit, so their rates get an axis each.
+OP_NAMES = {"cpu": "loops", "memory": "passes", "io": "files", "fork": "forks",
+            "procfs": "reads", "tcp_stream": "calls", "stress_ng": "bogo-ops",
+            "flood_ping": "requests"}
+
+
+def _load_unit(run: Run, s: Series, k: int) -> str:
+    """The unit load k's line is drawn in: Mbit/s for a load that counts bytes, else its
+    ops per second named by its type ("files/s", "requests/s")."""
+    if "bytes" in s.counters and (s.of_load(k)["bytes"] > 0).any():
+        return "Mbit/s"
+    name = s.load_names[k]
+    kind = next((ld.get("type") for ld in run.loads if ld.get("name") == name), None)
+    return f"{OP_NAMES.get(kind, 'ops')}/s"
+
+
+def _load_units(run: Run, s: Series) -> dict[str, list[int]]:
+    """{unit: the loads drawn in it}, in the loads' order: one panel per unit, so that 5
+    files/s of a disk load are not a flat line under 15,000 requests/s of a network one."""
+    out: dict[str, list[int]] = {}
     for k in range(len(s.load_names)):
-        rows = s.of_load(k)
-        kinds.append("bytes" if byte_rates is not None and (rows["bytes"] > 0).any() else "ops")
-    twin = ax.twinx() if "bytes" in kinds and "ops" in kinds else None
-    for k, name in enumerate(s.load_names):
+        out.setdefault(_load_unit(run, s, k), []).append(k)
+    return out
+
+
+def _plot_loads(ax: Any, run: Run, s: Series, b: Bins, x: np.ndarray,
+                spans: dict[str, tuple[float, float]], unit: str) -> None:
+    """The loads of one unit (_load_units), each line over only the part of a bin inside its
+    window (`spans`, in the axis' units): a load that stopped 5 ms into a 1 s bin draws its
+    rate over those 5 ms, not the whole bin."""
+    members = _load_units(run, s).get(unit, [])
+    byte_rates = b.load_rate("bytes") if unit == "Mbit/s" else None
+    for k in members:
+        name = s.load_names[k]
         color, _ = load_style(_load_index(run, name, k))
         span = spans.get(name, (x[0], x[-1]))
-        if kinds[k] == "bytes":
-            _window_steps(twin or ax, byte_rates[k] * 8 / 1e6, x, span, color=color, lw=1.2,
-                          label=f"{name} Mbit/s")
-        else:
-            _window_steps(ax, b.load_rate()[k], x, span, color=color, lw=1.2,
-                          label=f"{name} ops/s")
-    ax.set_ylabel("ops/s" if "ops" in kinds else "Mbit/s")
+        rate = byte_rates[k] * 8 / 1e6 if byte_rates is not None else b.load_rate()[k]
+        _window_steps(ax, rate, x, span, color=color, lw=1.2, label=f"{name} {unit}")
+    ax.set_ylabel(unit)
     _top(ax)
-    if twin is None:
-        return False
-    twin.set_ylabel("Mbit/s")
-    _top(twin)
-    h1, _ = ax.get_legend_handles_labels()
-    h2, _ = twin.get_legend_handles_labels()
-    legend_outside(ax, handles=h1 + h2, x=1.09)     # clear of the second axis' labels
-    return True
 
 
 def _window_steps(ax: Any, values: np.ndarray, edges: np.ndarray, span: tuple[float, float],

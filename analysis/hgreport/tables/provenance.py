@@ -19,6 +19,7 @@ def page(rec: dict[str, Any]) -> str:
                 "(docs/statistics.md, \"Disturbed runs\").", ""]
     rows = []
     for r in rec["runs"]:
+        r = {**c, **r}
         rows.append([r["run"], r.get("scenario", c.get("scenario")), r["started_utc"],
                      f"{r['duration_s']:g} s", "yes" if r["complete"] else "**no**",
                      (r.get("host") or {}).get("kernel_release", host.get("kernel_release")),

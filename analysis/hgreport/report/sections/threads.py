@@ -45,12 +45,14 @@ def render(ctx: Context) -> str:
     if rebuilt:
         out += ["### Deadlines", "",
                 "Jobs rebuilt from the trace by the runner's rule (docs/semantics.md): response "
-                "time = completion − release.", "",
+                "time = completion − release, overrun = completion − deadline (the timeline's "
+                "worst deadline miss is the worst overrun here).", "",
                 table(["thread", "period", "releases", "missed", "worst response", "mean response",
                        "worst overrun", "agrees with counters"],
                       [[t["label"], fmt_ns(t["period_ns"]), t["jobs_rebuilt"]["releases"],
                         t["jobs_rebuilt"]["missed"], fmt_ns(t["jobs_rebuilt"]["response_max_ns"]),
-                        fmt_ns(t["jobs_rebuilt"]["response_mean_ns"]), fmt_ns(t["overrun_max_ns"]),
+                        fmt_ns(t["jobs_rebuilt"]["response_mean_ns"]),
+                        fmt_ns(t["jobs_rebuilt"]["overrun_max_ns"]),
                         "yes" if t["jobs_rebuilt"]["agrees_with_counters"] else "**no**"]
                        for t in rebuilt], "lrrrrrrl"), ""]
     return "\n".join(out)
