@@ -165,8 +165,7 @@ def _outside_spans(text: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("page", [DOCS / "reproductions.md", DOCS / "reproductions-abeni-dougan.md",
-                                  DOCS / "cache.md"], ids=lambda p: p.name)
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
 def test_no_measured_number_outside_the_spans(page):
     text = _outside_spans(page.read_text())
     found = {f"{m.group(1)} {m.group(2)}".replace("  ", " ") for m in NUMBER.finditer(text)}
@@ -200,3 +199,53 @@ def test_reproduce_lists_and_plans_every_file():
     assert plan.stdout.count("[lock]") >= len(MANIFEST)
     bad = subprocess.run(script + ["no_such_row"], capture_output=True, text=True)
     assert bad.returncode != 0 and "no such file or row" in bad.stderr + bad.stdout
+
+
+REPRODUCED = re.compile(r"\*\*reproduced(?: in form)?\*\* \(n = (\d+)([^\n]*)")
+
+
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_every_reproduced_verdict_carries_n_and_an_interval(page):
+    """The rubric (docs/reproductions.md): a "reproduced" says its n, at least 3, and the
+    interval it rests on; anything less reads "partly"."""
+    for m in REPRODUCED.finditer(page.read_text()):
+        assert int(m[1]) >= 3, f"{page.name}: {m[0][:120]}"
+        assert re.search(r"\[[^\]]+\]", m[2]), f"{page.name}: no interval in {m[0][:120]}"
+
+
+def test_a_verdict_without_n_or_interval_is_downgraded(monkeypatch):
+    doc = {"provenance": {"disturbed": 0, "n": 2}, "hgrun": {"repeat": 2}}
+    monkeypatch.setattr(docs_data, "load", lambda name: doc)
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
+    doc["hgrun"]["repeat"] = doc["provenance"]["n"] = 3
+    assert docs_data.verdict("reproduced", "x", "5.0 µs, no interval").startswith("**partly**")
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**reproduced**")
+    doc["provenance"]["disturbed"] = 1
+    assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
+
+
+SETTING = re.compile(r"`(duration|sweep\.repeat): ([^`]+)`")
+
+
+def _yaml_setting(path: pathlib.Path, key: str) -> str | None:
+    import yaml
+    doc = yaml.safe_load(path.read_text())
+    for part in key.split("."):
+        doc = doc.get(part) if isinstance(doc, dict) else None
+    return None if doc is None else str(doc)
+
+
+@pytest.mark.parametrize("page", docs_data.PAGES, ids=lambda p: p.name)
+def test_quoted_scenario_settings_are_the_scenarios(page):
+    """A paragraph that names a scenario file and quotes `duration: ...` or
+    `sweep.repeat: ...` quotes what that file says (the "60 s per period" of a 20 s scenario)."""
+    checked = 0
+    for para in page.read_text().split("\n\n"):
+        files = re.findall(r"`(?:experiments/)?([a-z0-9_]+\.yaml)`", para)
+        for key, value in SETTING.findall(para):
+            assert files, f"{page.name}: `{key}: {value}` names no scenario: {para[:120]}"
+            path = ROOT / "experiments" / files[0]
+            assert _yaml_setting(path, key) == value, f"{page.name}: {files[0]} {key} is not {value}"
+            checked += 1
+    if page.name.startswith("reproductions"):
+        assert checked, f"{page.name} quotes no scenario setting"
