@@ -48,6 +48,11 @@ def _records(doc, k):
     _lat(doc)["stats"]["records_dropped"] = 40
 
 
+def _incomplete(doc, k):
+    if k == 1:
+        doc["complete"] = False
+
+
 def _other_host(doc, k):
     if k == 0:
         doc["host"]["hostname"] = "elsewhere"
@@ -68,6 +73,7 @@ KINDS = {
     "not_granted": (_warn("lat: priority RTHIGH not granted: SCHED_OTHER instead"),
                     "not as asked"),
     "mixed_hosts": (_other_host, "mixed machines"),
+    "incomplete": (_incomplete, "incomplete"),
 }
 
 
