@@ -338,10 +338,11 @@ def share(r: dict[str, Any]) -> str:
 
 @renders("machine")
 def machine() -> str:
-    names = [n for n in manifest_names() if ready(n)]
+    # the kernel matrix's runs are in emulated guests (their sections say so), not this machine
+    names = [n for n in manifest_names() if ready(n) and load(n)["hgrun"]["kind"] != "matrix"]
     docs = [load(n) for n in names]
-    hosts = {json.dumps(d["provenance"]["common"].get("host"), sort_keys=True) for d in docs
-             if d["provenance"]["common"].get("host")}
+    hosts = {(x.get("hostname"), x.get("kernel_release")) for x in
+             (d["provenance"]["common"].get("host") for d in docs) if x}
     h = docs[0]["provenance"]["common"]["host"]
     runs = [r for n in names for r in runs_of(n)]
     mhz = [r["tsc_mhz"] for r in runs if r.get("tsc_mhz")]
@@ -353,7 +354,8 @@ def machine() -> str:
     n = sum(d["provenance"]["n"] for d in docs)
     shares = [r["outsiders_share"] for r in runs if r.get("outsiders_share") is not None]
     one = "the same machine" if len(hosts) == 1 else f"{len(hosts)} machines (see each file)"
-    return (f"Every file of docs/data was made on {one}: `{h['hostname']}`, a KVM guest with "
+    return (f"Every file of docs/data but the kernel matrix's (guests under emulation) was made "
+            f"on {one}: `{h['hostname']}`, a KVM guest with "
             f"{h['cpus_online']} vCPUs ({h['cpu_model']}, TSC {span(mhz, lambda x: f'{x:.1f}')} MHz, "
             f"invariant), Linux {h['kernel_release']}, HZ={h['hz']}, clocksource {h['clocksource']}, "
             f"cpuidle {h['cpuidle_driver']}, booted with the preemption model **{h['preempt']}** "
@@ -361,8 +363,9 @@ def machine() -> str:
             "of the paper-era standard kernel with Morton's low-latency points, not of the "
             "preemptible kernels the papers compare against). hgrun's loop took "
             f"{span(loop, lambda x: f'{x:.1f}')} ns per iteration, gap threshold "
-            f"{', '.join(dur(g) for g in gap)}. The files were made between {dates[0]} and "
-            f"{dates[-1]} at commit{'s' if len(commits) > 1 else ''} {', '.join(commits)} "
+            f"{', '.join(dur(g) for g in gap)}. The files were made "
+            + (f"on {dates[0]}" if dates[0] == dates[-1] else f"between {dates[0]} and {dates[-1]}")
+            + f" at commit{'s' if len(commits) > 1 else ''} {', '.join(commits)} "
             f"(built `-DCMAKE_BUILD_TYPE=Release`).\n\n"
             f"**The machine was shared** with other sessions compiling and running tests: "
             f"{dist} of the {n} runs were disturbed (hgrun's competition warning: other processes "
