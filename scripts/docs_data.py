@@ -1273,7 +1273,10 @@ def row10_cell() -> str:
 @renders("row10.verdict")
 def row10_verdict() -> str:
     r = row10_result()
-    return verdict(r["word"], r["name"], r["basis"]) + "."
+    per = sorted({len(rows) for rows in dougan_variants().values()})
+    n = (f"{'–'.join(str(k) for k in per)} threads (one per CPU in each run) of each of "
+         f"{len(dougan_variants())} scenarios, {load(r['name'])['hgrun'].get('repeat')} runs each")
+    return verdict(r["word"], r["name"], r["basis"], n=n) + "."
 
 
 # === docs/cache.md ========================================================================
