@@ -223,6 +223,34 @@ def test_a_verdict_without_n_or_interval_is_downgraded(monkeypatch):
     assert docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]").startswith("**partly**")
 
 
+# The papers' forms that were missing (docs/reproductions.md lists them): each is a scenario,
+# an hgreport command and a stored file, tagged in the manifest's rows.
+FORMS = {
+    "table2": "abeni-table2",        # Abeni table 2: each stress for a long window
+    "abeni-fig4": "abeni-cdf",       # Abeni figure 4: the latency CDF per configuration
+    "8": "interactivation",          # Abeni 4.1: inter-activation statistics
+    "fig3": "slices",                # Hourglass figure 3: slice lengths per priority
+    "fig6": "report",                # Hourglass figure 6: the two-host timeline
+    "paper-loads": None,             # the papers' own loads as scenario variants
+    "soft": "sweep",                 # soft reservations (Hourglass's -rs)
+    "process": "switches",           # switches between threads against between processes
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_every_missing_form_has_a_scenario_a_command_and_stored_data(form):
+    entries = [e for e in MANIFEST if form in e["rows"]]
+    assert entries, f"no manifest entry makes the form {form!r}"
+    for e in entries:
+        scen = e.get("scenarios") or [e["scenario"]]
+        assert all((ROOT / s).is_file() and s.startswith(("experiments/", "scripts/")) for s in scen)
+        cmds = [c["args"][0] for c in e.get("hgreport", [])]
+        assert FORMS[form] is None or FORMS[form] in cmds, (form, e["name"], cmds)
+        assert docs_data.ready(e["name"]), f"{form}: docs/data/{e['name']}.json is not stored"
+        if form == "paper-loads":
+            assert len(scen) >= 2 and any("paper" in s for s in scen), (form, e["name"])
+
+
 SETTING = re.compile(r"`(duration|sweep\.repeat): ([^`]+)`")
 
 
