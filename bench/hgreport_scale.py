@@ -308,9 +308,10 @@ def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Pa
           f"trace.bin {trace_size / 2**20:.0f} MiB, with latency.bin {size / 2**20:.0f} MiB; "
           f"load average {load:.1f} at the end")
     print(f"{'tree':48} {'run':6} {'wall s':>13} {'CPU s':>7} {'peak RSS':>9} {'tree PSS':>9} "
-          f"{'PSS/trace.bin':>14} {'growth/binary':>14}")
+          f"{'PSS/trace.bin':>14} {'growth/binary':>14} {'RSS-small/trace.bin':>20}")
     for k, tree in enumerate(trees):
         base_pss = max(r[5] for r in took[(k, "small")] if r[5])
+        base_rss = max(r[1] for r in took[(k, "small")])
         for which in ("small", "big"):
             rs = took[(k, which)]
             timed = [r for i, r in enumerate(rs) if i % 2 == 0]
@@ -319,13 +320,17 @@ def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Pa
             pss = max(r[5] for r in sampled)
             wall = f"{statistics.median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})"
             growth = "" if which == "small" else f"{(pss - base_pss) * 2**20 / size:.2f}x"
+            peak = max(r[1] for r in rs)
+            above = "" if which == "small" else f"{(peak - base_rss) * 2**20 / trace_size:.2f}x"
             print(f"{str(tree)[-48:]:48} {which:6} {wall:>13} "
-                  f"{statistics.median(r[3] for r in timed):7.2f} {max(r[1] for r in rs):9.0f} "
-                  f"{pss:9.0f} {pss * 2**20 / trace_size:13.2f}x {growth:>14}")
+                  f"{statistics.median(r[3] for r in timed):7.2f} {peak:9.0f} "
+                  f"{pss:9.0f} {pss * 2**20 / trace_size:13.2f}x {growth:>14} {above:>20}")
     print("wall s: median (min-max) of the timed children; CPU: their median, the child's "
           "included; memory (MiB): peak RSS the largest ru_maxrss of any child, tree PSS the "
           "largest sampled sum over hgreport and its children; growth: tree PSS above the small "
-          "run's, over trace.bin + latency.bin.")
+          "run's, over trace.bin + latency.bin; RSS-small: the peak RSS above the small run's "
+          "(the interpreter, numpy, matplotlib and its fonts: what does not grow with the "
+          "trace), over trace.bin.")
 
 
 def main() -> int:

@@ -108,3 +108,30 @@ def test_nearest_rank():
     v = list(range(1, 101))
     assert stats.nearest_rank(v, 0.99) == 99 and stats.nearest_rank(v, 0.5) == 50
     assert stats.nearest_rank(v, 1.0) == 100 and stats.nearest_rank([], 0.5) is None
+
+
+def test_counts_between_is_numpys_histogram():
+    """counts_between counts as np.histogram does for the same edges: values on an edge in
+    the bin to its right, the last edge in the last bin, values outside and NaN in none,
+    repeated edges, ints compared with float edges; edges it does not take raise alike."""
+    import numpy as np
+    import pytest
+    from hgreport.base.stats import counts_between
+    rng = np.random.default_rng(27)
+    for t in range(200):
+        e = np.unique(np.geomspace(1, 1e7, int(rng.integers(2, 60))))
+        if t % 5 == 0 and len(e) > 4:
+            e = np.r_[e[:3], e[2], e[3:]]
+        x = rng.integers(-100, 2 * 10**7, int(rng.integers(0, 3000)))
+        if t % 3 == 0:
+            x = np.r_[x, e.astype(np.int64), [int(e[-1])] * 3, [int(e[0]) - 1]]
+        want = np.histogram(x, e)[0]
+        got = counts_between(x, e)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist(), t
+        xf = x.astype(float)
+        if len(xf):
+            xf[0] = np.nan
+        assert counts_between(xf, e).tolist() == np.histogram(xf, e)[0].tolist(), t
+    assert counts_between(np.array([5, 10]), np.array([5.0, 10.0])).tolist() == [2]
+    with pytest.raises(ValueError):
+        counts_between(np.array([1, 2]), np.array([3.0, 1.0]))

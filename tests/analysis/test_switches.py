@@ -144,3 +144,48 @@ def test_describe_in_place_gives_the_same():
     keep = v.copy()
     assert describe(v.copy(), scratch=True) == describe(v)
     assert (v == keep).all()                     # without scratch the input is untouched
+
+
+@pytest.mark.parametrize("n", [0, 1, 60, 3000])
+def test_timeline_cpus_of_each_thread(monkeypatch, n):
+    """The timeline's thread and CPU pairs (its row labels), by a flag per pair and by the
+    sorted union it falls back to past SEEN_UP_TO pairs, blocks of any size: each thread's
+    distinct CPUs, ascending, also for CPU numbers spanning more than int16."""
+    from pathlib import Path
+
+    from hgreport.figures import timeline
+    from hgreport.read.rundir import Run
+    rng = np.random.default_rng(n)
+    cpu = rng.choice(np.array([-3, -1, 0, 1, 2, 7, 30000, 32767], np.int16), n)
+    th = rng.integers(0, 5, n).astype(np.uint16)
+    start = np.sort(rng.integers(0, 10**6, n))
+    iv = Intervals(th, cpu, start, start + 5, np.zeros(n, np.uint8))
+    want = [sorted(set(cpu[th == t].tolist())) for t in range(6)]
+    for seen_up_to in (1 << 24, 0):
+        for block in (7, 1 << 20):
+            monkeypatch.setattr(timeline, "SEEN_UP_TO", seen_up_to)
+            monkeypatch.setattr(timeline, "BLOCK", block)
+            run = Run(Path("synthetic"), {"threads": [{"name": "t", "instance": i}
+                                                      for i in range(6)], "scenario": {}})
+            run.__dict__["intervals"] = iv
+            assert timeline._index(run)["cpus"] == want, (seen_up_to, block)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gaps_of_run_same_cpu_taken_from_anywhere(seed, monkeypatch):
+    """gaps_of_run(run) (same CPU), taken from gaps_of_run(run, same_cpu=False), is gaps(iv)
+    computed on its own: the same pairs in the same order and index type."""
+    from pathlib import Path
+
+    from hgreport.read.rundir import Run
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 40)))
+    iv = random_trace(rng, int(rng.integers(0, 250)), windows=seed % 2 == 1)
+    run = Run(Path("synthetic"), {"threads": [{"name": "t", "instance": i} for i in range(4)],
+                                  "scenario": {}})
+    run.__dict__["intervals"] = iv
+    got, want = switches.gaps_of_run(run), switches.gaps(iv)
+    assert got.a.dtype == want.a.dtype and got.a.tolist() == want.a.tolist()
+    assert got.b.tolist() == want.b.tolist()
+    assert switches.gaps_of_run(run, same_cpu=False).a.tolist() == \
+        switches.gaps(iv, same_cpu=False).a.tolist()

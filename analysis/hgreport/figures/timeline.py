@@ -55,6 +55,7 @@ def merge_to_pixels(a: np.ndarray, b: np.ndarray, pixel: float) -> tuple[np.ndar
 
 
 COARSE = 1024           # records per step of the coarse reach (_index)
+SEEN_UP_TO = 1 << 24    # thread and CPU pairs counted by a flag each up to this many (16 MiB)
 
 
 @per_run
@@ -62,18 +63,28 @@ def _index(run: Run) -> dict[str, Any]:
     """What a window needs beyond Run.intervals (sorted by start), computed once per run and
     small: `reach`, the furthest stop of the records before each multiple of COARSE (a window
     then starts at a block boundary: one binary search, no per-thread copy of the columns), and
-    each thread's CPUs (the distinct thread and CPU pairs, a block of records at a time: as
-    many as there are, whatever the CPU numbers span; the key is int64, never the records'
-    int16, which wrapped past a span of 32767)."""
+    each thread's CPUs (the distinct thread and CPU pairs, a block of records at a time: a flag
+    per possible pair when they are at most SEEN_UP_TO, else a sorted union of the pairs there
+    are, whatever the CPU numbers span (np.union1d sorts each block: 0.1-0.2 s of 5M
+    intervals); the key is int64, never the records' int16, which wrapped past a span of
+    32767)."""
     iv, n = run.intervals, len(run.threads)
     reach = (np.maximum.accumulate(np.maximum.reduceat(iv.stop, np.arange(0, len(iv), COARSE)))
              if len(iv) else np.zeros(0, np.int64))
     lo, hi = (int(iv.cpu.min()), int(iv.cpu.max())) if len(iv) else (0, 0)
     width = hi - lo + 1
+    span = (int(iv.thread.max()) + 1) * width if len(iv) else 0
+    seen = np.zeros(span if span <= SEEN_UP_TO else 0, bool)    # a flag per pair: no sort
     keys = np.zeros(0, np.int64)
     for k in range(0, len(iv), BLOCK):
         cpu = iv.cpu[k:k + BLOCK].astype(np.int64) - lo
-        keys = np.union1d(keys, iv.thread[k:k + BLOCK].astype(np.int64) * width + cpu)
+        block = iv.thread[k:k + BLOCK].astype(np.int64) * width + cpu
+        if len(seen):
+            seen[block] = True
+        else:
+            keys = np.union1d(keys, block)
+    if len(seen):
+        keys = np.flatnonzero(seen)
     cpus: list[list[int]] = [[] for _ in range(n)]
     for t, c in zip((keys // width).tolist(), (keys % width + lo).tolist()):
         if t < n:

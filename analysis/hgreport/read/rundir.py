@@ -224,6 +224,7 @@ class Run:
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
             order = np.argsort(start, kind="stable")
+            del start                           # else the unsorted column outlives its copy
             if len(order) < 2**31:              # half the memory while the columns are permuted
                 order = order.astype(np.int32)
             for k in c:

@@ -4,13 +4,13 @@ in their order, each written by its module of report/sections/ (which prepares w
 and names the figures it shows); the figures; summary.json; trace.perfetto-trace."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..analyses.summary import summarize
 from ..base import forked
+from ..base import jsontext
 from ..base import safeout
 from ..base.units import DEFAULT_THRESHOLDS_NS
 from ..figures import figure
@@ -122,7 +122,7 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     lap("perfetto")          # the time left waiting for it
     s = ctx.summary
     s["files"] = ctx.figures + ctx.written + [pf.name, "summary.json", "report.md"]
-    safeout.write_text(out / "summary.json", json.dumps(s, indent=2) + "\n")
+    safeout.write_text(out / "summary.json", jsontext.dumps(s, 2) + "\n")
     safeout.write_text(out / "report.md", page)
     lap("markdown")
     return s

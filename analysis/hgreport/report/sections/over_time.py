@@ -5,14 +5,13 @@ outliers.png; it writes series.json (the bins) beside them. `hgreport series` wr
 (commands/series.py)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...analyses.series_bins import Bins, OverTime, fmt_clock, fmt_span, interrupt_rates, over_time
-from ...base import safeout
+from ...base import jsontext, safeout
 from ...base.markdown import table
 from ...base.units import fmt_ns
 from ...figures import outliers as outliers_figure
@@ -160,7 +159,7 @@ def render(ctx: Context) -> str:
     shown = ctx.figure(series_figure.FIGURE)
     lines += [shown] if shown else []
     lines += outlier_windows.lines(ctx)
-    ctx.write("series.json", json.dumps(_bins_json(run, ot), indent=1) + "\n")
+    ctx.write("series.json", jsontext.dumps(_bins_json(run, ot), 1) + "\n")
     return "\n".join(lines)
 
 
