@@ -171,6 +171,23 @@ def test_rtla_stopped_by_threshold():
     s = lat(run, "cpu0.thr")
     assert s["count"] == 1 and s["histogram"]["overflow"] == 1 and s["max_ns"] == 2_523_000
     assert run.duration_ns == 2_000_000_000
+    # no bucket printed: rtla's histogram (-E, 256 by default) ends at 0 us or later, which
+    # the text does not tell; the note says so rather than "the histogram's end (0 us)"
+    notes = run.result["peer"]["notes"]
+    assert not [n for n in notes if "end (0 us)" in n], notes
+    assert any("cpu0.thr: 1 samples past the last bucket printed (0 us; its histogram "
+               "ends there or later)" in n for n in notes), notes
+
+
+def test_rtla_end_of_the_histogram_known_with_zeros():
+    """--with-zeros prints every bucket (a row of zeros tells): the histogram's end is known
+    (30 us with -E 30); without it the last bucket rtla printed is only where the histogram
+    ends at the earliest."""
+    z = peers.read_peer(DATA / "rtla_timerlat_hist_c1_E30_zeros.txt").result["peer"]["notes"]
+    assert any("cpu1.irq: 2751 samples beyond the histogram's end (30 us)" in n for n in z), z
+    d = peers.read_peer(DATA / "rtla_6.1_timerlat_hist_c0-1.txt").result["peer"]["notes"]
+    assert any("cpu1: 108 samples past the last bucket printed (256 us; its histogram "
+               "ends there or later)" in n for n in d), d
 
 
 def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):

@@ -114,6 +114,9 @@ def read(path: Path) -> Peer:
         raise InputError(path, "a bucket index past 10000000 buckets")
     width = (positions[-1] + 1) if positions else 0
     have_usr = any(k == "Usr" for k, _ in columns)
+    # rtla prints only the buckets that are not all zeros, unless --with-zeros (a row of zeros
+    # tells): without it the histogram (-E entries) ends at the last bucket printed or later
+    with_zeros = any(not any(cells) for _, cells in rows)
     for c, (kind, cpu) in enumerate(columns):
         counts = np.zeros(width, dtype=np.int64)
         for pos, (_, cells) in zip(positions, rows):
@@ -126,7 +129,8 @@ def read(path: Path) -> Peer:
         total = stat("count")
         name = (f"cpu{cpu}" if kind == ("Usr" if have_usr else "Thr") else
                 f"cpu{cpu}.{kind.lower()}")
-        s = Series(name, cpu, 0, bucket_ns=size * unit, counts=counts, overflow=over or 0)
+        s = Series(name, cpu, 0, bucket_ns=size * unit, counts=counts, overflow=over or 0,
+                   end_known=with_zeros)
         held = int(counts.sum()) + (over or 0)
         s.count = total if total is not None else held
         if total is not None and total < held:
