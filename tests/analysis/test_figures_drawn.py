@@ -171,6 +171,13 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
             assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
     titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
     assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+    # log axes labelled as plain numbers (0.05), not 6×10^-2 on every minor tick
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
+        fig = drawn[name]
+        fig.canvas.draw()
+        texts = [t.get_text() for ax in fig.get_axes() for t in ax.get_yticklabels(which="both")
+                 if t.get_visible() and t.get_text()]
+        assert texts and not [t for t in texts if "times" in t or "^" in t], (name, texts)
 
 
 def _bars(ax):
