@@ -230,17 +230,30 @@ def verdict(word: str, name: str, basis: str, n: str | None = None) -> str:
     counted when they are not the runs (pairs of runs)."""
     shown = n
     d, n = disturbed(name)
-    reps = load(name)["hgrun"].get("repeat") or n
-    if word.startswith("reproduced") and (reps < 3 or not re.search(r"\[[^\]]+\]", basis)):
-        word = "partly"
-        basis += (f"; it would read reproduced, but the rubric asks for n ≥ 3 ({reps} here) "
-                  "and an interval that supports it")
-    if d and word.startswith("reproduced"):
-        word = "partly"
-        basis += (f"; it would read reproduced, but {d} of {n} runs were disturbed, and a "
-                  "verdict rests on undisturbed runs")
+    word, basis = downgraded(word, name, basis)
     note = f"; provisional: {d} of {n} runs disturbed" if d else ""
     return f"**{word}** (n = {shown or n}{note}; {basis})"
+
+
+def downgraded(word: str, name: str, basis: str) -> tuple[str, str]:
+    """The rubric's conditions on a "reproduced" (or "reproduced in form"): n >= 3, an
+    interval, undisturbed runs; else it reads "partly", and the basis says why."""
+    d, n = disturbed(name)
+    reps = load(name)["hgrun"].get("repeat") or n
+    if word.startswith("reproduced") and (reps < 3 or not re.search(r"\[[^\]]+\]", basis)):
+        basis += (f"; it would read {word}, but the rubric asks for n ≥ 3 ({reps} here) "
+                  "and an interval that supports it")
+        word = "partly"
+    if d and word.startswith("reproduced"):
+        basis += (f"; it would read {word}, but {d} of {n} runs were disturbed, and a "
+                  "verdict rests on undisturbed runs")
+        word = "partly"
+    return word, basis
+
+
+def word_of(r: dict[str, Any]) -> str:
+    """A row's word in the table: the verdict's, after its downgrades."""
+    return f"**{downgraded(r['word'], r['name'], r['basis'])[0]}**"
 
 
 # --- the spans ---------------------------------------------------------------------------
@@ -452,7 +465,7 @@ def row1_result() -> dict[str, Any]:
 
 @renders("row1.word")
 def row1_word() -> str:
-    return f"**{row1_result()['word']}**"
+    return word_of(row1_result())
 
 
 @renders("row1.cell")
@@ -545,8 +558,7 @@ def row2_here() -> str:
 
 @renders("row2.word")
 def row2_word() -> str:
-    r = row2_result()
-    return f"**{'partly' if provisional(r['name']) and r['word'] == 'reproduced' else r['word']}**"
+    return word_of(row2_result())
 
 
 @renders("row2.cell")
@@ -603,8 +615,7 @@ def row3_result() -> dict[str, Any]:
 
 @renders("row3.word")
 def row3_word() -> str:
-    r = row3_result()
-    return f"**{r['word']}**"
+    return word_of(row3_result())
 
 
 @renders("row3.cell")
@@ -659,7 +670,7 @@ def row4_result() -> dict[str, Any]:
 
 @renders("row4.word")
 def row4_word() -> str:
-    return f"**{row4_result()['word']}**"
+    return word_of(row4_result())
 
 
 @renders("row4.cell")
@@ -740,7 +751,7 @@ def row5_loopback() -> str:
 
 @renders("row5.word")
 def row5_word() -> str:
-    return f"**{row5_result()['word']}**"
+    return word_of(row5_result())
 
 
 @renders("row5.cell")
@@ -841,7 +852,7 @@ def row6_result() -> dict[str, Any]:
 
 @renders("row6.word")
 def row6_word() -> str:
-    return f"**{row6_result()['word']}**"
+    return word_of(row6_result())
 
 
 @renders("row6.cell")
@@ -902,7 +913,7 @@ def row7_result() -> dict[str, Any]:
 
 @renders("row7.word")
 def row7_word() -> str:
-    return f"**{row7_result()['word']}**"
+    return word_of(row7_result())
 
 
 @renders("row7.cell")
@@ -1038,7 +1049,7 @@ def row8_result() -> dict[str, Any]:
 
 @renders("row8.word")
 def row8_word() -> str:
-    return f"**{row8_result()['word']}**"
+    return word_of(row8_result())
 
 
 @renders("row8.cell")
@@ -1193,7 +1204,7 @@ def row9_result() -> dict[str, Any]:
 
 @renders("row9.word")
 def row9_word() -> str:
-    return f"**{row9_result()['word']}**"
+    return word_of(row9_result())
 
 
 @renders("row9.cell")
@@ -1262,7 +1273,7 @@ def row10_result() -> dict[str, Any]:
 
 @renders("row10.word")
 def row10_word() -> str:
-    return f"**{row10_result()['word']}**"
+    return word_of(row10_result())
 
 
 @renders("row10.cell")
@@ -1339,7 +1350,8 @@ def cache_n() -> str:
 @renders("cache.verdict")
 def cache_verdict() -> str:
     r = row3_result()
-    return verdict(r["word"], r["name"], r["basis"]) + "."
+    pairs = len(cache_rows()[0]["penalty_cpu_ns"])
+    return verdict(r["word"], r["name"], r["basis"], n=f"{pairs} pairs of runs per working set") + "."
 
 
 # === the kernel matrix's emulated rows (docs/kernels.md) ==================================
