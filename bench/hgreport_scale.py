@@ -349,12 +349,15 @@ def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Pa
         print(f"\nthe big run's report without the Perfetto export, CPU s per stage (the parent's "
               f"process_time), median of {repeat}, interleaved; load average "
               f"{os.getloadavg()[0]:.1f} at the end")
-        print(f"{'tree':48} " + " ".join(f"{key[:-4] if key.endswith('.png') else key:>9}"
-                                          for key in keys) + f" {'total':>7}")
+        names = [key[:-4] if key.endswith(".png") else key for key in keys]
+        widths = [max(6, len(name)) for name in names]
+        print(f"{'tree':48} " + " ".join(f"{name:>{w}}" for name, w in zip(names, widths))
+              + f" {'total':>7}")
         for k, tree in enumerate(trees):
             med = {key: statistics.median(x.get(key, 0.0) for x in cpu[k]) for key in keys}
             total = statistics.median(x["cpu_self"] for x in cpu[k])
-            print(f"{str(tree)[-48:]:48} " + " ".join(f"{med[key]:9.2f}" for key in keys)
+            print(f"{str(tree)[-48:]:48} " + " ".join(f"{med[key]:{w}.2f}"
+                                                      for key, w in zip(keys, widths))
                   + f" {total:7.2f}")
         print("total: the process's CPU time at the end, imports included")
 
