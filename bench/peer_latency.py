@@ -1,28 +1,59 @@
 #!/usr/bin/env python3
-"""hgrun next to cyclictest: the same timer wake-up test, one after the other.
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""hgrun next to cyclictest: the same timer wake-up test, alternated in rounds.
 
 Both run one SCHED_FIFO thread pinned to one CPU that sleeps until an
 absolute time every INTERVAL (clock_nanosleep, TIMER_ABSTIME, CLOCK_MONOTONIC)
 and records how late each wake-up was.  hgrun's scenario is written to match
 cyclictest's defaults: `latency` workload, `align: absolute` (the next
 wake-up is the intended one plus the period, as cyclictest does), timer
-`absolute`, priority 98 (RTHIGH), memory locked, and /dev/cpu_dma_latency
-held at 0 (cyclictest's default: no deep idle states).
+`absolute`, memory locked, and /dev/cpu_dma_latency held at 0 (cyclictest's
+default: no deep idle states).
 
-    sudo bench/peer_latency.py --duration 30s --cpu 1
-    sudo bench/peer_latency.py --rounds 3       # alternate the tools 3 times
+    sudo bench/peer_latency.py --duration 10s --cpu 1 --rounds 7
+    sudo bench/peer_latency.py --baseline /tmp/old/build/hgrun   # old vs new vs cyclictest
+
+Each round runs every tool once, the order rotated from round to round, so
+the machine's drift hits each alike.  The table compares at cyclictest's
+resolution: cyclictest truncates each wake-up's lateness to whole
+microseconds (its calcdiff() divides nanoseconds by 1000) and its
+histogram has 1 us buckets, so hgrun's exact lateness (latency.bin) is
+truncated the same way before its percentiles are taken; the `exact`
+columns are hgrun's percentiles of the untruncated values (result.json's
+are the upper edges of 100 ns buckets).  Comparing hgrun's result.json
+with cyclictest's output instead puts hgrun about half a microsecond
+higher than the same wake-ups measured by cyclictest.  Ratios are hgrun's
+over cyclictest's in the same round.
+
+--switches traces the measured CPU during each run (a tracefs instance of
+its own): how often each of the tool's own threads other than the
+measuring one was switched in there, and the IPIs the CPU took.
+
+--lock FILE holds an flock on FILE for each round (not between rounds), for
+machines shared with other timing work.
 
 Needs rt-tests (apt-get install rt-tests) and a built build/hgrun.  This is a
 benchmark, not a test: the numbers depend on the machine and its noise.
 """
 import argparse
+import contextlib
+import fcntl
 import json
+import os
 import pathlib
+import re
+import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+TRACEFS = pathlib.Path("/sys/kernel/tracing")
+WAKEUP = struct.Struct("<qqIIQ")     # latency.bin record (docs/results.md)
+HEADER = 64
 
 
 def percentile(sorted_values, q):
@@ -41,24 +72,122 @@ def from_histogram(hist_us):
     return values
 
 
-def run_cyclictest(args, tmp):
+def loadavg():
+    return pathlib.Path("/proc/loadavg").read_text().split()[0]
+
+
+class CpuTrace:
+    """sched_switch and IPIs of one CPU while a tool runs, in a tracefs
+    instance of its own; `own` counts switches into the tool's threads."""
+    EVENTS = ["sched/sched_switch", "irq_vectors/call_function_entry",
+              "irq_vectors/call_function_single_entry", "irq_vectors/reschedule_entry"]
+
+    def __init__(self, cpu):
+        self.cpu = cpu
+        self.dir = TRACEFS / "instances" / f"peer_latency_{os.getpid()}"
+        self.tids = {}
+
+    def __enter__(self):
+        self.dir.mkdir()
+        (self.dir / "tracing_cpumask").write_text(format(1 << self.cpu, "x"))
+        (self.dir / "buffer_size_kb").write_text("4096")
+        for ev in self.EVENTS:
+            (self.dir / "events" / ev / "enable").write_text("1")
+        (self.dir / "tracing_on").write_text("1")
+        return self
+
+    def watch(self, proc):
+        """Notes the tool's threads (tid -> name) while it runs."""
+        def poll():
+            while proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    for t in os.listdir(f"/proc/{proc.pid}/task"):
+                        with contextlib.suppress(OSError):
+                            name = pathlib.Path(f"/proc/{proc.pid}/task/{t}/comm").read_text()
+                            name = name.strip()
+                            self.tids[int(t)] = name + " (main)" if int(t) == proc.pid else name
+                time.sleep(0.05)
+        th = threading.Thread(target=poll, daemon=True)
+        th.start()
+        return th
+
+    def __exit__(self, *exc):
+        (self.dir / "tracing_on").write_text("0")
+        self.text = (self.dir / "trace").read_text()
+        (self.dir / "events" / "enable").write_text("0")
+        self.dir.rmdir()
+
+    def summary(self, measuring):
+        """Switches into the tool's other threads and IPIs, per second, while
+        its measuring thread runs."""
+        events = []
+        for line in self.text.splitlines():
+            m = re.search(r" (\d+\.\d+): (\w+):(?:.* next_pid=(\d+))?", line)
+            if m:
+                events.append((float(m.group(1)), m.group(2),
+                               self.tids.get(int(m.group(3))) if m.group(3) else None))
+        # the measuring: its 10th to its last but 10 switches in (not set-up, not the end)
+        times = [t for t, ev, name in events if ev == "sched_switch" and name == measuring]
+        if len(times) < 30:
+            return {}, 0
+        first, last = times[10], times[-10]
+        own, ipis = {}, 0
+        for t, ev, name in events:
+            if not first <= t <= last:
+                continue
+            if ev == "sched_switch" and name and name != measuring:
+                own[name] = own.get(name, 0) + 1
+            elif ev.endswith("_entry"):
+                ipis += 1
+        span = last - first
+        return {k: v / span for k, v in own.items()}, ipis / span
+
+
+def run_tool(cmd, args, measuring):
+    """Runs cmd, traced on the CPU with --switches; returns (own, ipis)."""
+    if not args.switches:
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+        return None, None
+    with CpuTrace(args.cpu) as tr:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        watcher = tr.watch(proc)
+        _, err = proc.communicate()
+        watcher.join()
+        if proc.returncode:
+            raise SystemExit(f"{cmd[0]} failed ({proc.returncode}): {err}")
+    return tr.summary(measuring)
+
+
+def row(tool, us_values, exact_ns, own, ipis):
+    us_values.sort()
+    r = {"tool": tool, "samples": len(us_values),
+         "min": us_values[0] if us_values else 0, "p50": percentile(us_values, 0.5),
+         "p99": percentile(us_values, 0.99), "p999": percentile(us_values, 0.999),
+         "max": us_values[-1] if us_values else 0, "values": us_values}
+    if exact_ns is not None:
+        exact_ns.sort()
+        r["exact_p50"] = percentile(exact_ns, 0.5) / 1e3
+        r["exact_p99"] = percentile(exact_ns, 0.99) / 1e3
+    if own is not None:
+        r["own"] = ", ".join(f"{k} {v:.1f}/s" for k, v in sorted(own.items())) or "-"
+        r["ipis"] = ipis
+    return r
+
+
+def run_cyclictest(args, tmp, tool):
     out = tmp / "cyclictest.json"
     cmd = ["cyclictest", "-m", "-q", f"-p{args.priority}", f"-i{args.interval_us}",
            f"-a{args.cpu}", "-t1", f"-D{args.duration}", "-h", str(args.hist_us),
            f"--histfile={tmp / 'hist.txt'}", f"--json={out}"]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    data = json.loads(out.read_text())
-    thread = data["thread"]["0"]
-    hist = {int(k): v for k, v in thread["histogram"].items()}
-    values = from_histogram(hist)
-    overflow = thread["cycles"] - len(values)
-    return {"tool": "cyclictest", "samples": thread["cycles"], "min_us": thread["min"],
-            "p50_us": percentile(values, 0.5), "p99_us": percentile(values, 0.99),
-            "p999_us": percentile(values, 0.999), "max_us": thread["max"],
-            "note": f"{overflow} beyond {args.hist_us} us" if overflow else ""}
+    own, ipis = run_tool(cmd, args, "cyclictest")
+    thread = json.loads(out.read_text())["thread"]["0"]
+    values = from_histogram({int(k): v for k, v in thread["histogram"].items()})
+    # beyond the histogram's range: only the max is known
+    values += [thread["max"]] * (thread["cycles"] - len(values))
+    return row(tool, values, None, own, ipis)
 
 
-def run_hgrun(args, tmp):
+def run_hgrun(args, tmp, tool, binary):
     scenario = tmp / "peer_latency.yaml"
     scenario.write_text(f"""\
 hgrun: 1
@@ -72,13 +201,49 @@ threads:
     timer: absolute
     workload: {{type: latency, period: {args.interval_us}us, align: absolute}}
 """)
-    out = tmp / "hgrun"
-    subprocess.run([str(args.hgrun), "run", str(scenario), "-o", str(out), "--quiet"], check=True)
-    result = json.loads((out / "result.json").read_text())
-    lat = result["threads"][0]["stats"]["latency"]
-    return {"tool": "hgrun", "samples": lat["count"], "min_us": lat["min_ns"] / 1e3,
-            "p50_us": lat["p50_ns"] / 1e3, "p99_us": lat["p99_ns"] / 1e3,
-            "p999_us": lat["p999_ns"] / 1e3, "max_us": lat["max_ns"] / 1e3, "note": ""}
+    out = tmp / tool
+    own, ipis = run_tool([binary, "run", str(scenario), "-o", str(out), "--quiet"], args, "lat")
+    data = (out / "latency.bin").read_bytes()[HEADER:]
+    late = [a - i for i, a, _, _, _ in WAKEUP.iter_unpack(data[:len(data) - len(data) % 32])]
+    return row(tool, [max(v, 0) // 1000 for v in late], late, own, ipis)
+
+
+def print_round(r, rows, load):
+    print(f"\nround {r + 1} (load average {load})")
+    print(f"{'tool':<11} {'samples':>8} {'min':>6} {'p50':>6} {'p99':>6} {'p99.9':>7} {'max':>7}"
+          f" {'exact p50':>10} {'exact p99':>10}  (us)")
+    for x in rows:
+        ex = (f" {x['exact_p50']:>10.2f} {x['exact_p99']:>10.2f}" if "exact_p50" in x
+              else f" {'':>10} {'':>10}")
+        extra = f"  own threads on the CPU: {x['own']}; IPIs {x['ipis']:.1f}/s" if "own" in x else ""
+        print(f"{x['tool']:<11} {x['samples']:>8} {x['min']:>6} {x['p50']:>6} {x['p99']:>6} "
+              f"{x['p999']:>7} {x['max']:>7}{ex}{extra}")
+    ref = next(x for x in rows if x["tool"] == "cyclictest")
+    for x in rows:
+        if x is not ref:
+            print(f"  {x['tool']}/cyclictest: p50 {ratio(x['p50'], ref['p50']):.2f}x, "
+                  f"p99 {ratio(x['p99'], ref['p99']):.2f}x, max {ratio(x['max'], ref['max']):.2f}x")
+
+
+def ratio(a, b):
+    return a / b if b else float("inf")
+
+
+def print_summary(tools, rounds):
+    print(f"\nsummary of {len(rounds)} rounds (per-round ratio to cyclictest: median, min-max; "
+          "pooled: percentiles of all rounds' wake-ups)")
+    pooled = {t: sorted(v for rows in rounds for x in rows if x["tool"] == t for v in x["values"])
+              for t in tools}
+    for t in tools:
+        p = pooled[t]
+        line = f"{t:<11} pooled p50 {percentile(p, 0.5):>4} p99 {percentile(p, 0.99):>5} max {p[-1]:>6}"
+        if t != "cyclictest":
+            for q in ("p50", "p99"):
+                rs = [ratio(next(x for x in rows if x["tool"] == t)[q],
+                            next(x for x in rows if x["tool"] == "cyclictest")[q]) for rows in rounds]
+                line += (f" | {q} ratio {statistics.median(rs):.2f}x ({min(rs):.2f}-{max(rs):.2f}), "
+                         f"<= 1 in {sum(r <= 1 for r in rs)}/{len(rs)}")
+        print(line)
 
 
 def main():
@@ -86,24 +251,37 @@ def main():
     p.add_argument("--duration", default="10s", help="per run, e.g. 10s or 1m (default 10s)")
     p.add_argument("--interval-us", type=int, default=1000)
     p.add_argument("--cpu", type=int, default=1)
-    p.add_argument("--priority", type=int, default=98)
-    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--priority", type=int, default=95)
+    p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--hist-us", type=int, default=20000, help="cyclictest histogram range")
     p.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"))
+    p.add_argument("--baseline", help="an older hgrun binary to run beside (as `old`)")
+    p.add_argument("--switches", action="store_true",
+                   help="trace the CPU: the tools' own threads switched in there, IPIs")
+    p.add_argument("--lock", help="flock this file for each round")
     args = p.parse_args()
-    rows = []
+    tools = ["cyclictest", "hgrun"] + (["old"] if args.baseline else [])
+    runners = {"cyclictest": lambda tmp: run_cyclictest(args, tmp, "cyclictest"),
+               "hgrun": lambda tmp: run_hgrun(args, tmp, "hgrun", args.hgrun),
+               "old": lambda tmp: run_hgrun(args, tmp, "old", args.baseline)}
+    print(f"timer wake-up latency, FIFO {args.priority}, CPU {args.cpu}, every {args.interval_us} us, "
+          f"{args.duration} per run, {args.rounds} rounds; whole us truncated as cyclictest does")
+    rounds = []
     with tempfile.TemporaryDirectory() as d:
         for r in range(args.rounds):
             tmp = pathlib.Path(d) / f"round{r}"
             tmp.mkdir()
-            rows.append(run_cyclictest(args, tmp))
-            rows.append(run_hgrun(args, tmp))
-    print(f"timer wake-up latency, FIFO {args.priority}, CPU {args.cpu}, every {args.interval_us} us, "
-          f"{args.duration} per run")
-    print(f"{'tool':<11} {'samples':>8} {'min':>8} {'p50':>8} {'p99':>8} {'p99.9':>9} {'max':>9}  (us)")
-    for row in rows:
-        print(f"{row['tool']:<11} {row['samples']:>8} {row['min_us']:>8.1f} {row['p50_us']:>8.1f} "
-              f"{row['p99_us']:>8.1f} {row['p999_us']:>9.1f} {row['max_us']:>9.1f}  {row['note']}")
+            order = tools[r % len(tools):] + tools[:r % len(tools)]
+            with open(args.lock, "a") if args.lock else contextlib.nullcontext() as lk:
+                if lk:
+                    fcntl.flock(lk, fcntl.LOCK_EX)
+                load = loadavg()
+                rows = {t: runners[t](tmp) for t in order}
+            rows = [rows[t] for t in tools]
+            print_round(r, rows, load)
+            sys.stdout.flush()
+            rounds.append(rows)
+    print_summary(tools, rounds)
     return 0
 
 

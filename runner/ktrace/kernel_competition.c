@@ -6,6 +6,7 @@
 
 #include "base/cpuset.h"
 #include "base/grow.h"
+#include "base/units.h"
 #include "ktrace/competition.h"
 #include "ktrace/kernel_competition.h"
 #include "ktrace/kernel_state.h"
@@ -62,19 +63,25 @@ static long traced_outsiders(const struct hg_run_state *rs, const struct hg_kseg
 	return (long)n;
 }
 
+/* The share with what it is a share of (71.1% of a 0.8 ms run is 0.6 ms, not a
+ * headline), each process's time in readable units (not "0.000 s"). */
 static void warn_outsiders(struct hg_run_state *rs, const struct hg_outsider *v, long n,
-			   double share, const char *cpus, bool traced)
+			   double share, double capacity_ns, const char *cpus, bool traced)
 {
-	char list[384] = "";
+	char list[384] = "", took[32], of[32];
 	size_t len = 0;
-	for (long i = 0; i < n && i < 3 && len < sizeof(list) - 64; i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d%s) %.3f s",
+	for (long i = 0; i < n && i < 3 && len < sizeof(list) - 64; i++) {
+		char t[32];
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d%s) %s",
 					i ? ", " : "", v[i].comm, (int)v[i].pid,
-					v[i].kthread ? ", kernel thread" : "", v[i].cpu_ns / 1e9);
+					v[i].kthread ? ", kernel thread" : "",
+					hg_format_ns_approx((double)v[i].cpu_ns, t));
+	}
 	hg_run_warn(rs, "competition: other processes %s %.1f%% of the scenario's CPUs (%s) "
-		    "during the run, more than %.0f%%: %s; the threads' numbers include that "
-		    "competition (%s; docs/kernel-trace.md)", traced ? "took" : "took about",
-		    share * 100, cpus, OUTSIDERS_WARN_SHARE * 100, n ? list : "?",
+		    "during the run (%s of %s), more than %.0f%%: %s; the threads' numbers include "
+		    "that competition (%s; docs/kernel-trace.md)", traced ? "took" : "took about",
+		    share * 100, cpus, hg_format_ns_approx(share * capacity_ns, took),
+		    hg_format_ns_approx(capacity_ns, of), OUTSIDERS_WARN_SHARE * 100, n ? list : "?",
 		    traced ? "from the kernel trace" : "estimated from /proc: a process's time "
 		    "on other CPUs may count; 'CPU not received' is what the threads missed");
 }
@@ -129,7 +136,7 @@ json_t *hg_kernel_competition(struct hg_run_state *rs, bool traced, const struct
 	json_object_set_new(o, "steal_share", json_real(steal));
 	json_decref(per_cpu);
 	if (share > OUTSIDERS_WARN_SHARE)
-		warn_outsiders(rs, v, n, share, cpus_text, traced);
+		warn_outsiders(rs, v, n, share, capacity, cpus_text, traced);
 	if (steal > STEAL_WARN_SHARE)
 		hg_run_warn(rs, "steal time: the hypervisor took %.1f%% of the scenario's CPUs (%s) "
 			    "from this virtual machine during the run (/proc/stat); gaps include "

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/procstat.h"
+#include "base/units.h"
 #include "ktrace/competition.h"
 #include "ktrace/kernel_competition.h"
 #include "ktrace/kernel_findings.h"
@@ -396,13 +397,17 @@ static void warn_thread_losses(struct hg_run_state *rs)
 			if (it->thread != w ||
 			    (it->cause != HG_CAUSE_PROCESS && it->cause != HG_CAUSE_KTHREAD))
 				continue;
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d) %.3f s",
+			char ns[32];
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (pid %d) %s",
 						shown++ ? ", " : "", hg_ktrace_task_name(rs->ktrace, it->who),
-						(int)it->who, (double)it->ns / 1e9);
+						(int)it->who, hg_format_ns_approx((double)it->ns, ns));
 		}
-		hg_run_warn(rs, "competition: %s lost %.1f%% of its time to processes outside the "
-			    "scenario: %s (gap_causes in result.json)", wk->plan->os_name,
-			    100.0 * (double)t->outsiders_ns / (double)span, list);
+		char lost[32], of[32];
+		hg_run_warn(rs, "competition: %s lost %.1f%% of its time (%s of %s) to processes "
+			    "outside the scenario: %s (gap_causes in result.json)", wk->plan->os_name,
+			    100.0 * (double)t->outsiders_ns / (double)span,
+			    hg_format_ns_approx((double)t->outsiders_ns, lost),
+			    hg_format_ns_approx((double)span, of), list);
 	}
 }
 

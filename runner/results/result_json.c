@@ -184,11 +184,12 @@ static json_t *command_line(const struct hg_run_options *opt)
 static json_t *tsc_json(const struct hg_run_state *rs)
 {
 	const struct hg_calibration *c = &rs->cal;
-	return json_pack("{s:f, s:f, s:s, s:s, s:f, s:b, s:I, s:I, s:I}", "hz", c->hz,
+	return json_pack("{s:f, s:f, s:s, s:s, s:f, s:b, s:b, s:o, s:I, s:I, s:I}", "hz", c->hz,
 			 "trace_hz", rs->trace_hz,
 			 "method", c->method ? c->method : "unknown",
 			 "counter", c->counter ? c->counter : "unknown",
 			 "hz_error_ppm", c->hz_error_ppm, "invariant", c->invariant,
+			 "kept", c->kept, "check_ppm", c->kept ? json_real(c->check_ppm) : json_null(),
 			 "start_monotonic_ns", (json_int_t)rs->sync->t0_ns,
 			 "start_ticks", (json_int_t)rs->sync->t0_ticks,
 			 "end_monotonic_ns", (json_int_t)rs->sync->end_ns);

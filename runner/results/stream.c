@@ -18,6 +18,7 @@
 #include "base/units.h"
 #include "plan/keys.h"
 #include "plan/workload.h"
+#include "run/placement.h"
 #include "results/binfile.h"
 #include "results/cpucheck.h"
 #include "results/not_received.h"
@@ -59,22 +60,7 @@ static int init_wake(struct hg_stream *s)
 /* Off the measured CPUs when some CPU is left over, at a low priority. */
 static void place_writer(const struct hg_plan *plan)
 {
-	cpu_set_t online, free_cpus;
-	hg_cpuset_online(&online);
-	free_cpus = online;
-	for (size_t i = 0; i < plan->n_threads; i++) {
-		const struct hg_thread_plan *tp = &plan->threads[i];
-		if (tp->pinned_cpu >= 0)
-			CPU_CLR(tp->pinned_cpu, &free_cpus);
-		else if (tp->cpus_all)
-			CPU_ZERO(&free_cpus);
-		else
-			for (int c = 0; c < CPU_SETSIZE; c++)
-				if (CPU_ISSET(c, &tp->cpus))
-					CPU_CLR(c, &free_cpus);
-	}
-	if (CPU_COUNT(&free_cpus))
-		pthread_setaffinity_np(pthread_self(), sizeof(free_cpus), &free_cpus);
+	hg_placement_off_measured(plan, NULL);
 	setpriority(PRIO_PROCESS, (id_t)gettid(), HG_WRITER_NICE);
 }
 

@@ -33,6 +33,7 @@
 
 #include "base/stats.h"
 #include "base/timeutil.h"
+#include "run/calcache.h"
 #include "run/counter.h"
 #include "run/host.h"
 
@@ -201,27 +202,30 @@ static int calibrate_rate(struct hg_calibration *cal, int64_t span_ns)
 	return 0;
 }
 
-int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms)
+/* What every calibration starts with: the names, and max_ms checked and capped. */
+static int begin(struct hg_calibration *cal, unsigned *max_ms)
 {
 	memset(cal, 0, sizeof(*cal));
-	if (max_ms < 10)
+	if (*max_ms < 10)
 		return -EINVAL;
-	if (max_ms > 100)
-		max_ms = 100;
-	/* Budget: 80 % rate window, 5 % (<= 5 ms) loop, the rest slack for
-	 * wake-up latency and the final reference pair. */
-	int64_t loop_ns = (int64_t)max_ms * 1000000 / 20;
-	if (loop_ns > 5000000)
-		loop_ns = 5000000;
+	if (*max_ms > 100)
+		*max_ms = 100;
 	cal->counter = counter_name();
 	cal->method = "monotonic_raw_regression";
 	cal->invariant = counter_invariant();
-	int rc = calibrate_rate(cal, (int64_t)max_ms * 800000);
-	if (rc)
-		return rc;
+	return 0;
+}
+
+/* The loop cost, gap: auto and the reference pair, once hz is known.
+ * Budget: 5 % of max_ms (at most 5 ms) for the loop. */
+static int finish(struct hg_calibration *cal, unsigned max_ms)
+{
+	int64_t loop_ns = (int64_t)max_ms * 1000000 / 20;
+	if (loop_ns > 5000000)
+		loop_ns = 5000000;
 	double ticks;
-	rc = measure_loop(hg_ns_to_ticks(cal, (uint64_t)loop_ns),
-			  hg_ns_to_ticks(cal, 1000000), &ticks);
+	int rc = measure_loop(hg_ns_to_ticks(cal, (uint64_t)loop_ns),
+			      hg_ns_to_ticks(cal, 1000000), &ticks);
 	if (rc)
 		return rc;
 	cal->loop_ns = ticks * 1e9 / cal->hz;
@@ -231,4 +235,63 @@ int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms)
 	cal->ref_ticks = ref.ticks;
 	cal->ref_monotonic_ns = ref.ns;
 	return 0;
+}
+
+/* Budget: 80 % rate window, 5 % loop, the rest slack for wake-up latency
+ * and the final reference pair. */
+int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms)
+{
+	int rc = begin(cal, &max_ms);
+	if (!rc)
+		rc = calibrate_rate(cal, (int64_t)max_ms * 800000);
+	return rc ? rc : finish(cal, max_ms);
+}
+
+/* The kept rate when a short check agrees with it (run/calcache.h).  The
+ * check is a calibration of its own over CHECK_SPAN_NS (about 5 ppm
+ * here, against 0.5 ppm over 80 ms); they agree when they differ by at
+ * most CHECK_SIGMAS of the check's error and never more than
+ * CHECK_MAX_PPM, so a kept rate is used only when the counter still runs
+ * at it to well within what the check can see. */
+#define CHECK_SPAN_NS 8000000
+#define CHECK_SIGMAS 4.0
+#define CHECK_MIN_PPM 10.0
+#define CHECK_MAX_PPM 100.0
+
+static bool reuse_kept(struct hg_calibration *cal)
+{
+	struct hg_calcache kept;
+	struct hg_calibration check;
+	if (!cal->invariant || hg_calcache_read(cal->counter, &kept) != 0 ||
+	    calibrate_rate(&check, CHECK_SPAN_NS) != 0)
+		return false;
+	double ppm = fabs(check.hz - kept.hz) / kept.hz * 1e6;
+	double limit = fmin(fmax(CHECK_SIGMAS * check.hz_error_ppm, CHECK_MIN_PPM), CHECK_MAX_PPM);
+	if (ppm > limit)
+		return false;
+	cal->hz = kept.hz;
+	cal->hz_error_ppm = kept.hz_error_ppm;
+	cal->samples = kept.samples;
+	cal->span_ns = kept.span_ns;
+	cal->bracket_ns = kept.bracket_ns;
+	cal->kept = true;
+	cal->check_ppm = ppm;
+	return true;
+}
+
+int hg_counter_calibrate_kept(struct hg_calibration *cal, unsigned max_ms)
+{
+	int rc = begin(cal, &max_ms);
+	if (rc)
+		return rc;
+	if (!reuse_kept(cal)) {
+		if ((rc = calibrate_rate(cal, (int64_t)max_ms * 800000)) != 0)
+			return rc;
+		if (cal->invariant && max_ms == 100)
+			hg_calcache_write(cal->counter, &(struct hg_calcache){
+				.hz = cal->hz, .hz_error_ppm = cal->hz_error_ppm,
+				.samples = cal->samples, .span_ns = cal->span_ns,
+				.bracket_ns = cal->bracket_ns });
+	}
+	return finish(cal, max_ms);
 }

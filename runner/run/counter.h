@@ -61,6 +61,8 @@ struct hg_calibration {
 	unsigned samples;        /* (counter, clock) pairs in the fit */
 	double span_ns;          /* CLOCK_MONOTONIC_RAW between first and last pair */
 	double bracket_ns;       /* mean width of the pairs' brackets */
+	bool kept;               /* hz is this boot's kept rate (run/calcache.h) */
+	double check_ppm;        /* when kept: the short check's difference from it */
 };
 
 /* How gap_auto_ns is derived (docs/gap-threshold.md). */
@@ -68,6 +70,10 @@ struct hg_calibration {
 
 /* Calibrate in at most max_ms milliseconds (<= 100). Returns 0 or -errno. */
 int hg_counter_calibrate(struct hg_calibration *cal, unsigned max_ms);
+/* The same, but the rate is this boot's kept one when a short check (8 ms)
+ * agrees with it; else it is measured, and kept when max_ms is 100 and
+ * the counter invariant (run/calcache.h).  About 15 ms instead of 90. */
+int hg_counter_calibrate_kept(struct hg_calibration *cal, unsigned max_ms);
 
 /* Tick <-> ns conversions with the calibrated rate. */
 static inline int64_t hg_ticks_to_ns(const struct hg_calibration *cal, int64_t ticks)

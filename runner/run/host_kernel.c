@@ -129,7 +129,7 @@ bool hg_host_preempt_klog(char *model, size_t size)
 /* The kernel's configuration text (malloc'ed), or NULL: /boot/config-<release>
  * as it is, else /proc/config.gz through gzip -dc (gzip is part of every
  * Debian system; hgrun links no compression library for one file). */
-static char *kernel_config(const char **source)
+static char *read_kernel_config(const char **source)
 {
 	static char boot[300];
 	struct utsname u;
@@ -157,6 +157,22 @@ static char *kernel_config(const char **source)
 	if (!len)
 		return free(buf), NULL;
 	return buf;
+}
+
+/* The same, read once per process: the running kernel's configuration
+ * does not change, and a run asks twice (a gzip each, about 2.5 ms), a
+ * sweep at every point. */
+static const char *kernel_config(const char **source)
+{
+	static char *text;
+	static const char *from;
+	static bool read;
+	if (!read) {
+		text = read_kernel_config(&from);
+		read = true;
+	}
+	*source = from;
+	return text;
 }
 
 /* The value of "CONFIG_<name>=" in the config, "" when unset. */
@@ -191,7 +207,7 @@ static bool config_preempt(const char *config, size_t from, char *model, size_t 
 
 bool hg_host_preempt_config(struct hg_config_preempt *c)
 {
-	char *config = kernel_config(&c->source);
+	const char *config = kernel_config(&c->source);
 	char v[16];
 	c->model[0] = c->dynamic_default[0] = '\0';
 	c->dynamic = -1;
@@ -201,14 +217,13 @@ bool hg_host_preempt_config(struct hg_config_preempt *c)
 	config_preempt(config, 1, c->dynamic_default, sizeof(c->dynamic_default));
 	config_value(config, "PREEMPT_DYNAMIC", v, sizeof(v));
 	c->dynamic = strcmp(v, "y") == 0;
-	free(config);
 	return true;
 }
 
 void hg_host_kernel_config(json_t *host)
 {
 	const char *source = NULL;
-	char *config = kernel_config(&source);
+	const char *config = kernel_config(&source);
 	char v[64];
 	json_t *hz = json_null(), *boot_preempt = json_null(), *nohz_full = json_null();
 	if (config) {
@@ -220,7 +235,6 @@ void hg_host_kernel_config(json_t *host)
 		config_value(config, "NO_HZ_FULL", v, sizeof(v));
 		nohz_full = json_boolean(strcmp(v, "y") == 0);
 	}
-	free(config);
 	json_object_set_new(host, "hz", hz);
 	json_object_set_new(host, "preempt_config_default", boot_preempt);
 	json_object_set_new(host, "config_no_hz_full", nohz_full);

@@ -24,6 +24,7 @@
 #include "plan/workload.h"
 #include "run/footprint.h"
 #include "run/host.h"
+#include "run/placement.h"
 #include "run/pmqos.h"
 #include "run/run.h"
 #include "run/run_env.h"
@@ -179,6 +180,7 @@ static int gate(struct hg_run_state *rs, int verdict)
 		}
 	}
 	if (!verdict) {
+		rs->wd.plan = rs->plan;
 		rs->wd.sync = s;
 		rs->wd.workers = rs->workers;
 		rs->wd.n_workers = rs->n_workers;
@@ -331,7 +333,7 @@ static int prepare(struct hg_run_state *rs, FILE *err)
 		fprintf(err, "error: %s\n", why);
 		return HG_EXIT_FAILED;
 	}
-	rc = hg_counter_calibrate(&rs->cal, HG_CALIBRATE_MS);
+	rc = hg_counter_calibrate_kept(&rs->cal, HG_CALIBRATE_MS);
 	if (rc < 0) {
 		fprintf(err, "error: cannot calibrate the cycle counter: %s\n", strerror(-rc));
 		return HG_EXIT_FAILED;
@@ -403,7 +405,14 @@ int hg_run(const struct hg_plan *plan, const struct hg_run_options *opt)
 		hg_loadrun_stop_all(rs.loads);
 	} else {
 		rs.complete = true;
+		/* main waits off the measured CPUs: its signal wait wakes every
+		 * second.  Back where it was afterwards, for the next run of a
+		 * sweep (the load supervisor it starts inherits its affinity). */
+		cpu_set_t cpus;
+		bool moved = hg_placement_off_measured(plan, &cpus);
 		hg_run_wait_end(&rs, &waited);
+		if (moved)
+			pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
 		hg_watchdog_join(&rs.wd);
 		if (!rs.wd.rt_granted && hg_run_any_rt_granted(&rs))
 			hg_run_warn(&rs, "the watchdog did not get SCHED_FIFO 99 (%s): it cannot "

@@ -81,14 +81,19 @@ static int take_pending_cont(void)
 }
 
 /* Main waits for the watchdog's done signal; SIGINT/SIGTERM stop the run
- * early, SIGXCPU (RLIMIT_RTTIME soft limit) too. */
+ * early, SIGXCPU (RLIMIT_RTTIME soft limit) too.  Every signal wakes it at
+ * once; the timeout only re-pokes a watchdog that may have missed the
+ * first poke (every 100 ms once the run is stopping) and gives up on one
+ * that never answers (each second before: a wake-up on some CPU, a
+ * measured one when the plan uses them all). */
 void hg_run_wait_end(struct hg_run_state *rs, const sigset_t *waited)
 {
 	int64_t give_up = rs->wd.hard_ns + HG_NS_PER_SEC;
 	sigset_t stops;
 	hg_stop_signals(&stops);
 	for (;;) {
-		struct timespec tmo = { 0, 100000000 };
+		bool stopping = atomic_load(&rs->sync->stop);
+		struct timespec tmo = { stopping ? 0 : 1, stopping ? 100000000 : 0 };
 		int sig = sigtimedwait(waited, NULL, &tmo);
 		/* The signal first, then the end: a SIGSTOP across the run's end
 		 * continues hgrun with its SIGCONT and the watchdog's done signal

@@ -7,6 +7,7 @@
 
 #include "base/timeutil.h"
 #include "plan/priority.h"
+#include "run/placement.h"
 #include "run/scheduling.h"
 #include "run/wake.h"
 #include "run/watchdog.h"
@@ -38,6 +39,8 @@ static void *watchdog_main(void *arg)
 {
 	struct hg_watchdog *wd = arg;
 	pthread_setname_np(pthread_self(), "hgrun-watchdog");
+	/* Its timer and its wake-ups at the end then interrupt no measured CPU. */
+	hg_placement_off_measured(wd->plan, NULL);
 	int rc = hg_sched_fifo_self(HG_WATCHDOG_PRIORITY);
 	wd->rt_granted = rc == 0;
 	wd->rt_error = -rc;

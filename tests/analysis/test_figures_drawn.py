@@ -58,7 +58,7 @@ def test_timeline_lines_each_have_a_style_and_every_legend_entry_is_drawn(golden
             assert (name, style) in drawn_lines, f"legend line {name!r} drawn nowhere"
     # every legend patch's colour fills some bar of some panel
     fills = {mcolors.to_hex(c) for ax in fig.get_axes() for coll in ax.collections
-             for c in np.atleast_2d(coll.get_facecolor())}
+             if len(coll.get_paths()) for c in np.atleast_2d(coll.get_facecolor())}
     fills |= {mcolors.to_hex(p.get_facecolor()) for ax in fig.get_axes() for p in ax.patches}
     for name, h in entries:
         if hasattr(h, "get_facecolor") and not h.get_hatch():
@@ -81,6 +81,9 @@ def test_a_window_late_in_a_long_run_reads_without_an_axis_offset(golden, drawn,
     timeline.plot_windows(run, tmp_path / "timeline.png", [w], "execution trace")
     fig = drawn["timeline.png"]
     assert not _offsets(fig)
+    # the window holds no interval of the 600 ms run: the legend lists none
+    legend = [t.get_text() for t in fig.get_axes()[0].get_legend().get_texts()]
+    assert "interval of CPU" not in legend and "gap starts" in legend, legend
     labels = [t.get_text() for t in fig.get_axes()[0].get_xticklabels() if t.get_text()]
     assert any("40" in s and len(s.replace(",", "").replace("\u2212", "")) >= 5 for s in labels), labels
 
@@ -168,6 +171,13 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
             assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
     titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
     assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+    # log axes labelled as plain numbers (0.05), not 6×10^-2 on every minor tick
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
+        fig = drawn[name]
+        fig.canvas.draw()
+        texts = [t.get_text() for ax in fig.get_axes() for t in ax.get_yticklabels(which="both")
+                 if t.get_visible() and t.get_text()]
+        assert texts and not [t for t in texts if "times" in t or "^" in t], (name, texts)
 
 
 def _bars(ax):

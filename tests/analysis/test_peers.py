@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Other tools' outputs read as runs (analysis/hgreport/read/peers.py, docs/peers.md): each
 reader on real outputs of this machine's rt-tests 2.4 and stress-ng 0.15.06
-(tests/analysis/data/peers/), rtla's layout from its source, stress-ng 0.19.02's YAML; compare,
+(tests/analysis/data/peers/), of Debian's rtla 6.1 and 6.12 on their -rt kernels under QEMU,
+stress-ng 0.19.02's YAML; compare,
 hourglass-table1 and --fail-if taking them beside an hgrun run; damaged files refused in one
 line (exit 2)."""
 from __future__ import annotations
@@ -116,19 +117,77 @@ def test_stress_ng_yaml_alone_is_refused(tmp_path):
 
 
 def test_rtla_default():
+    """rtla 6.12 (Debian 13's 6.12-rt, under QEMU): user-space threads are its default, so
+    the thread latency (cpuN) is the Usr column and Thr is the kernel side (cpuN.thr)."""
     run = peers.read_peer(DATA / "rtla_timerlat_hist_c0-1.txt")
-    assert [t["os_name"] for t in run.threads] == ["cpu0.irq", "cpu0", "cpu1.irq", "cpu1"]
+    assert [t["os_name"] for t in run.threads] == ["cpu0.irq", "cpu0.thr", "cpu0",
+                                                   "cpu1.irq", "cpu1.thr", "cpu1"]
     s = lat(run, "cpu0")
-    assert s["count"] == 30000 and s["histogram"]["overflow"] == 7 and s["max_ns"] == 457_000
-    assert s["histogram"]["bucket_ns"] == 1000
-    assert run.duration_ns == 30_000_000_000
+    assert s["count"] == 4533 and s["histogram"]["overflow"] == 337 and s["max_ns"] == 15_187_000
+    assert s["histogram"]["bucket_ns"] == 1000 and s["histogram"]["n_buckets"] == 256
+    assert s["min_ns"] == 44_000 and s["mean_ns"] == 239_000 and s["p50_ns"] == 114_000
+    assert s["p99_ns"] is None          # rank past rtla's 256 us (-E 256, the default)
+    assert lat(run, "cpu1.thr")["count"] == 4525 and lat(run, "cpu1.thr")["max_ns"] == 12_635_000
+    assert run.duration_ns == 6_000_000_000
+    assert not [n for n in run.result["peer"]["notes"] if "the tool counted" in n]
 
 
 def test_rtla_user_threads_in_ns():
     run = peers.read_peer(DATA / "rtla_timerlat_hist_u_nano_b500.txt")
-    assert [t["os_name"] for t in run.threads] == ["cpu1.irq", "cpu1.thr", "cpu1"]
+    assert [t["os_name"] for t in run.threads] == ["cpu0.irq", "cpu0.thr", "cpu0",
+                                                   "cpu1.irq", "cpu1.thr", "cpu1"]
     s = lat(run, "cpu1")
-    assert s["histogram"]["bucket_ns"] == 500 and s["max_ns"] == 392_933
+    assert s["histogram"]["bucket_ns"] == 500 and s["max_ns"] == 12_033_436
+    assert s["min_ns"] == 46_105 and s["count"] == 4546 and s["histogram"]["overflow"] == 1220
+    assert s["histogram"]["n_buckets"] == 256       # 256 entries of 500 ns: up to 128 us
+
+
+def test_rtla_6_1_kernel_threads_no_all_block():
+    """rtla 6.1 (Debian 12's 6.1-rt): kernel threads only (no Usr column), no ALL: block."""
+    run = peers.read_peer(DATA / "rtla_6.1_timerlat_hist_c0-1.txt")
+    assert [t["os_name"] for t in run.threads] == ["cpu0.irq", "cpu0", "cpu1.irq", "cpu1"]
+    s = lat(run, "cpu1")
+    assert s["count"] == 4827 and s["histogram"]["overflow"] == 108 and s["max_ns"] == 9_607_000
+    n = peers.read_peer(DATA / "rtla_6.1_timerlat_hist_c1_nano_b500.txt")
+    assert [t["os_name"] for t in n.threads] == ["cpu1.irq", "cpu1"]
+    assert lat(n, "cpu1")["histogram"]["bucket_ns"] == 500
+    assert lat(n, "cpu1")["max_ns"] == 5_436_700 and lat(n, "cpu1")["count"] == 4950
+
+
+def test_rtla_with_zeros_short_histogram():
+    """-E 30 --with-zeros: every bucket printed, most samples past the 30 us end."""
+    run = peers.read_peer(DATA / "rtla_timerlat_hist_c1_E30_zeros.txt")
+    s = lat(run, "cpu1.irq")
+    assert s["histogram"]["n_buckets"] == 30 and s["histogram"]["overflow"] == 2751
+    assert s["count"] == 2927 and s["p50_ns"] is None
+    assert lat(run, "cpu1")["histogram"]["overflow"] == lat(run, "cpu1")["count"] == 2927
+
+
+def test_rtla_stopped_by_threshold():
+    """-T 50 stopped the trace at the first sample: one IRQ and one Thr sample past the
+    histogram, an empty Usr column ('-'), and the auto-analysis after the ALL: block."""
+    run = peers.read_peer(DATA / "rtla_timerlat_hist_T50_stopped.txt")
+    assert [t["os_name"] for t in run.threads] == ["cpu0.irq", "cpu0.thr"]
+    s = lat(run, "cpu0.thr")
+    assert s["count"] == 1 and s["histogram"]["overflow"] == 1 and s["max_ns"] == 2_523_000
+    assert run.duration_ns == 2_000_000_000
+    # no bucket printed: rtla's histogram (-E, 256 by default) ends at 0 us or later, which
+    # the text does not tell; the note says so rather than "the histogram's end (0 us)"
+    notes = run.result["peer"]["notes"]
+    assert not [n for n in notes if "end (0 us)" in n], notes
+    assert any("cpu0.thr: 1 samples past the last bucket printed (0 us; its histogram "
+               "ends there or later)" in n for n in notes), notes
+
+
+def test_rtla_end_of_the_histogram_known_with_zeros():
+    """--with-zeros prints every bucket (a row of zeros tells): the histogram's end is known
+    (30 us with -E 30); without it the last bucket rtla printed is only where the histogram
+    ends at the earliest."""
+    z = peers.read_peer(DATA / "rtla_timerlat_hist_c1_E30_zeros.txt").result["peer"]["notes"]
+    assert any("cpu1.irq: 2751 samples beyond the histogram's end (30 us)" in n for n in z), z
+    d = peers.read_peer(DATA / "rtla_6.1_timerlat_hist_c0-1.txt").result["peer"]["notes"]
+    assert any("cpu1: 108 samples past the last bucket printed (256 us; its histogram "
+               "ends there or later)" in n for n in d), d
 
 
 def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):
@@ -146,6 +205,21 @@ def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):
     assert 3_948_000 in cpu0.values() and 14_477_350 in cpu0.values()   # cyclictest, mix's lat
     assert (out / "latency_hist.png").is_file()
     assert "latency_hist.png" in doc["figures"]
+
+
+def test_compare_rtla_beside_an_hgrun_run_labels_no_missing_facts(golden, tmp_path):
+    """rtla's text names no kernel and no host: its row's label leaves them out rather than
+    reading "kernel None, preempt None, host None"; rows by CPU meet the hgrun run's."""
+    out = tmp_path / "cmp"
+    r = hgreport("compare", DATA / "rtla_timerlat_hist_c0-1.txt",
+                 DATA / "rtla_6.1_timerlat_hist_c0-1.txt", golden("mix"), "-o", out)
+    assert r.returncode == 0, r.stderr + r.stdout
+    doc = json.loads((out / "compare.json").read_text())
+    assert {"cpu0", "cpu1", "cpu0.irq", "cpu0.thr"} <= set(doc["subjects"])
+    text = (out / "compare.md").read_text()
+    assert "None" not in text
+    assert "rtla timerlat, duration 6.000 s" in text
+    assert "mix, kernel 6.18.44-fc-v669, preempt none, host vm" in text
 
 
 def test_dispatch_takes_peers(golden):
@@ -168,7 +242,7 @@ CASES = {
                                ("skipped bucket", lambda b: b.replace(b"000017 000141\t000211\n", b""))],
     "oslat_c1.json": [("zero key", lambda b: b.replace(b'"1": 199927413', b'"0": 199927413'))],
     "rtla_timerlat_hist_c0-1.txt": [("no columns", lambda b: b.replace(b"Index", b"Indix").replace(b"IRQ-", b"XRQ-")),
-                                    ("short row", lambda b: b.replace(b"\n1         14725", b"\n1 14725 x"))],
+                                    ("short row", lambda b: b.replace(b"\n24            1", b"\n24 1 x"))],
     "stress-ng_cyclic.log": [("no block", lambda b: b.replace(b"sched SCHED_DEADLINE", b"schedx"))],
 }
 

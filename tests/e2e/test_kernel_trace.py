@@ -6,6 +6,7 @@ without tracefs the run goes on with a warning (exit 4 with --strict)."""
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -197,6 +198,7 @@ def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path)
     warning = next(w for w in r.result["warnings"]
                    if w.startswith("competition: other processes took"))
     assert f"competitor (pid {other.pid})" in warning
+    _says_what_the_share_is_of(warning)
     top = r.thread("hog")["gap_causes"]["top"]
     assert any(t["cause"] == "process" and t["name"] == "competitor" for t in top)
 
@@ -222,6 +224,16 @@ def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, 
     warning = next(w for w in r.result["warnings"]
                    if w.startswith("competition: other processes took"))
     assert f"competitor (pid {other.pid})" in warning
+    _says_what_the_share_is_of(warning)
+
+
+def _says_what_the_share_is_of(warning):
+    """A share with its absolute size beside it (docs/kernel-trace.md): "took 71.1% of the
+    scenario's CPUs (0) during the run (710.3 ms of 1.000 s)", each process's time in readable
+    units, never "0.000 s"."""
+    m = re.search(r"during the run \(([0-9.]+ [mun]?s) of ([0-9.]+ [mun]?s)\)", warning)
+    assert m, warning
+    assert not re.search(r"\) 0\.000 s", warning), warning
 
 
 @needs_tracefs

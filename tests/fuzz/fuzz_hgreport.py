@@ -63,15 +63,18 @@ TARGETS: tuple[tuple[str, str], ...] = (
     ("sweep", "sweep.json"), ("sweep", "p000/r0/result.json"), ("sweep", "p001/r1/trace.bin"),
     ("sweep", "p002/r0/series.jsonl"),
     ("mix", "result.json"),
-    # other tools' outputs (read/peers.py): real ones of this machine, tests/analysis/data/peers
+    # other tools' outputs (read/peers.py): real ones, tests/analysis/data/peers
     ("peers", "cyclictest.json"), ("peers", "cyclictest.txt"), ("peers", "oslat.json"),
-    ("peers", "rtla.txt"), ("peers", "rtla_u.txt"), ("peers", "stress-ng.log"),
+    ("peers", "rtla.txt"), ("peers", "rtla_u.txt"), ("peers", "rtla_6.1.txt"),
+    ("peers", "rtla_stopped.txt"), ("peers", "stress-ng.log"),
     ("peers", "stress-ng.yaml"),
 )
 PEERS = ROOT / "tests" / "analysis" / "data" / "peers"
 PEER_FILES = {"cyclictest.json": "cyclictest_t2_h400.json", "cyclictest.txt": "cyclictest_t2_h400.txt",
               "oslat.json": "oslat_c1.json", "rtla.txt": "rtla_timerlat_hist_c0-1.txt",
               "rtla_u.txt": "rtla_timerlat_hist_u_nano_b500.txt",
+              "rtla_6.1.txt": "rtla_6.1_timerlat_hist_c0-1.txt",
+              "rtla_stopped.txt": "rtla_timerlat_hist_T50_stopped.txt",
               "stress-ng.log": "stress-ng_cyclic.log", "stress-ng.yaml": "stress-ng_cyclic.yaml"}
 
 # A late_wakeups.jsonl as hgrun writes one (docs/kernel-trace.md, "Late wake-ups"), for mix.

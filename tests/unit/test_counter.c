@@ -2,12 +2,15 @@
 /* Tests of the counter calibration (runner/run/counter.c).  Timing on a shared
  * machine is noisy, so the tolerances are generous: they catch a wrong
  * formula (a factor, a unit), not a few ppm. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "unit.h"
+#include "run/calcache.h"
 #include "run/counter.h"
 
 
@@ -79,6 +82,53 @@ static void test_bounds(void)
 	}
 }
 
+/* The kept rate (runner/run/calcache.h): measured and kept the first time,
+ * reused the second (the same hz, far sooner), refused when it is not the
+ * counter's rate any more. */
+static void test_kept(void)
+{
+	char dir[] = "/tmp/hg_kept_XXXXXX", file[64];
+	if (!mkdtemp(dir))
+		return;
+	snprintf(file, sizeof(file), "%s/calibration", dir);
+	setenv("HGRUN_CALIBRATION_CACHE", dir, 1);
+	struct hg_calibration first, second, third;
+	int rc = hg_counter_calibrate_kept(&first, 100);
+	CHECK(rc == 0 && !first.kept, "first: rc %d, kept %d", rc, first.kept);
+	struct hg_calcache c;
+	bool invariant = first.invariant;
+	rc = hg_calcache_read(first.counter, &c);
+	/* written with 6 decimals: equal to a part in 1e12 */
+	CHECK(invariant ? rc == 0 && fabs(c.hz / first.hz - 1) < 1e-12 : rc == -ENOENT,
+	      "kept: rc %d", rc);
+	int64_t start = now_ns(CLOCK_MONOTONIC);
+	rc = hg_counter_calibrate_kept(&second, 100);
+	int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+	CHECK(rc == 0 && second.kept == invariant, "second: rc %d, kept %d", rc, second.kept);
+	if (invariant) {
+		CHECK(second.hz == c.hz && second.hz_error_ppm == c.hz_error_ppm &&
+		      second.samples == first.samples, "the kept rate: %.3f vs %.3f", second.hz,
+		      first.hz);
+		CHECK(second.check_ppm >= 0 && second.check_ppm <= 100, "check %g ppm",
+		      second.check_ppm);
+		CHECK(second.loop_ns > 0 && second.gap_auto_ns >= 500 && second.ref_ticks > 0,
+		      "loop, gap, reference measured anew");
+		printf("kept rate: %.1f ms (check %.2f ppm)\n", took / 1e6, second.check_ppm);
+	}
+	/* 1000 ppm off: the check sees it, the rate is measured and kept anew */
+	c.hz = first.hz * 1.001;
+	hg_calcache_write(first.counter, &c);
+	rc = hg_counter_calibrate_kept(&third, 100);
+	CHECK(rc == 0 && !third.kept, "a wrong kept rate is not used: kept %d", third.kept);
+	CHECK(fabs(third.hz / first.hz - 1) < 1e-4, "measured %.3f vs %.3f", third.hz, first.hz);
+	if (invariant)
+		CHECK(hg_calcache_read(first.counter, &c) == 0 && fabs(c.hz / third.hz - 1) < 1e-12,
+		      "kept anew");
+	unlink(file);
+	rmdir(dir);
+	unsetenv("HGRUN_CALIBRATION_CACHE");
+}
+
 static void test_cpu(void)
 {
 	int cpu = hg_counter_cpu();
@@ -89,6 +139,7 @@ int main(void)
 {
 	test_calibration();
 	test_bounds();
+	test_kept();
 	test_cpu();
 	return unit_report("test_counter");
 }

@@ -73,6 +73,7 @@ def write(groups: Sequence[Group], out: Path) -> list[str]:
     if not subjects:
         return []
     from ..figures.plotting import plt, save
+    from .plots import _ticks
     labels = [g.label for g in groups]
     fig, axes = plt.subplots(1, len(subjects), figsize=(5.2 * len(subjects) + 0.6, 4.6),
                              squeeze=False, layout="constrained")
@@ -96,6 +97,8 @@ def write(groups: Sequence[Group], out: Path) -> list[str]:
             if row["overflow"]:
                 past.append(f"{lab}: {row['overflow']} past its histogram")
         ax.set_yscale("log")
+        lo_y, hi_y = ax.get_ylim()
+        _ticks(ax.yaxis, lo_y, hi_y)        # 0.01, 0.02, 0.05, not 6×10^-2 on every minor tick
         ax.set_xlim(0, hi * 1.02 if hi else 1)
         ax.set_xlabel("latency (us)")
         ax.set_ylabel("fraction of samples per us")

@@ -61,7 +61,7 @@ def _runs_table(groups: Sequence[Group], differing: list[str],
                     + [f.get(key, "") or "–" for key in differing] + [f"`{where}`"])
     out = [table(["run", "runs", "complete", "disturbed by"] + differing + ["path"], rows,
                  "lrll" + "l" * len(differing) + "l"), ""]
-    common = {k: v for k, v in group_facts(groups[0]).items() if k not in differing}
+    common = {k: v for k, v in group_facts(groups[0]).items() if k not in differing and v}
     if common:
         out += ["Common to all: " + ", ".join(f"{k} {v}" for k, v in common.items()) + ".", ""]
     return out

@@ -40,6 +40,8 @@ class Series:
     overflow: int | None = 0
     percentiles: dict[str, float | None] = field(default_factory=dict)
     kept: int | None = None           # samples the percentiles and histogram cover (stress-ng)
+    end_known: bool = True            # False: the histogram ends at len(counts) or later
+                                      # (rtla prints only its non-empty buckets)
     notes: list[str] = field(default_factory=list)
 
 
@@ -144,9 +146,12 @@ def finish(path: Path, s: Series) -> Series:
     if s.counts is not None and s.overflow:
         end = len(s.counts) * (s.bucket_ns or 0)
         missing = [k for k, v in s.percentiles.items() if v is None]
+        where = (f"beyond the histogram's end ({end / 1e3:g} us)" if s.end_known else
+                 f"past the last bucket printed ({end / 1e3:g} us; "
+                 "its histogram ends there or later)")
         if missing:
-            s.notes.append(f"{s.name}: {s.overflow} samples beyond the histogram's end "
-                           f"({end / 1e3:g} us): {', '.join(k[:-3] for k in missing)} unknown "
+            s.notes.append(f"{s.name}: {s.overflow} samples {where}: "
+                           f"{', '.join(k[:-3] for k in missing)} unknown "
                            "(a longer histogram would tell)")
     return s
 

@@ -2,15 +2,16 @@
 """`rtla timerlat hist`'s text (docs/peers.md), as the kernel's
 rtla's timerlat_hist source (the kernel's tools/tracing/rtla) prints it: a header (`# RTLA timerlat histogram`,
 `# Time unit is microseconds (us)` or nanoseconds with -n, `# Duration: D HH:MM:SS`), the
-column line (`Index`, then per CPU `IRQ-NNN`, `Thr-NNN` and with -u/-U `Usr-NNN`), one line
+column line (`Index`, then per CPU `IRQ-NNN`, `Thr-NNN` and with user threads `Usr-NNN`), one line
 per bucket that is not all zeros (every one with --with-zeros), `over:`, then `count:`,
-`min:`, `avg:`, `max:` (a `-` where a column counted nothing) and the `ALL:` block.
-Written against that source and the example of Documentation/tools/rtla/
-rtla-timerlat-hist.rst: this machine's kernel has no timerlat tracer to run it.
+`min:`, `avg:`, `max:` (a `-` where a column counted nothing), the `ALL:` block (rtla
+6.12 prints it, 6.1 does not), and after a stop (-a, -T, -i) the auto-analysis. Checked
+against real outputs of Debian's rtla 6.1 and 6.12 (tests/analysis/data/peers/README.md).
 
-Per CPU the thread latency (Usr with -u, else Thr: the timerlat thread woken by its timer,
-what cyclictest measures) is the series `cpuN`; the others are `cpuN.irq` (the timer's
-IRQ handler started) and `cpuN.thr` (the kernel side of a -u thread)."""
+Per CPU the thread latency (Usr where there is such a column: -u, and rtla 6.12's default;
+else Thr: the timerlat thread woken by its timer, what cyclictest measures) is the series
+`cpuN`; the others are `cpuN.irq` (the timer's IRQ handler started) and `cpuN.thr` (the
+kernel side of a user thread)."""
 from __future__ import annotations
 
 import math
@@ -96,9 +97,9 @@ def read(path: Path) -> Peer:
                                "--no-header, which leaves the CPUs unnamed")
     if unit is None:
         raise InputError(path, "no '# Time unit is ...' line")
-    peer = Peer("rtla timerlat", None, None, "timerlat tracer: per CPU, a kernel (or with -u "
-                "user) thread woken by a periodic timer; IRQ: the timer's handler started, "
-                "Thr/Usr: the thread ran (trace clock)", [],
+    peer = Peer("rtla timerlat", None, None, "timerlat tracer: per CPU, a kernel (Thr) or "
+                "user (Usr: -u, rtla 6.12's default) thread woken by a periodic timer; IRQ: "
+                "the timer's handler started, Thr/Usr: the thread ran (trace clock)", [],
                 duration_ns=duration * 1_000_000_000 if duration is not None else None)
     if index:
         idx = [i for i, _ in rows if i is not None]
@@ -113,6 +114,9 @@ def read(path: Path) -> Peer:
         raise InputError(path, "a bucket index past 10000000 buckets")
     width = (positions[-1] + 1) if positions else 0
     have_usr = any(k == "Usr" for k, _ in columns)
+    # rtla prints only the buckets that are not all zeros, unless --with-zeros (a row of zeros
+    # tells): without it the histogram (-E entries) ends at the last bucket printed or later
+    with_zeros = any(not any(cells) for _, cells in rows)
     for c, (kind, cpu) in enumerate(columns):
         counts = np.zeros(width, dtype=np.int64)
         for pos, (_, cells) in zip(positions, rows):
@@ -125,7 +129,8 @@ def read(path: Path) -> Peer:
         total = stat("count")
         name = (f"cpu{cpu}" if kind == ("Usr" if have_usr else "Thr") else
                 f"cpu{cpu}.{kind.lower()}")
-        s = Series(name, cpu, 0, bucket_ns=size * unit, counts=counts, overflow=over or 0)
+        s = Series(name, cpu, 0, bucket_ns=size * unit, counts=counts, overflow=over or 0,
+                   end_known=with_zeros)
         held = int(counts.sum()) + (over or 0)
         s.count = total if total is not None else held
         if total is not None and total < held:

@@ -33,12 +33,17 @@ class Group:
 
 def facts(run: Run) -> dict[str, str]:
     """What describes a run's configuration, in the order labels use: scenario, kernel,
-    preemption model, host, duration, loads, --set overrides, sweep point values."""
+    preemption model, host ('' when the run does not state it), duration, loads, --set
+    overrides, sweep point values."""
     host = run.result.get("host") or {}
+    def stated(v: Any) -> str:
+        # a fact the run does not state is '' (left out of labels), not "None": another
+        # tool's output often names no kernel or host (rtla's text, cyclictest's -h text)
+        return "" if v is None else str(v)
     out = {"scenario": str(run.scenario.get("name")),
-           "kernel": str(host.get("kernel_release")),
-           "preempt": str(host.get("preempt")),
-           "host": str(host.get("hostname")),
+           "kernel": stated(host.get("kernel_release")),
+           "preempt": stated(host.get("preempt")),
+           "host": stated(host.get("hostname")),
            "duration": fmt_ns(run.duration_ns),
            "loads": ",".join(ld.get("name", "?") for ld in run.scenario.get("loads") or []) or "none"}
     for k, v in sorted((run.result.get("overrides") or {}).items()):

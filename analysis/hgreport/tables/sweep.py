@@ -180,12 +180,17 @@ def render(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict],
     return "\n".join(lines) + "\n"
 
 
-def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path) -> None:
+def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path,
+              dist: dict[str, list[Disturbance]] | None = None) -> None:
+    """One line per point and figure; `disturbed_by` the kinds of disturbance that affect
+    that figure's subject in that point's runs (as the tables' "disturbed by" column)."""
     axes = [a for a, _ in sweep.axes]
+    dist = dist or {}
     with safeout.open_out(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["point", "index"] + axes + ["subject", "metric", "n", "value", "ci95_low",
-                                                "ci95_high", "method", "sd", "values"])
+                                                "ci95_high", "method", "sd", "values",
+                                                "disturbed_by"])
         for p in sweep.points:
             for s, m in columns:
                 c = cells[p.id].get((s, m))
@@ -194,7 +199,8 @@ def write_csv(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dic
                 e = c.est
                 w.writerow([p.id, p.index] + [p.overrides.get(a) for a in axes]
                            + [s, m, e.n, e.value, e.low, e.high, e.method, e.sd,
-                              ";".join(f"{v:g}" for v in c.values)])
+                              ";".join(f"{v:g}" for v in c.values),
+                              ";".join(disturbances.kinds(dist.get(p.id, []), s))])
 
 
 CATEGORICAL_KEYS = ("priority", "timer", "type", "policy", "pattern", "mode", "cpus", HOST_AXIS)
@@ -302,7 +308,7 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool =
             dist[p.id].append(Disturbance("mixed_machines", spread, f"point {p.id}"))
     text = render(sweep, columns, cells, dist)
     safeout.write_text(out / "sweep.md", text)
-    write_csv(sweep, columns, cells, out / "sweep.csv")
+    write_csv(sweep, columns, cells, out / "sweep.csv", dist)
     if sweep.axes and columns:
         plot(sweep, columns, cells, out / "sweep.png")
     summary: dict[str, Any] = {
