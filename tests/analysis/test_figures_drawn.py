@@ -157,8 +157,11 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
                                                                    drawn, tmp_path):
     """compare's tables give hog.0 and hog.1 a section each; so do its figures: a panel per
     instance in the latency CCDF, the gap and the switch-cost histograms, never one pooled."""
-    base = golden("mix")
-    other = copy_run(base, None, "other")
+    def quiet(doc):
+        doc["warnings"] = []
+    mix = golden("mix")
+    base = copy_run(mix, quiet, "base")
+    other = copy_run(mix, None, "other")                  # its competition warnings kept
     rc, out, err = hgreport("compare", base, other, "-o", tmp_path / "cmp")
     assert rc in (0, 6), err
     doc = json.loads((tmp_path / "cmp" / "compare.json").read_text())
@@ -171,6 +174,10 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
             assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
     titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
     assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+    # what disturbed a row is said beside its lines too
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
+        legend = [t.get_text() for leg in drawn[name].legends for t in leg.get_texts()]
+        assert legend == ["base", "other (disturbed: competition)"], (name, legend)
     # log axes labelled as plain numbers (0.05), not 6×10^-2 on every minor tick
     for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
         fig = drawn[name]

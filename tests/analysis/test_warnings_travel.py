@@ -22,8 +22,8 @@ def no_figures(monkeypatch):
     reads them): drawing them would be most of the time."""
     from hgreport.compare import histograms, plots
     from hgreport.tables import sweep
-    monkeypatch.setattr(plots, "write_all", lambda table, out: [])
-    monkeypatch.setattr(histograms, "write", lambda groups, out: [])
+    monkeypatch.setattr(plots, "write_all", lambda table, out, *more: [])
+    monkeypatch.setattr(histograms, "write", lambda groups, out, *more: [])
     monkeypatch.setattr(sweep, "save", lambda fig, path: path)
 
 

@@ -65,7 +65,7 @@ def _binned(row: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     return np.arange(len(dense)) * width / 1e3, y
 
 
-def write(groups: Sequence[Group], out: Path) -> list[str]:
+def write(groups: Sequence[Group], out: Path, shown: dict[str, str] | None = None) -> list[str]:
     hists = histograms(groups)
     subjects = [s for s, rows in hists.items() if any(r.get("n") for r in rows.values())]
     subjects.sort(key=lambda s: -sum(r.get("n", 0) for r in hists[s].values()))
@@ -105,6 +105,7 @@ def write(groups: Sequence[Group], out: Path) -> list[str]:
         ax.set_title(f"{s}" + "".join(f"\n{p}" for p in past[:3]), fontsize=9)
         ax.grid(color="0.9", which="both")
     names = [lab for lab in labels if lab in found]
-    fig.legend([found[n] for n in names], names, loc="outside lower center",
+    fig.legend([found[n] for n in names], [(shown or {}).get(n, n) for n in names],
+               loc="outside lower center",
                ncol=min(2, len(names)), fontsize=9, frameon=False)
     return [save(fig, out / "latency_hist.png").name]
