@@ -22,6 +22,7 @@ the binary files' size.
     bench/hgreport_scale.py --intervals 1000000 --repeat 1
     bench/hgreport_scale.py --run-dir results/x/20260101T000000Z
     bench/hgreport_scale.py --tree /tmp/before --repeat 5   # this tree and another, interleaved
+    bench/hgreport_scale.py --tree /tmp/before --stages     # and each stage's CPU time in both
 """
 from __future__ import annotations
 
@@ -223,6 +224,10 @@ from hgreport.read.rundir import read_run
 export = getattr(report.perfetto, "write_perfetto", None) or report.perfetto.write
 run, out, what = read_run(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 t = {}
+if what.endswith("-cpu"):          # each stage's CPU time (this process's), not its wall time
+    import time
+    time.perf_counter = time.process_time
+    what = what[:-len("-cpu")]
 if what == "perfetto-only":
     out.mkdir(parents=True)
     run.intervals, run.samples
@@ -290,9 +295,10 @@ class Children:
 
 
 def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Path, size: int,
-                 trace_size: int, tmp: pathlib.Path, repeat: int) -> None:
+                 trace_size: int, tmp: pathlib.Path, repeat: int, stages: bool = False) -> None:
     """`hgreport RUN` of each tree on the small and the big run, interleaved (tree A, tree B, A,
-    ...), each `repeat` times timed and as many times with the memory sampler."""
+    ...), each `repeat` times timed and as many times with the memory sampler; with `stages`,
+    then the big run's report without the Perfetto export, the CPU time of each stage."""
     took: dict[tuple[int, str], list[tuple]] = {}
     n = 0
     for _ in range(repeat):
@@ -331,6 +337,29 @@ def side_by_side(trees: list[pathlib.Path], small: pathlib.Path, big: pathlib.Pa
           "run's, over trace.bin + latency.bin; RSS-small: the peak RSS above the small run's "
           "(the interpreter, numpy, matplotlib and its fonts: what does not grow with the "
           "trace), over trace.bin.")
+    if stages:
+        cpu: dict[int, list[dict[str, float]]] = {k: [] for k in range(len(trees))}
+        for _ in range(repeat):
+            for k, tree in enumerate(trees):
+                n += 1
+                r = measure([sys.executable, "-c", STAGES, str(big), str(tmp / f"o{n}"),
+                             "without-perfetto-cpu"], None, False, tree)
+                cpu[k].append(json.loads(r[2]))
+        keys = [key for key in cpu[0][0] if not key.startswith(("perfetto", "cpu_"))]
+        print(f"\nthe big run's report without the Perfetto export, CPU s per stage (the parent's "
+              f"process_time), median of {repeat}, interleaved; load average "
+              f"{os.getloadavg()[0]:.1f} at the end")
+        names = [key[:-4] if key.endswith(".png") else key for key in keys]
+        widths = [max(6, len(name)) for name in names]
+        print(f"{'tree':48} " + " ".join(f"{name:>{w}}" for name, w in zip(names, widths))
+              + f" {'total':>7}")
+        for k, tree in enumerate(trees):
+            med = {key: statistics.median(x.get(key, 0.0) for x in cpu[k]) for key in keys}
+            total = statistics.median(x["cpu_self"] for x in cpu[k])
+            print(f"{str(tree)[-48:]:48} " + " ".join(f"{med[key]:{w}.2f}"
+                                                      for key, w in zip(keys, widths))
+                  + f" {total:7.2f}")
+        print("total: the process's CPU time at the end, imports included")
 
 
 def main() -> int:
@@ -345,6 +374,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the synthesised run")
     ap.add_argument("--tree", type=pathlib.Path,
                     help="another checkout: time `hgreport RUN` of both, interleaved, and stop")
+    ap.add_argument("--stages", action="store_true",
+                    help="with --tree: also each stage's CPU time in both trees, interleaved")
     a = ap.parse_args()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="hgreport_scale."))
     if a.run_dir:
@@ -369,7 +400,7 @@ def main() -> int:
     small = ROOT / "tests" / "analysis" / "golden" / "mix" if a.run_dir else tmp / "template"
     if a.tree:
         side_by_side([ROOT, a.tree.resolve()], small, big, size,
-                     (big / "trace.bin").stat().st_size, tmp, a.repeat)
+                     (big / "trace.bin").stat().st_size, tmp, a.repeat, a.stages)
         if a.keep or a.run_dir:
             print(f"kept: {tmp}")
         else:

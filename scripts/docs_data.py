@@ -230,17 +230,30 @@ def verdict(word: str, name: str, basis: str, n: str | None = None) -> str:
     counted when they are not the runs (pairs of runs)."""
     shown = n
     d, n = disturbed(name)
-    reps = load(name)["hgrun"].get("repeat") or n
-    if word.startswith("reproduced") and (reps < 3 or not re.search(r"\[[^\]]+\]", basis)):
-        word = "partly"
-        basis += (f"; it would read reproduced, but the rubric asks for n ≥ 3 ({reps} here) "
-                  "and an interval that supports it")
-    if d and word.startswith("reproduced"):
-        word = "partly"
-        basis += (f"; it would read reproduced, but {d} of {n} runs were disturbed, and a "
-                  "verdict rests on undisturbed runs")
+    word, basis = downgraded(word, name, basis)
     note = f"; provisional: {d} of {n} runs disturbed" if d else ""
     return f"**{word}** (n = {shown or n}{note}; {basis})"
+
+
+def downgraded(word: str, name: str, basis: str) -> tuple[str, str]:
+    """The rubric's conditions on a "reproduced" (or "reproduced in form"): n >= 3, an
+    interval, undisturbed runs; else it reads "partly", and the basis says why."""
+    d, n = disturbed(name)
+    reps = load(name)["hgrun"].get("repeat") or n
+    if word.startswith("reproduced") and (reps < 3 or not re.search(r"\[[^\]]+\]", basis)):
+        basis += (f"; it would read {word}, but the rubric asks for n ≥ 3 ({reps} here) "
+                  "and an interval that supports it")
+        word = "partly"
+    if d and word.startswith("reproduced"):
+        basis += (f"; it would read {word}, but {d} of {n} runs were disturbed, and a "
+                  "verdict rests on undisturbed runs")
+        word = "partly"
+    return word, basis
+
+
+def word_of(r: dict[str, Any]) -> str:
+    """A row's word in the table: the verdict's, after its downgrades."""
+    return f"**{downgraded(r['word'], r['name'], r['basis'])[0]}**"
 
 
 # --- the spans ---------------------------------------------------------------------------
@@ -338,10 +351,11 @@ def share(r: dict[str, Any]) -> str:
 
 @renders("machine")
 def machine() -> str:
-    names = [n for n in manifest_names() if ready(n)]
+    # the kernel matrix's runs are in emulated guests (their sections say so), not this machine
+    names = [n for n in manifest_names() if ready(n) and load(n)["hgrun"]["kind"] != "matrix"]
     docs = [load(n) for n in names]
-    hosts = {json.dumps(d["provenance"]["common"].get("host"), sort_keys=True) for d in docs
-             if d["provenance"]["common"].get("host")}
+    hosts = {(x.get("hostname"), x.get("kernel_release")) for x in
+             (d["provenance"]["common"].get("host") for d in docs) if x}
     h = docs[0]["provenance"]["common"]["host"]
     runs = [r for n in names for r in runs_of(n)]
     mhz = [r["tsc_mhz"] for r in runs if r.get("tsc_mhz")]
@@ -353,7 +367,8 @@ def machine() -> str:
     n = sum(d["provenance"]["n"] for d in docs)
     shares = [r["outsiders_share"] for r in runs if r.get("outsiders_share") is not None]
     one = "the same machine" if len(hosts) == 1 else f"{len(hosts)} machines (see each file)"
-    return (f"Every file of docs/data was made on {one}: `{h['hostname']}`, a KVM guest with "
+    return (f"Every file of docs/data but the kernel matrix's (guests under emulation) was made "
+            f"on {one}: `{h['hostname']}`, a KVM guest with "
             f"{h['cpus_online']} vCPUs ({h['cpu_model']}, TSC {span(mhz, lambda x: f'{x:.1f}')} MHz, "
             f"invariant), Linux {h['kernel_release']}, HZ={h['hz']}, clocksource {h['clocksource']}, "
             f"cpuidle {h['cpuidle_driver']}, booted with the preemption model **{h['preempt']}** "
@@ -361,8 +376,9 @@ def machine() -> str:
             "of the paper-era standard kernel with Morton's low-latency points, not of the "
             "preemptible kernels the papers compare against). hgrun's loop took "
             f"{span(loop, lambda x: f'{x:.1f}')} ns per iteration, gap threshold "
-            f"{', '.join(dur(g) for g in gap)}. The files were made between {dates[0]} and "
-            f"{dates[-1]} at commit{'s' if len(commits) > 1 else ''} {', '.join(commits)} "
+            f"{', '.join(dur(g) for g in gap)}. The files were made "
+            + (f"on {dates[0]}" if dates[0] == dates[-1] else f"between {dates[0]} and {dates[-1]}")
+            + f" at commit{'s' if len(commits) > 1 else ''} {', '.join(commits)} "
             f"(built `-DCMAKE_BUILD_TYPE=Release`).\n\n"
             f"**The machine was shared** with other sessions compiling and running tests: "
             f"{dist} of the {n} runs were disturbed (hgrun's competition warning: other processes "
@@ -449,7 +465,7 @@ def row1_result() -> dict[str, Any]:
 
 @renders("row1.word")
 def row1_word() -> str:
-    return f"**{row1_result()['word']}**"
+    return word_of(row1_result())
 
 
 @renders("row1.cell")
@@ -542,8 +558,7 @@ def row2_here() -> str:
 
 @renders("row2.word")
 def row2_word() -> str:
-    r = row2_result()
-    return f"**{'partly' if provisional(r['name']) and r['word'] == 'reproduced' else r['word']}**"
+    return word_of(row2_result())
 
 
 @renders("row2.cell")
@@ -600,8 +615,7 @@ def row3_result() -> dict[str, Any]:
 
 @renders("row3.word")
 def row3_word() -> str:
-    r = row3_result()
-    return f"**{r['word']}**"
+    return word_of(row3_result())
 
 
 @renders("row3.cell")
@@ -656,7 +670,7 @@ def row4_result() -> dict[str, Any]:
 
 @renders("row4.word")
 def row4_word() -> str:
-    return f"**{row4_result()['word']}**"
+    return word_of(row4_result())
 
 
 @renders("row4.cell")
@@ -737,7 +751,7 @@ def row5_loopback() -> str:
 
 @renders("row5.word")
 def row5_word() -> str:
-    return f"**{row5_result()['word']}**"
+    return word_of(row5_result())
 
 
 @renders("row5.cell")
@@ -838,7 +852,7 @@ def row6_result() -> dict[str, Any]:
 
 @renders("row6.word")
 def row6_word() -> str:
-    return f"**{row6_result()['word']}**"
+    return word_of(row6_result())
 
 
 @renders("row6.cell")
@@ -899,7 +913,7 @@ def row7_result() -> dict[str, Any]:
 
 @renders("row7.word")
 def row7_word() -> str:
-    return f"**{row7_result()['word']}**"
+    return word_of(row7_result())
 
 
 @renders("row7.cell")
@@ -1035,7 +1049,7 @@ def row8_result() -> dict[str, Any]:
 
 @renders("row8.word")
 def row8_word() -> str:
-    return f"**{row8_result()['word']}**"
+    return word_of(row8_result())
 
 
 @renders("row8.cell")
@@ -1190,7 +1204,7 @@ def row9_result() -> dict[str, Any]:
 
 @renders("row9.word")
 def row9_word() -> str:
-    return f"**{row9_result()['word']}**"
+    return word_of(row9_result())
 
 
 @renders("row9.cell")
@@ -1259,7 +1273,7 @@ def row10_result() -> dict[str, Any]:
 
 @renders("row10.word")
 def row10_word() -> str:
-    return f"**{row10_result()['word']}**"
+    return word_of(row10_result())
 
 
 @renders("row10.cell")
@@ -1270,7 +1284,10 @@ def row10_cell() -> str:
 @renders("row10.verdict")
 def row10_verdict() -> str:
     r = row10_result()
-    return verdict(r["word"], r["name"], r["basis"]) + "."
+    per = sorted({len(rows) for rows in dougan_variants().values()})
+    n = (f"{'–'.join(str(k) for k in per)} threads (one per CPU in each run) of each of "
+         f"{len(dougan_variants())} scenarios, {load(r['name'])['hgrun'].get('repeat')} runs each")
+    return verdict(r["word"], r["name"], r["basis"], n=n) + "."
 
 
 # === docs/cache.md ========================================================================
@@ -1333,7 +1350,8 @@ def cache_n() -> str:
 @renders("cache.verdict")
 def cache_verdict() -> str:
     r = row3_result()
-    return verdict(r["word"], r["name"], r["basis"]) + "."
+    pairs = len(cache_rows()[0]["penalty_cpu_ns"])
+    return verdict(r["word"], r["name"], r["basis"], n=f"{pairs} pairs of runs per working set") + "."
 
 
 # === the kernel matrix's emulated rows (docs/kernels.md) ==================================

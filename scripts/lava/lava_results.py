@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The results of an hgrun run as LAVA test cases (scripts/lava/hgrun.yaml, docs/kernels.md):
 one `lava-test-case` per expectation, pass or fail with its measured value, and one per key
-figure of each thread (latency percentiles and worst, deadlines missed), with `hgrun-run`
-first: pass when the run completed (exit status 0, or 5: an expectation failed).
+figure of each thread (latency percentiles and worst, skipped wake-up slots, deadlines
+missed), with `hgrun-run` first: pass when the run completed (exit status 0, or 5: an
+expectation failed), then `hgrun-warnings`: the number of result.json's warnings, unknown
+when there are any (each also on stderr, in the job's log).
 
 Only the standard library: it runs on the device under test, where hgreport's packages may
 not be. When `lava-test-case` is on PATH (inside LAVA) it is called for each case; else, or
@@ -44,6 +46,15 @@ def cases(result: dict, exit_status: int | None) -> list[list[str]]:
     """The lava-test-case argument lists, in order."""
     ok = bool(result.get("complete")) and exit_status in (None, 0, 5)
     out = [["hgrun-run", "--result", "pass" if ok else "fail"]]
+    # What disturbed the run goes with it (docs/statistics.md, "Disturbed runs"): with
+    # warnings (competition, steal time, CPU not received, skipped wake-ups, ...) the case is
+    # "unknown", not "pass": a gate must not blame a kernel for a noisy neighbour. The
+    # warnings' text is in result.json and the job's log.
+    warnings = result.get("warnings") or []
+    out.append(["hgrun-warnings", "--result", "unknown" if warnings else "pass",
+                "--measurement", str(len(warnings)), "--units", "count"])
+    for w in warnings:
+        print(f"hgrun warning: {w}", file=sys.stderr)
     for e in result.get("expectations") or []:
         args = [name("expect", e.get("thread"), e.get("metric")),
                 "--result", "pass" if e.get("pass") else "fail"]
@@ -63,6 +74,9 @@ def cases(result: dict, exit_status: int | None) -> list[list[str]]:
                     value, units = measurement(metric, float(lat[key]))
                     out.append([name(label, metric), "--result", "pass",
                                 "--measurement", value, "--units", units])
+            if lat.get("grid_skipped"):     # slots skipped (align: absolute): no wake-up
+                out.append([name(label, "latency_skipped_slots"), "--result", "unknown",
+                            "--measurement", str(lat["grid_skipped"]), "--units", "count"])
         if st.get("releases"):
             out.append([name(label, "deadlines_missed"), "--result", "pass",
                         "--measurement", str(st.get("deadlines_missed", 0)), "--units", "count"])

@@ -18,12 +18,13 @@
 # `facts`, `version`, `help-*.txt`), --boot-timeout S (one boot's bound,
 # default 900), --step-timeout S (one rtla command's bound in the guest,
 # default 300), --tries N (boots of one entry when the kernel oopses
-# before /init, default 3), --fetch-only.  The packages (the kernel, rtla and the
-# libraries of the kernel's Debian release, busybox-static) come with apt's
-# own download through an apt configuration of this script's own in
-# $HG_KERNEL_CACHE (default /var/cache/hgrun-kernels, shared with
-# scripts/kernel-matrix.sh: the .deb files are named alike).  Hold the
-# machine's RT lock around a boot (docs: the project's RT lock), e.g.
+# before /init, default 3), --fetch-only.  The packages (the kernel, rtla
+# and the libraries of the kernel's Debian release, busybox-static) come
+# with apt's own download through an apt configuration of this script's own
+# in $HG_KERNEL_CACHE (default /var/cache/hgrun-kernels, shared with
+# scripts/kernel-matrix.sh: the .deb files are named alike).  On a shared
+# machine hold its RT lock around the boots, as for the kernel matrix
+# (docs/kernels.md), e.g.
 #   flock /work/coord/rt.lock scripts/peers/capture_rtla.sh 6.12-rt
 # Needs qemu-system-x86_64, dpkg-deb, apt-get, readelf, timeout.
 set -euo pipefail

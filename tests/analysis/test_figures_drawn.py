@@ -58,7 +58,7 @@ def test_timeline_lines_each_have_a_style_and_every_legend_entry_is_drawn(golden
             assert (name, style) in drawn_lines, f"legend line {name!r} drawn nowhere"
     # every legend patch's colour fills some bar of some panel
     fills = {mcolors.to_hex(c) for ax in fig.get_axes() for coll in ax.collections
-             for c in np.atleast_2d(coll.get_facecolor())}
+             if len(coll.get_paths()) for c in np.atleast_2d(coll.get_facecolor())}
     fills |= {mcolors.to_hex(p.get_facecolor()) for ax in fig.get_axes() for p in ax.patches}
     for name, h in entries:
         if hasattr(h, "get_facecolor") and not h.get_hatch():
@@ -81,6 +81,9 @@ def test_a_window_late_in_a_long_run_reads_without_an_axis_offset(golden, drawn,
     timeline.plot_windows(run, tmp_path / "timeline.png", [w], "execution trace")
     fig = drawn["timeline.png"]
     assert not _offsets(fig)
+    # the window holds no interval of the 600 ms run: the legend lists none
+    legend = [t.get_text() for t in fig.get_axes()[0].get_legend().get_texts()]
+    assert "interval of CPU" not in legend and "gap starts" in legend, legend
     labels = [t.get_text() for t in fig.get_axes()[0].get_xticklabels() if t.get_text()]
     assert any("40" in s and len(s.replace(",", "").replace("\u2212", "")) >= 5 for s in labels), labels
 
@@ -154,8 +157,11 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
                                                                    drawn, tmp_path):
     """compare's tables give hog.0 and hog.1 a section each; so do its figures: a panel per
     instance in the latency CCDF, the gap and the switch-cost histograms, never one pooled."""
-    base = golden("mix")
-    other = copy_run(base, None, "other")
+    def quiet(doc):
+        doc["warnings"] = []
+    mix = golden("mix")
+    base = copy_run(mix, quiet, "base")
+    other = copy_run(mix, None, "other")                  # its competition warnings kept
     rc, out, err = hgreport("compare", base, other, "-o", tmp_path / "cmp")
     assert rc in (0, 6), err
     doc = json.loads((tmp_path / "cmp" / "compare.json").read_text())
@@ -168,6 +174,17 @@ def test_compare_figures_keep_thread_instances_apart_as_its_tables(golden, copy_
             assert title.startswith("thread ") and title[len("thread "):] in sections, (name, title)
     titles = [ax.get_title() for ax in drawn["switch_costs.png"].get_axes()]
     assert {"thread hog.0", "thread hog.1"} <= set(titles), titles
+    # what disturbed a row is said beside its lines too
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
+        legend = [t.get_text() for leg in drawn[name].legends for t in leg.get_texts()]
+        assert legend == ["base", "other (disturbed: competition)"], (name, legend)
+    # log axes labelled as plain numbers (0.05), not 6×10^-2 on every minor tick
+    for name in ("latency_ccdf.png", "gaps.png", "switch_costs.png", "latency_hist.png"):
+        fig = drawn[name]
+        fig.canvas.draw()
+        texts = [t.get_text() for ax in fig.get_axes() for t in ax.get_yticklabels(which="both")
+                 if t.get_visible() and t.get_text()]
+        assert texts and not [t for t in texts if "times" in t or "^" in t], (name, texts)
 
 
 def _bars(ax):
@@ -206,3 +223,25 @@ def test_sweep_bars_are_the_t_interval_and_latency_comes_first(mix_run, tmp_path
                             "-o", tmp_path / "sw2")
     assert rc == 0, err
     assert drawn["sweep.png"].get_axes()[0].get_ylabel().startswith("lat latency_max_ns")
+
+
+def test_sweep_rings_the_points_whose_runs_were_disturbed(mix_run, tmp_path, hgreport, drawn):
+    """lat skipped wake-up slots in p000's runs: a red ring on p000 in lat's panels, none in
+    the other threads' panels nor at p001, and the title says what the ring means."""
+    from test_one_method import _dataset
+    root, _ = _dataset(tmp_path / "data", mix_run, 3, 2.0, seed=5)
+    for d in (root / "p000").iterdir():
+        doc = json.loads((d / "result.json").read_text())
+        next(t for t in doc["threads"] if t["name"] == "lat")["stats"]["latency"]["grid_skipped"] = 9
+        (d / "result.json").write_text(json.dumps(doc))
+    rc, out, err = hgreport("sweep", root, "--metric", "latency_p99_ns", "--metric", "cpu_ns",
+                            "-o", tmp_path / "sw")
+    assert rc == 0, err
+    fig = drawn["sweep.png"]
+    rings = {ax.get_ylabel().split(" (")[0]: [float(x) for ln in ax.get_lines()
+                                              if ln.get_label() == "_disturbed"
+                                              for x in ln.get_xdata()]
+             for ax in fig.get_axes()}
+    assert rings == {"lat latency_p99_ns": [0.0], "hog cpu_ns": [], "lat cpu_ns": [0.0],
+                     "rt cpu_ns": []}, rings
+    assert "red ring: disturbed runs" in fig._suptitle.get_text()

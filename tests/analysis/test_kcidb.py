@@ -96,3 +96,30 @@ def test_a_bad_origin_or_stdout_is_a_usage_error(golden, hgreport, tmp_path):
     assert rc == 3 and "-o FILE" in err
     rc, _, err = hgreport("export", run, "--format", "jsonl", "--origin", "x")
     assert rc == 3 and "belongs to --format kcidb" in err
+
+
+def test_what_disturbed_the_run_travels_with_it(golden, copy_run, hgreport, tmp_path):
+    """Competition and skipped wake-ups go with the run to the dashboard (docs/statistics.md,
+    "Disturbed runs"): the run's test says what disturbed it, the latency tests how many
+    slots the thread skipped."""
+    noise = ("competition: other processes took 45.0% of the scenario's CPUs (0) during the "
+             "run (270 ms of 600 ms), more than 5%: stress (pid 4242) 270 ms")
+
+    def disturbed(doc):
+        doc["warnings"] = [noise]
+        lat = next(t for t in doc["threads"] if t["name"] == "lat")
+        lat["stats"]["latency"]["grid_skipped"] = 100
+    run = copy_run(golden("mix"), disturbed)
+    out = tmp_path / "kcidb" / "kcidb.json"
+    rc, _, err = hgreport("export", run, "--format", "kcidb", "-o", out)
+    assert rc == 0, err
+    data = json.loads(out.read_text())
+    validate(data)
+    tests = {t["path"]: t for t in data["tests"]}
+    top = tests["hgrun.mix"]
+    assert top["misc"]["disturbed_by"] == ["competition", "skipped_wakeups"]
+    assert noise in top["misc"]["disturbances"]
+    assert top["comment"].endswith("(disturbed by competition, skipped wake-ups)")
+    p99 = tests["hgrun.mix.lat.latency_p99_ns"]
+    assert p99["misc"]["skipped_slots"] == 100 and p99["misc"]["skipped_counted_late"]
+    assert "100 of " in p99["comment"]

@@ -52,6 +52,10 @@ def test_each_expectation_is_a_case_with_its_measurement():
     res = json.loads((GOLDEN / "expect" / "result.json").read_text())
     cases = by_name(lines(GOLDEN / "expect", "--exit-status", "5"))
     assert cases.pop("hgrun-run") == {"--result": "pass"}      # 5: an expectation failed
+    # the golden run's competition warning travels: "unknown", not "pass"
+    assert cases.pop("hgrun-warnings") == {"--result": "unknown", "--measurement":
+                                           str(len(res["warnings"])), "--units": "count"}
+    assert res["warnings"]
     for e in res["expectations"]:
         c = cases.pop(f"expect_{e['thread']}_{e['metric']}")
         assert c["--result"] == ("pass" if e["pass"] else "fail")
@@ -70,6 +74,7 @@ def test_each_expectation_is_a_case_with_its_measurement():
 
 def test_an_incomplete_or_failed_run_fails_its_run_case():
     cases = by_name(lines(GOLDEN / "killed"))
+    assert cases.pop("hgrun-warnings")["--units"] == "count"
     assert cases == {"hgrun-run": {"--result": "fail"}}
     cases = by_name(lines(GOLDEN / "expect", "--exit-status", "1"))
     assert cases["hgrun-run"] == {"--result": "fail"} and "lat_latency_p99_ns" not in cases
@@ -106,6 +111,22 @@ exit 5
     assert args[:2] == ["run", d["params"]["SCENARIO"]] and "--duration" in args
     calls = [c.split() for c in log.read_text().splitlines()]
     assert calls[0] == ["hgrun-run", "--result", "pass"]
-    assert ["expect_lat_latency_max_ns", "--result", "fail"] == calls[4][:3]
+    assert calls[1][:3] == ["hgrun-warnings", "--result", "unknown"]
+    assert ["expect_lat_latency_max_ns", "--result", "fail"] == calls[5][:3]
     assert len(calls) == len(lines(GOLDEN / "expect", "--exit-status", "5"))
     assert (tmp_path / "work" / "run" / "result.json").is_file()
+
+
+def test_skipped_slots_and_no_warnings(tmp_path):
+    """A latency thread's skipped slots are a case of their own; a run without warnings
+    passes its warnings case."""
+    run = tmp_path / "run"
+    shutil.copytree(GOLDEN / "expect", run)
+    doc = json.loads((run / "result.json").read_text())
+    doc["warnings"] = []
+    doc["threads"][1]["stats"]["latency"]["grid_skipped"] = 7
+    (run / "result.json").write_text(json.dumps(doc))
+    cases = by_name(lines(run, "--exit-status", "5"))
+    assert cases["hgrun-warnings"] == {"--result": "pass", "--measurement": "0", "--units": "count"}
+    assert cases["lat_latency_skipped_slots"] == {"--result": "unknown", "--measurement": "7",
+                                                  "--units": "count"}

@@ -5,6 +5,7 @@ affects and in compare.md, its --fail-if check ends inconclusive with exit statu
 compare.md and on stdout, and `sweep` shows it beside the point and its verdict. The same data
 without the disturbance trips the gate (exit 5): the disturbance, not the data, makes it
 inconclusive."""
+import csv
 import json
 import re
 
@@ -21,8 +22,8 @@ def no_figures(monkeypatch):
     reads them): drawing them would be most of the time."""
     from hgreport.compare import histograms, plots
     from hgreport.tables import sweep
-    monkeypatch.setattr(plots, "write_all", lambda table, out: [])
-    monkeypatch.setattr(histograms, "write", lambda groups, out: [])
+    monkeypatch.setattr(plots, "write_all", lambda table, out, *more: [])
+    monkeypatch.setattr(histograms, "write", lambda groups, out, *more: [])
     monkeypatch.setattr(sweep, "save", lambda fig, path: path)
 
 
@@ -48,6 +49,11 @@ def _records(doc, k):
     _lat(doc)["stats"]["records_dropped"] = 40
 
 
+def _incomplete(doc, k):
+    if k == 1:
+        doc["complete"] = False
+
+
 def _other_host(doc, k):
     if k == 0:
         doc["host"]["hostname"] = "elsewhere"
@@ -68,6 +74,7 @@ KINDS = {
     "not_granted": (_warn("lat: priority RTHIGH not granted: SCHED_OTHER instead"),
                     "not as asked"),
     "mixed_hosts": (_other_host, "mixed machines"),
+    "incomplete": (_incomplete, "incomplete"),
 }
 
 
@@ -110,3 +117,7 @@ def test_a_disturbed_baseline_shows_beside_every_result_and_the_gate_is_inconclu
     assert words in row, row
     verdict = next(ln for ln in out.splitlines() if ln.startswith("- `lat latency_p99_ns`"))
     assert f"disturbed by {words}" in verdict, verdict
+    rows = {r["point"]: r for r in csv.DictReader((tmp_path / "sw" / "sweep.csv").open())}
+    assert rows["p000"]["disturbed_by"], rows
+    # (mixed machines: the sweep's points ran on two machines, so every point says it)
+    assert rows["p001"]["disturbed_by"] == ("mixed_machines" if case == "mixed_hosts" else "")

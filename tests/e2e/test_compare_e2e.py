@@ -61,7 +61,7 @@ def hgreport(capsys, monkeypatch):
     def run(*args, figures=True):
         with monkeypatch.context() as m:
             if not figures:
-                m.setattr(compare_plots, "write_all", lambda table, out: [])
+                m.setattr(compare_plots, "write_all", lambda table, out, *more: [])
             rc = main([str(a) for a in args])
         got = capsys.readouterr()
         return rc, got.out, got.err

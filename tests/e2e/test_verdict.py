@@ -2,6 +2,8 @@
 """The verdict first (docs/results.md, "The verdict"): the summary opens with each
 expectation's PASS/FAIL in the units its bound was written in, then the key findings, then
 warnings and details; result.json's `verdict` holds the same for hgreport."""
+import re
+
 from runhelp import Run
 
 SCENARIO = """\
@@ -60,3 +62,14 @@ def test_no_expectations_and_a_pass(hgrun, scenario, tmp_path):
     assert r.out.splitlines()[1:3] == ["verdict: PASS: 1 expectation met",
                                        f"  PASS rt: releases = {r.result['threads'][1]['stats']['releases']}, bound min 1"]
     assert r.result["verdict"]["status"] == "ok"
+
+
+def test_a_value_in_the_bounds_unit_reads_without_an_exponent(hgrun, scenario, tmp_path):
+    """cpu_ns of a 300 ms run against a bound in us: "154321 us", never "1.543e+05 us"."""
+    text = SCENARIO.split("expect:")[0] + "expect:\n  - {thread: c, metric: cpu_ns, min: 1us}\n"
+    out = tmp_path / "u"
+    r = Run(hgrun("run", scenario(text, "u.yaml"), "-o", out), out)
+    assert r.rc == 0, r.err
+    line = r.out.splitlines()[2]
+    assert re.fullmatch(r"  PASS c: cpu_ns = \d{5,6} us, bound min 1 us", line), line
+    assert "e+" not in r.out

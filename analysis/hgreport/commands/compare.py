@@ -86,9 +86,10 @@ def _run(args: argparse.Namespace) -> int:
     status = compare_failif.exit_status(verdicts)
     out = args.output or Path("compare")
     safeout.make_dir(out)
-    figures = compare_plots.write_all(table, out)
+    figures = compare_plots.write_all(table, out, dist)
     from ..compare import histograms as compare_histograms
-    figures += compare_histograms.write(groups, out)
+    figures += compare_histograms.write(groups, out,
+                                        compare_plots.legend_names(table.labels, dist))
     doc = compare.to_json(table, groups, differing)
     doc["fail_if"] = verdicts
     doc["figures"] = figures

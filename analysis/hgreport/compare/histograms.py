@@ -65,7 +65,7 @@ def _binned(row: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     return np.arange(len(dense)) * width / 1e3, y
 
 
-def write(groups: Sequence[Group], out: Path) -> list[str]:
+def write(groups: Sequence[Group], out: Path, shown: dict[str, str] | None = None) -> list[str]:
     hists = histograms(groups)
     subjects = [s for s, rows in hists.items() if any(r.get("n") for r in rows.values())]
     subjects.sort(key=lambda s: -sum(r.get("n", 0) for r in hists[s].values()))
@@ -73,6 +73,7 @@ def write(groups: Sequence[Group], out: Path) -> list[str]:
     if not subjects:
         return []
     from ..figures.plotting import plt, save
+    from .plots import _ticks
     labels = [g.label for g in groups]
     fig, axes = plt.subplots(1, len(subjects), figsize=(5.2 * len(subjects) + 0.6, 4.6),
                              squeeze=False, layout="constrained")
@@ -96,12 +97,15 @@ def write(groups: Sequence[Group], out: Path) -> list[str]:
             if row["overflow"]:
                 past.append(f"{lab}: {row['overflow']} past its histogram")
         ax.set_yscale("log")
+        lo_y, hi_y = ax.get_ylim()
+        _ticks(ax.yaxis, lo_y, hi_y)        # 0.01, 0.02, 0.05, not 6×10^-2 on every minor tick
         ax.set_xlim(0, hi * 1.02 if hi else 1)
         ax.set_xlabel("latency (us)")
         ax.set_ylabel("fraction of samples per us")
         ax.set_title(f"{s}" + "".join(f"\n{p}" for p in past[:3]), fontsize=9)
         ax.grid(color="0.9", which="both")
     names = [lab for lab in labels if lab in found]
-    fig.legend([found[n] for n in names], names, loc="outside lower center",
+    fig.legend([found[n] for n in names], [(shown or {}).get(n, n) for n in names],
+               loc="outside lower center",
                ncol=min(2, len(names)), fontsize=9, frameon=False)
     return [save(fig, out / "latency_hist.png").name]

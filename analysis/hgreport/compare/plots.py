@@ -45,19 +45,21 @@ def _panels(n: int, title: str) -> tuple[Any, list[Any]]:
     return fig, list(axes[0])
 
 
-def _legend(fig: Any, axes: list[Any], labels: list[str]) -> None:
-    """One legend for every panel, below them (outside the data), in the rows' order."""
+def _legend(fig: Any, axes: list[Any], labels: list[str],
+            shown: dict[str, str] | None = None) -> None:
+    """One legend for every panel, below them (outside the data), in the rows' order; `shown`
+    gives a row's legend text where it is more than its label (what disturbed it)."""
     found: dict[str, Any] = {}
     for ax in axes:
         for h, n in zip(*ax.get_legend_handles_labels()):
             found.setdefault(n, h)
     names = [lab for lab in labels if lab in found]
     handles = [found[n] for n in names]
-    fig.legend(handles, names, loc="outside lower center", ncol=min(3, len(names)), fontsize=9,
-               frameon=False)
+    fig.legend(handles, [(shown or {}).get(n, n) for n in names], loc="outside lower center",
+               ncol=min(3, len(names)), fontsize=9, frameon=False)
 
 
-def plot_latency(t: Table, path: Path) -> Path | None:
+def plot_latency(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
     sets = _sets_with(t, "latency")
     if not sets:
         return None
@@ -81,7 +83,7 @@ def plot_latency(t: Table, path: Path) -> Path | None:
         ax.set_ylabel("fraction of wake-ups ≥ x (1 − CDF)")
         ax.set_title(f"thread {s}", fontsize=10)
         ax.grid(color="0.9", which="both")
-    _legend(fig, axes, t.labels)
+    _legend(fig, axes, t.labels, shown)
     return save(fig, path)
 
 
@@ -104,7 +106,7 @@ def _hist_panel(ax: Any, per: dict[str, np.ndarray], labels: list[str]) -> None:
     ax.grid(color="0.9", which="both")
 
 
-def plot_gaps(t: Table, path: Path) -> Path | None:
+def plot_gaps(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
     sets = _sets_with(t, "gap")
     if not sets:
         return None
@@ -115,11 +117,11 @@ def plot_gaps(t: Table, path: Path) -> Path | None:
         ax.set_xlabel("gap length (us)")
         ax.set_ylabel("fraction of the run's gaps")
         ax.set_title(f"thread {s}", fontsize=10)
-    _legend(fig, axes, t.labels)
+    _legend(fig, axes, t.labels, shown)
     return save(fig, path)
 
 
-def plot_switches(t: Table, path: Path) -> Path | None:
+def plot_switches(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
     """One panel per thread instance, as the tables give each its own switch cost (pooling
     hog.0's and hog.1's switches drew a figure no table shows)."""
     sets = _sets_with(t, "switch")
@@ -132,15 +134,27 @@ def plot_switches(t: Table, path: Path) -> Path | None:
         ax.set_xlabel("switch cost (us)")
         ax.set_ylabel("fraction of the run's switches")
         ax.set_title(f"thread {s}", fontsize=10)
-    _legend(fig, axes, t.labels)
+    _legend(fig, axes, t.labels, shown)
     return save(fig, path)
 
 
-def write_all(t: Table, out: Path) -> list[str]:
+def legend_names(labels: list[str], dist: dict[str, list[Any]] | None) -> dict[str, str]:
+    """{row label: its legend text}: "new (disturbed: competition)" for a row whose runs were
+    disturbed (analyses/disturbances.py), so that the figures say it beside the lines too."""
+    from ..analyses import disturbances
+    out = {}
+    for lab in labels:
+        words = disturbances.words((dist or {}).get(lab, []))
+        out[lab] = f"{lab} (disturbed: {words})" if words else lab
+    return out
+
+
+def write_all(t: Table, out: Path, dist: dict[str, list[Any]] | None = None) -> list[str]:
     written = []
+    shown = legend_names(t.labels, dist)
     for name, fn in (("latency_ccdf.png", plot_latency), ("gaps.png", plot_gaps),
                      ("switch_costs.png", plot_switches)):
-        p = fn(t, out / name)
+        p = fn(t, out / name, shown)
         if p is not None:
             written.append(p.name)
     return written

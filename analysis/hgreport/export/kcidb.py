@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..analyses import disturbances, skipped
 from ..base import safeout
 from ..base.errors import UsageError
 from ..read.rundir import Run
@@ -130,10 +131,16 @@ def report(run: Run, out_dir: Path, origin: str = ORIGIN, url_base: str | None =
         tests.append(dict(common, id=f"{run_id}/{path}", path=path, status=status, **kw))
 
     verdict = run.result.get("verdict") or {}
-    add(base, _status(run), comment=str(verdict.get("headline") or f"hgrun {scenario}"),
+    # what disturbed the run travels with it, as with compare's gates (docs/statistics.md,
+    # "Disturbed runs"): a CI dashboard must not blame the kernel for a noisy neighbour
+    dist = disturbances.of_run(run)
+    add(base, _status(run), comment=str(verdict.get("headline") or f"hgrun {scenario}")
+        + (f" (disturbed by {disturbances.words(dist)})" if dist else ""),
         misc={"hgrun_version": run.result.get("hgrun_version"),
               "scenario_sha256": run.result.get("scenario_sha256"),
-              "exit_status": run.result.get("exit_status"), "complete": run.complete},
+              "exit_status": run.result.get("exit_status"), "complete": run.complete,
+              "disturbed_by": disturbances.kinds(dist),
+              "disturbances": [d.text for d in dist]},
         output_files=[f for fs in files.values() for f in fs])
     lines = {(e.get("thread"), e.get("metric")): e.get("line")
              for e in verdict.get("expectations") or []}
@@ -147,10 +154,16 @@ def report(run: Run, out_dir: Path, origin: str = ORIGIN, url_base: str | None =
         add(f"{base}.expect.{_word(e['thread'])}.{_word(e['metric'])}",
             "PASS" if e.get("pass") else "FAIL", **kw)
     for i, t in enumerate(run.threads):
+        sk = skipped.of_thread(run, i)
         for metric, value in _key_metrics(t):
             kw = {"number": number(metric, value)}
             if metric.startswith("latency_") and i in files:
                 kw["output_files"] = files[i]
+            if metric.startswith("latency_") and sk.skipped:
+                # the slots the thread skipped are no wake-up of the percentiles: say so
+                kw["comment"] = sk.words()
+                kw["misc"] = {"skipped_slots": sk.skipped, "slots": sk.slots,
+                              "skipped_counted_late": sk.counted_late}
             add(f"{base}.{_word(run.label(i))}.{metric}", "DONE", **kw)
     build = {"id": build_id, "origin": origin, "checkout_id": build_id,
              "architecture": _word(host.get("machine") or "").lower(),

@@ -12,7 +12,8 @@ import matplotlib.artist
 
 matplotlib.use("Agg")
 # Tick labels say the value itself: a window 40.3 s into a run reads 40297..40302 ms, not
-# −3…1 with "+4.03e4" in a corner, and rates up to 10^9 are not "×1e6" (docs/testing.md).
+# −3…1 with "+4.03e4" in a corner, and rates up to 10^9 are not "×1e6" (docs/testing.md,
+# "Writing a test").
 matplotlib.rcParams["axes.formatter.useoffset"] = False
 matplotlib.rcParams["axes.formatter.limits"] = (-6, 9)
 # While matplotlib defines its Artist classes, matplotlib.artist.kwdoc (which writes the table

@@ -112,9 +112,10 @@ def _rows(run: Run, start: int, end: int) -> list[tuple[np.ndarray, np.ndarray]]
 
 
 def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
-              used_causes: dict[str, bool]) -> None:
+              used_causes: dict[str, bool]) -> bool:
     """One row per thread: intervals in gray (merged to pixels), gaps by cause underneath (not
-    on a row of several threads)."""
+    on a row of several threads). Returns whether any interval was drawn."""
+    drew = False
     shown = shown_threads(run)
     n = shown + (shown < len(run.threads))
     pixel = (end - start) / WIDTH_PX
@@ -127,6 +128,7 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
     for i, (a, b) in enumerate(_rows(run, start, end)):
         y = n - 1 - i
         a, b = merge_to_pixels(np.clip(a, start, end), np.clip(b, start, end), pixel)
+        drew = drew or len(a) > 0
         ax.broken_barh(list(zip((a / scale).tolist(), ((b - a) / scale).tolist())),
                        (y - 0.32, 0.64), facecolors="0.40", edgecolors="0.40", linewidth=0.3)
         if g is None or i >= shown:
@@ -140,6 +142,7 @@ def draw_rows(ax: Any, run: Run, start: int, end: int, scale: float,
                                     .tolist())), (y - 0.2, 0.4), facecolors=cause_color(name),
                            edgecolors="none", linewidth=0)
             used_causes[name] = True
+    return drew
 
 
 # The lines a panel draws for its event, by name: colour and line style, each pair drawn
@@ -197,12 +200,14 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
     used: dict[str, bool] = {}
     marks_used: dict[str, bool] = {}
+    used_intervals = False
     labels = list(reversed(row_labels(run)))
     for ax, w in zip(axes[:, 0], ws):
         unit, scale = clock_unit(w.length_ns)        # ms up to 5 s windows
         lo, hi = w.start_ns, w.start_ns + w.length_ns
         shade_loads(ax, run.loads, scale, lo / scale, hi / scale)
-        draw_rows(ax, run, lo, hi, scale, used)
+        if draw_rows(ax, run, lo, hi, scale, used):
+            used_intervals = True
         for t, name in w.marks():
             color, ls = MARK_STYLES.get(name, MARK_STYLES["the event"])
             ax.axvline(t / scale, color=color, lw=0.9, ls=ls, label=name)
@@ -224,7 +229,8 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
             ax.text(0.5, 0.5, f"no intervals recorded (trace.mode {mode}): the series in the "
                     "Over time section has the run's numbers", transform=ax.transAxes,
                     ha="center", va="center", fontsize=9, color="0.3")
-    handles = [plt.Rectangle((0, 0), 1, 1, color="0.40", label="interval of CPU")]
+    handles = [plt.Rectangle((0, 0), 1, 1, color="0.40", label="interval of CPU")] \
+        if used_intervals else []
     handles += [plt.Rectangle((0, 0), 1, 1, color=cause_color(c), label=f"gap: {c}") for c in used]
     loads = {h.get_label(): h for ax in axes[:, 0] for h in getattr(ax, "_hg_load_handles", [])}
     handles += list(loads.values())
