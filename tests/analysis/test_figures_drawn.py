@@ -223,3 +223,25 @@ def test_sweep_bars_are_the_t_interval_and_latency_comes_first(mix_run, tmp_path
                             "-o", tmp_path / "sw2")
     assert rc == 0, err
     assert drawn["sweep.png"].get_axes()[0].get_ylabel().startswith("lat latency_max_ns")
+
+
+def test_sweep_rings_the_points_whose_runs_were_disturbed(mix_run, tmp_path, hgreport, drawn):
+    """lat skipped wake-up slots in p000's runs: a red ring on p000 in lat's panels, none in
+    the other threads' panels nor at p001, and the title says what the ring means."""
+    from test_one_method import _dataset
+    root, _ = _dataset(tmp_path / "data", mix_run, 3, 2.0, seed=5)
+    for d in (root / "p000").iterdir():
+        doc = json.loads((d / "result.json").read_text())
+        next(t for t in doc["threads"] if t["name"] == "lat")["stats"]["latency"]["grid_skipped"] = 9
+        (d / "result.json").write_text(json.dumps(doc))
+    rc, out, err = hgreport("sweep", root, "--metric", "latency_p99_ns", "--metric", "cpu_ns",
+                            "-o", tmp_path / "sw")
+    assert rc == 0, err
+    fig = drawn["sweep.png"]
+    rings = {ax.get_ylabel().split(" (")[0]: [float(x) for ln in ax.get_lines()
+                                              if ln.get_label() == "_disturbed"
+                                              for x in ln.get_xdata()]
+             for ax in fig.get_axes()}
+    assert rings == {"lat latency_p99_ns": [0.0], "hog cpu_ns": [], "lat cpu_ns": [0.0],
+                     "rt cpu_ns": []}, rings
+    assert "red ring: disturbed runs" in fig._suptitle.get_text()

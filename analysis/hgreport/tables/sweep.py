@@ -218,18 +218,20 @@ def categorical(axis: str, values: list[Any]) -> bool:
             or axis.rsplit(".", 1)[-1] in CATEGORICAL_KEYS)
 
 
-def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path) -> Path:
+def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], path: Path,
+         dist: dict[str, list[Disturbance]] | None = None) -> Path:
     """One column of panels per axis, one row per (subject, metric): each point's value with
     its interval (base/stats.py) against the axis value, one series per combination of the
     other axes. A numeric axis joins a series with lines; a categorical one draws the series
     side by side at each category, unjoined. Points without an interval (fewer than three
-    repeats) are drawn hollow."""
+    repeats) are drawn hollow; a point whose runs were disturbed (`dist`, for the panel's
+    subject) gets a red ring, and the title says so."""
     axes = sweep.axes
     cols = columns[:8]
     fig, grid = plt.subplots(max(1, len(cols)), max(1, len(axes)), squeeze=False,
                              figsize=(5 * max(1, len(axes)), 2.6 * max(1, len(cols))),
                              layout="constrained")
-    hollow = False
+    hollow = ringed = False
     for ai, (axis, values) in enumerate(axes):
         cat = categorical(axis, values)
         nums = [axis_number(v) for v in values]
@@ -238,12 +240,15 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
         for ci, (subject, metric) in enumerate(cols):
             ax = grid[ci][ai]
             series: dict[tuple, list[tuple[float, Estimate]]] = {}
+            rings: list[tuple[float, float, tuple]] = []
             for p in sweep.points:
                 c = cells[p.id].get((subject, metric))
                 if c is None or c.est.value is None or str(p.overrides.get(axis)) not in pos:
                     continue
                 key = tuple(str(p.overrides.get(o)) for o in others)
                 series.setdefault(key, []).append((pos[str(p.overrides.get(axis))], c.est))
+                if disturbances.kinds((dist or {}).get(p.id, []), subject):
+                    rings.append((pos[str(p.overrides.get(axis))], c.est.value, key))
             largest = max((abs(e.high if e.has_interval else e.value) for pts in series.values()
                            for _, e in pts), default=0.0)
             k, unit = display(metric, largest)
@@ -267,6 +272,12 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
                     else:
                         hollow = True
                         ax.plot([xv], [yv], "o", ms=5, mfc="white", color=color)
+            keys = list(series)
+            for xv, v, key in rings:
+                shift = (keys.index(key) - (len(series) - 1) / 2) * width if cat else 0.0
+                ax.plot([xv + shift], [v * k], "o", ms=10, mfc="none", mec="tab:red", mew=1.2,
+                        label="_disturbed")
+                ringed = True
             if not cat and min(nums) > 0 and max(nums) / min(nums) >= 16:
                 ax.set_xscale("log", base=2)
             shown = values[::-(-len(values) // MAX_TICKS)]   # at most MAX_TICKS labels
@@ -289,7 +300,8 @@ def plot(sweep: Sweep, columns: list[tuple[str, str]], cells: dict[str, dict], p
     fig.suptitle(f"{name or sweep.path.name}: {len(sweep.points)} sweep points "
                  f"({sweep.path.name}); bars: 95% t intervals over the runs "
                  "(docs/statistics.md)"
-                 + (f"; hollow: fewer than {MIN_RUNS} repeats, no interval" if hollow else ""),
+                 + (f"; hollow: fewer than {MIN_RUNS} repeats, no interval" if hollow else "")
+                 + ("; red ring: disturbed runs (sweep.md)" if ringed else ""),
                  fontsize=9)
     return save(fig, path)
 
@@ -310,7 +322,7 @@ def write(sweep: Sweep, metrics: tuple[str, ...], out: Path, split_hosts: bool =
     safeout.write_text(out / "sweep.md", text)
     write_csv(sweep, columns, cells, out / "sweep.csv", dist)
     if sweep.axes and columns:
-        plot(sweep, columns, cells, out / "sweep.png")
+        plot(sweep, columns, cells, out / "sweep.png", dist)
     summary: dict[str, Any] = {
         "path": str(sweep.path), "axes": [{"path": a, "values": v} for a, v in sweep.axes],
         "notes": sweep.notes,
