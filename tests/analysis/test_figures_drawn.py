@@ -245,3 +245,20 @@ def test_sweep_rings_the_points_whose_runs_were_disturbed(mix_run, tmp_path, hgr
     assert rings == {"lat latency_p99_ns": [0.0], "hog cpu_ns": [], "lat cpu_ns": [0.0],
                      "rt cpu_ns": []}, rings
     assert "red ring: disturbed runs" in fig._suptitle.get_text()
+
+
+def test_the_latency_ccdf_counts_skipped_slots_as_later_than_every_x(golden, copy_run,
+                                                                     hgreport, drawn, tmp_path):
+    """100 skipped slots beside 234 wake-ups: the curve is over 334 slots and ends at 101/334,
+    not at 1/234 as if the skipped ones had never been due (docs/results.md)."""
+    def skips(doc):
+        next(t for t in doc["threads"] if t["name"] == "lat")["stats"]["latency"]["grid_skipped"] = 100
+    mix = golden("mix")
+    other = copy_run(mix, skips, "other")
+    rc, out, err = hgreport("compare", mix, other, "-o", tmp_path / "cmp")
+    assert rc in (0, 6), err
+    ax = drawn["latency_ccdf.png"].get_axes()[0]
+    ends = {ln.get_label(): float(np.min(ln.get_ydata())) for ln in ax.get_lines()
+            if not ln.get_label().startswith("_")}
+    assert ends["mix"] == pytest.approx(1 / 234) and ends["other"] == pytest.approx(101 / 334)
+    assert any("100 skipped slots" in t.get_text() for t in ax.texts)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..analyses import switches
+from ..analyses import skipped, switches
 from ..analyses.summary import miss_ratio, thread_window
 from ..base.metrics import METRICS, Metric
 from ..base.stats import nearest_rank
@@ -94,6 +94,12 @@ def _thread(run: Run, i: int, sw: switches.Switches, notes: list[str]) -> Thread
         timed = run.samples.late[mine][np.argsort(run.samples.intended[mine], kind="stable")]
         if _trace_full(run) and len(timed) and len(timed) == lat.get("count"):
             smp["latency"], order["latency"] = np.sort(timed), timed
+            sk = skipped.of_thread(run, i)
+            if sk.skipped and sk.counted_late:
+                # the figure's slots: a skipped one is later than every x (docs/results.md,
+                # "Skipped wake-ups"), as in the dispatch shares
+                smp["latency"] = np.concatenate([smp["latency"].astype(np.float64),
+                                                 np.full(sk.skipped, np.inf)])
         else:
             notes.append(f"{run.path}: {label}: {len(timed)} of {lat.get('count')} wake-ups "
                          "stored: no within-run interval, no latency figure")

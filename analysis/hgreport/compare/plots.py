@@ -67,14 +67,24 @@ def plot_latency(t: Table, path: Path, shown: dict[str, str] | None = None) -> P
     for ax, s in zip(axes, sets):
         per = t.samples[s]["latency"]
         lo, hi = np.inf, 0.0
+        notes = []
         for k, lab in enumerate(t.labels):
             if lab not in per or not len(per[lab]):
                 continue
-            v = np.sort(np.maximum(per[lab], 1.0)) / 1e3            # us, >= 1 ns
-            frac = 1.0 - np.arange(len(v)) / len(v)                  # P(X >= v_i), down to 1/n
+            slots = np.sort(np.maximum(per[lab], 1.0)) / 1e3        # us, >= 1 ns
+            v = slots[np.isfinite(slots)]       # skipped slots (inf): later than every x
+            if not len(v):
+                continue
+            frac = 1.0 - np.arange(len(v)) / len(slots)             # P(X >= v_i) over slots
             ax.step(v, frac, where="post", color=_color(k), lw=1.6 if k == 0 else 1.2,
                     label=f"{lab}")
             lo, hi = min(lo, v[0]), max(hi, v[-1])
+            if len(v) < len(slots):
+                notes.append(f"{lab}: {len(slots) - len(v)} skipped slots, later than every x")
+        if notes:
+            # bottom left: a 1 − CDF never reaches there (low x, low fraction)
+            ax.text(0.02, 0.02, "\n".join(notes), transform=ax.transAxes, ha="left",
+                    va="bottom", fontsize=8, color="0.3")
         ax.set_xscale("log")
         ax.set_yscale("log")
         _ticks(ax.xaxis, lo, hi)
