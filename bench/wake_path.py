@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Where a timer wake-up's lateness goes, hgrun beside cyclictest, alternated.
+
+Each round runs `cyclictest -m -q -pPRIO -i1000 -aCPU -t1` and hgrun's
+`latency` thread set up alike (as bench/peer_latency.py does), each under a
+tracefs instance of its own on the measured CPU (trace clock `mono`:
+hrtimer_start, hrtimer_expire_entry, sched_switch), and splits each wake-up
+of the measuring thread (the task that armed an absolute hrtimer_wakeup on
+that CPU) into:
+
+  irq delay       the hrtimer interrupt's clock reading (`now`) less the
+                  timer's expiry (`expires`, the intended wake-up): the
+                  timer interrupt's own lateness, before any code of the tool
+  to switch-in    from that interrupt to the switch into the thread (trace
+                  timestamps, whole us)
+
+beside each tool's own lateness of the same run (hgrun: latency.bin;
+cyclictest: its histogram, bucket middles).  What a tool adds after it is
+switched in (the return from clock_nanosleep, its clock read) is the
+lateness less the two.  Tracing slows every wake-up alike; compare the
+tools, not these figures with peer_latency.py's.
+
+    sudo bench/wake_path.py --rounds 6 --lock /work/coord/rt.lock
+"""
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+INSTANCE = pathlib.Path("/sys/kernel/tracing/instances") / f"wake_path_{os.getpid()}"
+WAKEUP = struct.Struct("<qqIIQ")     # latency.bin record (docs/results.md)
+HEADER = 64
+LINE = re.compile(r"\s*.+-(\d+)\s+\[\d+\]\s+\S+\s+(\d+\.\d+): (\w+): (.*)")
+
+
+def traced(cmd, cpu):
+    """Runs cmd with the measured CPU traced; returns the trace text."""
+    INSTANCE.mkdir()
+    try:
+        (INSTANCE / "tracing_cpumask").write_text(format(1 << cpu, "x"))
+        (INSTANCE / "trace_clock").write_text("mono")
+        (INSTANCE / "buffer_size_kb").write_text("8192")
+        for ev in ("timer/hrtimer_start", "timer/hrtimer_expire_entry", "sched/sched_switch"):
+            (INSTANCE / "events" / ev / "enable").write_text("1")
+        (INSTANCE / "tracing_on").write_text("1")
+        subprocess.run(cmd, check=True, capture_output=True)
+        (INSTANCE / "tracing_on").write_text("0")
+        text = (INSTANCE / "trace").read_text()
+        (INSTANCE / "events" / "enable").write_text("0")
+    finally:
+        INSTANCE.rmdir()
+    return text
+
+
+def split(text):
+    """(irq delays, expiry to switch-in) in us, the first and last 50 left out."""
+    armed, woken, irq, switch = {}, {}, [], []
+    for line in text.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        pid, ts, ev, rest = int(m.group(1)), float(m.group(2)), m.group(3), m.group(4)
+        if ev == "hrtimer_start" and "function=hrtimer_wakeup" in rest and "mode=ABS" in rest:
+            armed[re.search(r"hrtimer=(\w+)", rest).group(1)] = (
+                pid, int(re.search(r" expires=(\d+)", rest).group(1)))
+        elif ev == "hrtimer_expire_entry" and "hrtimer_wakeup" in rest:
+            h = re.search(r"hrtimer=(\w+)", rest).group(1)
+            if h in armed:
+                pid, expires = armed.pop(h)
+                irq.append((int(re.search(r"now=(\d+)", rest).group(1)) - expires) / 1e3)
+                woken[pid] = ts
+        elif ev == "sched_switch":
+            nxt = int(re.search(r"next_pid=(\d+)", rest).group(1))
+            if nxt in woken:
+                switch.append((ts - woken.pop(nxt)) * 1e6)
+    return irq[50:-50], switch[50:-50]
+
+
+def lateness(tool, tmp):
+    if tool == "hgrun":
+        d = (tmp / "out" / "latency.bin").read_bytes()[HEADER:]
+        return [(a - i) / 1e3 for i, a, _, _, _ in WAKEUP.iter_unpack(d[:len(d) - len(d) % 32])]
+    th = json.loads((tmp / "ct.json").read_text())["thread"]["0"]
+    return [int(b) + 0.5 for b, c in th["histogram"].items() for _ in range(c)]
+
+
+def q(values, p):
+    return statistics.quantiles(values, n=100)[p - 1] if len(values) > 1 else float("nan")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rounds", type=int, default=6)
+    p.add_argument("--duration", type=int, default=5, help="seconds per run")
+    p.add_argument("--cpu", type=int, default=1)
+    p.add_argument("--priority", type=int, default=95)
+    p.add_argument("--hgrun", default=str(ROOT / "build" / "hgrun"))
+    p.add_argument("--lock", help="flock this file for each round")
+    a = p.parse_args()
+    tools = ["cyclictest", "hgrun"]
+    pooled = {t: ([], [], []) for t in tools}
+    print(f"wake-up path, FIFO {a.priority}, CPU {a.cpu}, every 1000 us, {a.duration} s per run, "
+          f"{a.rounds} rounds alternated; us: p10 / p50")
+    print(f"{'round':<6}{'load':>6}  {'tool':<11}{'wake-ups':>9}{'lateness':>16}{'irq delay':>16}"
+          f"{'to switch-in':>16}")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = pathlib.Path(d)
+        scenario = tmp / "wake_path.yaml"
+        scenario.write_text(f"""\
+hgrun: 1
+name: wake_path
+duration: {a.duration}s
+cpu_dma_latency: 0us
+threads:
+  - name: lat
+    cpus: [{a.cpu}]
+    priority: {{policy: fifo, priority: {a.priority}}}
+    timer: absolute
+    workload: {{type: latency, period: 1000us, align: absolute}}
+""")
+        cmds = {"cyclictest": ["cyclictest", "-m", "-q", f"-p{a.priority}", "-i1000", f"-a{a.cpu}",
+                               "-t1", f"-D{a.duration}", "-h", "20000", f"--json={tmp / 'ct.json'}"],
+                "hgrun": [a.hgrun, "run", str(scenario), "-o", str(tmp / "out"), "--quiet"]}
+        for r in range(a.rounds):
+            order = tools if r % 2 == 0 else tools[::-1]
+            with open(a.lock, "a") if a.lock else contextlib.nullcontext() as lk:
+                if lk:
+                    fcntl.flock(lk, fcntl.LOCK_EX)
+                load = pathlib.Path("/proc/loadavg").read_text().split()[0]
+                for t in order:
+                    shutil.rmtree(tmp / "out", ignore_errors=True)
+                    irq, switch = split(traced(cmds[t], a.cpu))
+                    late = lateness(t, tmp)
+                    for acc, v in zip(pooled[t], (late, irq, switch)):
+                        acc.extend(v)
+                    print(f"{r + 1:<6}{load:>6}  {t:<11}{len(irq):>9}"
+                          + "".join(f"{q(v, 10):>8.1f}{q(v, 50):>8.1f}" for v in (late, irq, switch)),
+                          flush=True)
+    print("\npooled")
+    for t in tools:
+        late, irq, switch = pooled[t]
+        print(f"{'':<12}  {t:<11}{len(irq):>9}"
+              + "".join(f"{q(v, 10):>8.1f}{q(v, 50):>8.1f}" for v in (late, irq, switch)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
