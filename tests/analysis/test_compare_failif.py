@@ -149,3 +149,17 @@ def test_disturbed_runs_make_a_check_inconclusive():
     assert [x["result"] for x in v] == ["true", "false"]
     v = evaluate([parse("latency_p99_ns>+10%")], rows, labels, dist=lat_only)
     assert [x["result"] for x in v] == ["inconclusive", "false"]
+
+
+def test_a_check_says_its_values_in_the_bounds_unit():
+    """A bound written in ms reads its values in ms, four digits, no exponent: '0.1 ms ->
+    0.115 ms (+0.015 ms)', not '100 ns -> 115 ns'; 12570 us, not 1.257e+04 us."""
+    rows, labels = _rows(), ["base", "new"]
+    rows["lat"]["metrics"]["latency_p99_ns"]["values"] = {"base": 100_000.0, "new": 115_000.0}
+    v = evaluate([parse("latency_p99_ns[lat]>+0.01ms")], rows, labels)
+    assert v[0]["detail"] == "lat: 0.1 ms -> 0.115 ms (+0.015 ms)", v[0]["detail"]
+    rows["lat"]["metrics"]["latency_p99_ns"]["values"] = {"base": 100_000.0, "new": 12_570_000.0}
+    v = evaluate([parse("latency_p99_ns[lat]>1us")], rows, labels)
+    assert v[0]["detail"] == "lat: 100 us -> 12570 us (12570 us)", v[0]["detail"]
+    v = evaluate([parse("latency_p99_ns[lat]>+10%")], rows, labels)      # no unit: as shown
+    assert "(+12470.0%)" in v[0]["detail"] and "e+" not in v[0]["detail"]

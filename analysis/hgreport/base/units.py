@@ -20,6 +20,17 @@ def parse_duration(text: str) -> int:
     return round(float(m.group(1)) * _DURATION[m.group(2)])
 
 
+def fmt_in_unit(ns: float, unit: str) -> str:
+    """A duration in one of parse_duration's units ('ms'), as a bound written in it reads:
+    four significant digits, never an exponent (0.1286 ms, 12570 us)."""
+    y = ns / _DURATION[unit]
+    return (f"{y:.0f}" if abs(y) >= 1000 else f"{y:.4g}") + f" {unit}"
+
+
+def is_duration_unit(unit: str | None) -> bool:
+    return unit in _DURATION
+
+
 def parse_size(text: str) -> int:
     """'32KiB' -> 32768 (bytes). ValueError if not a size."""
     m = _WORD.match(text.strip())

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from ..analyses.disturbances import KINDS, Disturbance, kinds
 from ..base import stats
 from ..base.errors import UsageError
-from ..base.units import parse_duration
+from ..base.units import fmt_in_unit, is_duration_unit, parse_duration
 from .keyfigures import FIGURES, fmt_value
 
 # names earlier versions took, refused with the name to write now (one vocabulary)
@@ -56,6 +56,14 @@ class Condition:
     op: str
     mode: str                # "value", "change" or "relative"
     value: float             # ns for durations, percent for relative
+    unit: str | None = None  # the duration unit the bound was written in ("ms"), if any
+
+    def fmt(self, x: float | None) -> str:
+        """A value of the metric in the bound's own unit when it was written with one (a
+        bound of 0.1ms reads 0.1286 ms, not 128.6 us), four digits, never an exponent."""
+        if x is None or self.unit is None or not math.isfinite(x):
+            return fmt_value(self.metric, x)
+        return fmt_in_unit(x, self.unit)
 
     def verdict(self, base: float | None, cand: float | None) -> tuple[bool | None, float | None]:
         """(true?, the quantity compared), None when it cannot be evaluated."""
@@ -110,7 +118,8 @@ def parse(text: str) -> Condition:
         else:
             value = float(number)
     return Condition(text, metric, name.strip() if name else None, op, mode,
-                     -value if sign == "-" else value)
+                     -value if sign == "-" else value,
+                     unit if kind == "ns" and is_duration_unit(unit) else None)
 
 
 def _subjects(cond: Condition, rows: dict[str, dict[str, Any]]) -> list[str]:
@@ -166,12 +175,12 @@ def evaluate(conds: list[Condition], rows: dict[str, dict[str, Any]], labels: li
                 if c.mode == "relative" and x is not None:
                     shown = f"{x:+.1f}%" if math.isfinite(x) else f"{'+' if x > 0 else '-'}∞ (baseline 0)"
                 elif c.mode == "change" and x is not None:
-                    shown = ("+" if x >= 0 else "") + fmt_value(c.metric, x)
+                    shown = ("+" if x >= 0 else "") + c.fmt(x)
                 else:
-                    shown = fmt_value(c.metric, v)
+                    shown = c.fmt(v)
                 result = None
                 if true is not None:
-                    why = f"{s}: {fmt_value(c.metric, b)} -> {fmt_value(c.metric, v)} ({shown})"
+                    why = f"{s}: {c.fmt(b)} -> {c.fmt(v)} ({shown})"
                     d = rows[s]["metrics"][c.metric].get("diff", {}).get(label) or {}
                     if significant_only and c.mode != "value" and d.get("verdict") == stats.TOO_FEW:
                         why += f", {stats.TOO_FEW} ({d.get('method')})"
