@@ -52,9 +52,14 @@ static void format_value(const struct hg_metric *m, const char *bound_text, doub
 	if (m && hg_metric_is_ratio(m)) {
 		snprintf(buf, size, "%.2f%%", v * 100);
 	} else if (m && hg_metric_is_ns(m) && u >= 0) {
-		/* four significant digits, never an exponent: 12570 us, not 1.257e+04 us */
+		/* four significant digits, never an exponent: 12570 us, not 1.257e+04 us;
+		 * 0.00006655 s, not 6.655e-05 s */
 		double x = v / units[u].ns;
 		snprintf(buf, size, fabs(x) >= 1000 ? "%.0f" : "%.4g", x);
+		if (strchr(buf, 'e')) {
+			snprintf(buf, size, "%.*f", 3 - (int)floor(log10(fabs(x))), x);
+			trim_number(buf);
+		}
 		snprintf(buf + strlen(buf), size - strlen(buf), " %s", units[u].unit);
 	} else if (m && hg_metric_is_ns(m)) {
 		char t[32];

@@ -161,5 +161,10 @@ def test_a_check_says_its_values_in_the_bounds_unit():
     rows["lat"]["metrics"]["latency_p99_ns"]["values"] = {"base": 100_000.0, "new": 12_570_000.0}
     v = evaluate([parse("latency_p99_ns[lat]>1us")], rows, labels)
     assert v[0]["detail"] == "lat: 100 us -> 12570 us (12570 us)", v[0]["detail"]
+    v = evaluate([parse("latency_p99_ns[lat]<1s")], rows, labels)        # small: no e-05
+    assert v[0]["detail"] == "lat: 0.0001 s -> 0.01257 s (0.01257 s)", v[0]["detail"]
+    rows["lat"]["metrics"]["latency_p99_ns"]["values"] = {"base": 66_550.0, "new": 12_570_000.0}
+    v = evaluate([parse("latency_p99_ns[lat]<1s")], rows, labels)
+    assert v[0]["detail"].startswith("lat: 0.00006655 s -> "), v[0]["detail"]
     v = evaluate([parse("latency_p99_ns[lat]>+10%")], rows, labels)      # no unit: as shown
-    assert "(+12470.0%)" in v[0]["detail"] and "e+" not in v[0]["detail"]
+    assert "(+18788.1%)" in v[0]["detail"] and "e+" not in v[0]["detail"]

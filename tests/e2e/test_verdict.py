@@ -65,11 +65,15 @@ def test_no_expectations_and_a_pass(hgrun, scenario, tmp_path):
 
 
 def test_a_value_in_the_bounds_unit_reads_without_an_exponent(hgrun, scenario, tmp_path):
-    """cpu_ns of a 300 ms run against a bound in us: "154321 us", never "1.543e+05 us"."""
-    text = SCENARIO.split("expect:")[0] + "expect:\n  - {thread: c, metric: cpu_ns, min: 1us}\n"
+    """cpu_ns of a 300 ms run against a bound in us: "154321 us", never "1.543e+05 us"; a
+    wake-up's p50 against a bound in s: "0.00005012 s", never "5.012e-05 s"."""
+    text = SCENARIO.split("expect:")[0] + ("expect:\n  - {thread: c, metric: cpu_ns, min: 1us}\n"
+                                           "  - {thread: lat, metric: latency_p50_ns, max: 1s}\n")
     out = tmp_path / "u"
     r = Run(hgrun("run", scenario(text, "u.yaml"), "-o", out), out)
     assert r.rc == 0, r.err
     line = r.out.splitlines()[2]
     assert re.fullmatch(r"  PASS c: cpu_ns = \d{5,6} us, bound min 1 us", line), line
-    assert "e+" not in r.out
+    line = r.out.splitlines()[3]
+    assert re.fullmatch(r"  PASS lat: latency_p50_ns = 0\.0\d+ s, bound max 1 s", line), line
+    assert "e+" not in r.out and "e-0" not in r.out

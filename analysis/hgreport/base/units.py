@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Units: the scenario's duration and size words, and human formatting of ns."""
+import math
 import re
 
 _DURATION = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "m": 60_000_000_000}
@@ -24,7 +25,11 @@ def fmt_in_unit(ns: float, unit: str) -> str:
     """A duration in one of parse_duration's units ('ms'), as a bound written in it reads:
     four significant digits, never an exponent (0.1286 ms, 12570 us)."""
     y = ns / _DURATION[unit]
-    return (f"{y:.0f}" if abs(y) >= 1000 else f"{y:.4g}") + f" {unit}"
+    text = f"{y:.0f}" if abs(y) >= 1000 else f"{y:.4g}"
+    if "e" in text:                     # below 1e-4 of the unit: 0.00006655 s
+        digits = 3 - math.floor(math.log10(abs(y)))
+        text = f"{y:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{text} {unit}"
 
 
 def is_duration_unit(unit: str | None) -> bool:
