@@ -1230,7 +1230,7 @@ def row10_here() -> str:
     rows = []
     for row in doc["rows"]:
         run = prov.get(row["run"], {})
-        irq = sum((run.get("interrupts_per_s") or {}).values()) if run else None
+        irq = math.fsum((run.get("interrupts_per_s") or {}).values()) if run else None
         n = row["samples"]
         where = "/".join(run.get("run", row["run"]).split("/")[-2:])
         rows.append([where, row["label"], count(n)]
@@ -1491,9 +1491,11 @@ def all_time() -> str:
     rep = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(rep)
     entries = rep.manifest()
-    estimate = sum(rep.estimate_s(e, e["repeat"]) for e in entries)
+    estimate = math.fsum(rep.estimate_s(e, e["repeat"]) for e in entries)
     have = [e["name"] for e in entries if ready(e["name"])]
-    took = sum((load(n)["took"].get("runs_s") or load(n)["took"]["hgrun_s"]) for n in have)
+    # fsum: sum() of floats is compensated from Python 3.12 on, so plain sums of the same
+    # stored seconds round to different whole seconds on Debian 12's Python and 13's.
+    took = math.fsum((load(n)["took"].get("runs_s") or load(n)["took"]["hgrun_s"]) for n in have)
     missing = "" if len(have) == len(entries) else f" ({len(entries) - len(have)} not stored yet)"
     return (f"about {rep.fmt_s(estimate)} of runs by the manifest's estimate; the {len(have)} "
             f"stored files' runs took {rep.fmt_s(took)}{missing}")
