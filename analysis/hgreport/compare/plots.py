@@ -116,36 +116,33 @@ def _hist_panel(ax: Any, per: dict[str, np.ndarray], labels: list[str]) -> None:
     ax.grid(color="0.9", which="both")
 
 
-def plot_gaps(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
-    sets = _sets_with(t, "gap")
+def _plot_per_set(t: Table, path: Path, key: str, title: str, xlabel: str, of: str,
+                  shown: dict[str, str] | None) -> Path | None:
+    """One histogram panel per thread instance that has samples of `key`."""
+    sets = _sets_with(t, key)
     if not sets:
         return None
-    fig, axes = _panels(len(sets), "gap lengths (interval ended `preempted`, same thread next on "
-                                   "the same CPU)")
+    fig, axes = _panels(len(sets), title)
     for ax, s in zip(axes, sets):
-        _hist_panel(ax, t.samples[s]["gap"], t.labels)
-        ax.set_xlabel("gap length (us)")
-        ax.set_ylabel("fraction of the run's gaps")
+        _hist_panel(ax, t.samples[s][key], t.labels)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(f"fraction of the run's {of}")
         ax.set_title(f"thread {s}", fontsize=10)
     _legend(fig, axes, t.labels, shown)
     return save(fig, path)
+
+
+def plot_gaps(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
+    return _plot_per_set(t, path, "gap", "gap lengths (interval ended `preempted`, same thread "
+                         "next on the same CPU)", "gap length (us)", "gaps", shown)
 
 
 def plot_switches(t: Table, path: Path, shown: dict[str, str] | None = None) -> Path | None:
     """One panel per thread instance, as the tables give each its own switch cost (pooling
     hog.0's and hog.1's switches drew a figure no table shows)."""
-    sets = _sets_with(t, "switch")
-    if not sets:
-        return None
-    fig, axes = _panels(len(sets), "involuntary switches between traced threads\n"
-                                   "(cost: next thread's start − previous thread's end, same CPU)")
-    for ax, s in zip(axes, sets):
-        _hist_panel(ax, t.samples[s]["switch"], t.labels)
-        ax.set_xlabel("switch cost (us)")
-        ax.set_ylabel("fraction of the run's switches")
-        ax.set_title(f"thread {s}", fontsize=10)
-    _legend(fig, axes, t.labels, shown)
-    return save(fig, path)
+    return _plot_per_set(t, path, "switch", "involuntary switches between traced threads\n"
+                         "(cost: next thread's start − previous thread's end, same CPU)",
+                         "switch cost (us)", "switches", shown)
 
 
 def legend_names(labels: list[str], dist: dict[str, list[Any]] | None) -> dict[str, str]:
