@@ -120,7 +120,14 @@ def list_rows(entries: list[dict[str, Any]], repeat: int | None) -> None:
         took = old.get("took") or {}
         last = fmt_s(took["hgrun_s"]) if took.get("hgrun_s") else "–"
         prov = old.get("provenance") or {}
-        dist = f"{prov.get('disturbed')} of {prov.get('n')}" if prov else "–"
+        dist = "–"
+        if prov:
+            mine = set(e.get("effect") or {})     # the row's effect under study (manifest)
+            runs = prov.get("runs") or []
+            d = sum(1 for x in runs if set(x.get("disturbed") or []) - mine) if runs else \
+                prov.get("disturbed")
+            eff = sum(1 for x in runs if mine & set(x.get("disturbed") or []))
+            dist = f"{d} of {prov.get('n')}" + (f" ({eff} with the effect under study)" if eff else "")
         print(f"{e['name']:30} {','.join(e['rows']):16} {runs_of(e, n):>5} {fmt_s(est):>12} "
               f"{last:>12}  {dist}")
     print(f"{'all':30} {'':16} {'':>5} {fmt_s(total):>12}")
