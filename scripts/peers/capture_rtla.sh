@@ -14,8 +14,9 @@
 #   scripts/peers/capture_rtla.sh 6.12-rt 6.1-rt  several, one boot each
 #
 # Options: -o DIR (default build/peers-rtla; DIR/ENTRY/out/ holds, per
-# command, NAME.txt (rtla's stdout), NAME.err (its stderr), and `status`,
-# `facts`, `version`, `help-*.txt`), --boot-timeout S (one boot's bound,
+# command, NAME.txt (rtla's stdout, led by `#` lines naming the command,
+# rtla's version, the guest kernel and the host), NAME.err (its stderr),
+# and `status`, `facts`, `version`, `help-*.txt`), --boot-timeout S (one boot's bound,
 # default 900), --step-timeout S (one rtla command's bound in the guest,
 # default 300), --tries N (boots of one entry when the kernel oopses
 # before /init, default 3), --fetch-only.  The packages (the kernel, rtla
@@ -133,6 +134,35 @@ initramfs() {
 	rm -rf "$sys"
 }
 
+# Each rtla output DIR/out/NAME.txt led by `#` lines that say what made it
+# and where: when, the command and its exit status, rtla's version and
+# package, the guest's kernel and package, the host and QEMU (rtla's own
+# text names none of them; hgreport's reader passes over `#` lines, and
+# tests/analysis/data/peers/README.md shows the header).
+headers() {
+	local dir=$1 kdir=$2 out=$1/out when rtla kernel host name rc cmd f
+	when=$(date -u +%Y-%m-%dT%H:%MZ)
+	rtla="$(grep -m1 -o 'rtla version [^ ]*' "$out/version" || echo 'rtla version ?')"
+	rtla="$rtla (Debian $(grep '^rtla_' "$dir/packages"))"
+	kernel="$(sed -n 's/^release=//p' "$out/facts") $(sed -n 's/^kversion=//p' "$out/facts")"
+	kernel="$kernel (Debian $(basename "$kdir"); realtime $(sed -n 's/^realtime=//p' "$out/facts"))"
+	host="$(uname -srm), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	host="$host; $(qemu-system-x86_64 --version | head -1), TCG, 2 vCPUs"
+	while read -r name rc _ _ cmd; do
+		f=$out/$name.txt
+		[ -f "$f" ] || continue
+		{
+			echo "# scripts/peers/capture_rtla.sh, $when: rtla's stdout after these lines"
+			echo "# command: $cmd (exit $rc)"
+			echo "# rtla: $rtla"
+			echo "# guest kernel: $kernel"
+			echo "# host: $host"
+			cat "$f"
+		} > "$f.tmp"
+		mv "$f.tmp" "$f"
+	done < "$out/status"
+}
+
 # ---- booting -------------------------------------------------------------------
 
 TPID=
@@ -152,7 +182,7 @@ boot() {
 	TPID=
 	s=$(($(date +%s) - t0))
 	rm -rf "$dir/out"
-	if hg_serial_results HGRTLA "$dir"; then
+	if hg_serial_results HGRTLA "$dir" && headers "$dir" "$kdir"; then
 		say "$id: $s s, qemu exit $rc, results in $dir/out"
 		rm -f "$dir/initrd.gz"
 		return 0
