@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Helpers of the run tests: run a tiny scenario, load and check its result; start hgrun
-in the background, wait for what it writes, kill it; sweep a two-point grid."""
+in the background, wait for what it writes, find its children; sweep a two-point grid."""
 import json
 import os
 import pathlib
@@ -180,6 +180,29 @@ def kill_when(proc, cond, settle=0.0):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def proc_stat(pid):
+    """(comm, state, ppid) of a process, or None once it is gone."""
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    state, ppid = text[text.rindex(")") + 2:].split()[:2]
+    return comm, state, int(ppid)
+
+
+def children(ppid, comm=None):
+    """Live (not zombie) children of ppid, optionally only those named comm."""
+    out = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        s = proc_stat(proc.name)
+        if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
+            out.append(int(proc.name))
+    return out
 
 
 def sweep_shard(hgrun, scenario, tmp_path, name="shard", extra="", duration="100ms"):
