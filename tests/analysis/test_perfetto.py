@@ -311,3 +311,33 @@ def test_every_golden_case(case, golden, tmp_path):
     assert bool(gaps) == (attributed and res["kernel_trace"]["enabled"])
     for t in tr.tracks.values():
         assert all(depth == 0 for *_, depth, _ in t.slices), t.name
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_name_codes_looked_up_are_those_searched_for(seed):
+    """The thread tracks' slice names (a CPU's index among the run's CPUs, by its end kind)
+    looked up by the CPU number's 16 bits are those a binary search among the CPUs gives,
+    for the unknown CPU (-1) and the extremes of int16 too."""
+    from hgreport.read.rundir import Intervals
+
+    class Run:
+        threads = [{}] * 3
+
+        def label(self, i):
+            return f"t{i}"
+    rng = np.random.default_rng(seed)
+    n = 3000
+    cpu = rng.choice(np.array([-32768, -1, 0, 1, 5, 300, 32767], np.int16)[:3 + seed], n)
+    end = rng.integers(0, 4, n).astype(np.uint8)
+    run = Run()
+    run.intervals = Intervals(rng.integers(0, 3, n).astype(np.uint16), cpu,
+                              np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64) + 1, end)
+    cpus = perfetto_tracks.distinct(cpu)
+    names = perfetto_tracks._IntervalNames(run, cpus)
+    want = np.searchsorted(np.array(cpus), cpu) + end.astype(np.int64) * len(cpus)
+    assert names.thread_code(slice(None)).tolist() == want.tolist()
+    rows = rng.integers(0, n, 50)
+    assert names.thread_code(rows).tolist() == want[rows].tolist()
+    by_cpu = names.used()[1]
+    for k, c in enumerate(cpus):
+        assert np.flatnonzero(by_cpu[k]).tolist() == sorted(set(run.intervals.thread[cpu == c].tolist()))
