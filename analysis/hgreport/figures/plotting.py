@@ -204,11 +204,9 @@ def align_ylabels(fig: Any, axes: Sequence[Any]) -> None:
 
 def warm() -> None:
     """Loads what the first figure of a process would (before a fork, so that each process
-    need not): the fonts, by measuring a tick label; numpy.ma, which matplotlib imports when it
-    first draws, and the image formats PIL loads when it first saves (PIL.Image.preinit)."""
+    need not): the fonts, by measuring a tick label, and numpy.ma, which matplotlib imports
+    when it first draws."""
     import numpy.ma  # noqa: F401
-    from PIL import Image
-    Image.preinit()
     fig = plt.figure(figsize=(1, 1), dpi=DPI)
     fig.text(0.5, 0.5, "0.5 ms").get_window_extent(fig.canvas.get_renderer())
 
