@@ -29,6 +29,12 @@ over cyclictest's in the same round.
 its own): how often each of the tool's own threads other than the
 measuring one was switched in there, and the IPIs the CPU took.
 
+--control runs cyclictest a second time in each round (`cyclictest2`): its
+ratio to the first is the tool measured against itself, the spread that
+rounds alone give a ratio on this machine.  A ratio of hgrun's inside that
+spread is not a difference between the tools.  (--baseline with the same
+build as --hgrun does the same for hgrun.)
+
 --lock FILE holds an flock on FILE for each round (not between rounds), for
 machines shared with other timing work.
 
@@ -175,7 +181,7 @@ def row(tool, us_values, exact_ns, own, ipis):
 
 
 def run_cyclictest(args, tmp, tool):
-    out = tmp / "cyclictest.json"
+    out = tmp / f"{tool}.json"
     cmd = ["cyclictest", "-m", "-q", f"-p{args.priority}", f"-i{args.interval_us}",
            f"-a{args.cpu}", "-t1", f"-D{args.duration}", "-h", str(args.hist_us),
            f"--histfile={tmp / 'hist.txt'}", f"--json={out}"]
@@ -258,10 +264,14 @@ def main():
     p.add_argument("--baseline", help="an older hgrun binary to run beside (as `old`)")
     p.add_argument("--switches", action="store_true",
                    help="trace the CPU: the tools' own threads switched in there, IPIs")
+    p.add_argument("--control", action="store_true",
+                   help="run cyclictest twice a round: the ratio of the tool to itself")
     p.add_argument("--lock", help="flock this file for each round")
     args = p.parse_args()
-    tools = ["cyclictest", "hgrun"] + (["old"] if args.baseline else [])
+    tools = (["cyclictest", "hgrun"] + (["old"] if args.baseline else [])
+             + (["cyclictest2"] if args.control else []))
     runners = {"cyclictest": lambda tmp: run_cyclictest(args, tmp, "cyclictest"),
+               "cyclictest2": lambda tmp: run_cyclictest(args, tmp, "cyclictest2"),
                "hgrun": lambda tmp: run_hgrun(args, tmp, "hgrun", args.hgrun),
                "old": lambda tmp: run_hgrun(args, tmp, "old", args.baseline)}
     print(f"timer wake-up latency, FIFO {args.priority}, CPU {args.cpu}, every {args.interval_us} us, "
