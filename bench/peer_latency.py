@@ -40,6 +40,12 @@ machines shared with other timing work.
 
 Needs rt-tests (apt-get install rt-tests) and a built build/hgrun.  This is a
 benchmark, not a test: the numbers depend on the machine and its noise.
+
+Measured 2026-11-27 on the 2-CPU KVM guest (bench/README.md), 7 rounds,
+--control, --baseline the same build, load 0.04-2.4, ratios to cyclictest
+median (min-max): hgrun p50 1.00x (0.87-1.00), p99 0.95x (0.79-1.18); the
+same build again p50 1.00x (0.87-1.14), p99 1.15x (0.83-3.21); cyclictest
+again p50 1.00x (0.93-1.08), p99 0.94x (0.70-2.33).
 """
 import argparse
 import contextlib
