@@ -17,12 +17,11 @@ import argparse
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+import hgreport_child
+from hgreport_child import GOLDEN, ROOT
 
 
 def size_arg(text: str) -> int:
@@ -31,7 +30,7 @@ def size_arg(text: str) -> int:
 
 
 def make(dst: pathlib.Path, size: int, fill: str, base: str = "killed") -> pathlib.Path:
-    shutil.copytree(ROOT / "tests" / "analysis" / "golden" / base, dst)
+    shutil.copytree(GOLDEN / base, dst)
     series = dst / "series.jsonl"
     if fill == "nul":
         os.truncate(series, series.stat().st_size + size)       # sparse: NUL bytes
@@ -48,27 +47,11 @@ def make(dst: pathlib.Path, size: int, fill: str, base: str = "killed") -> pathl
 def measure(run: pathlib.Path, tree: pathlib.Path, timeout: float,
             command: str = "series") -> tuple[float, int, int | None]:
     """(wall s, peak RSS bytes, exit status or None when it was killed at the timeout)."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "analysis"))
-    t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "hgreport", command, str(run), "-o",
-                          str(run / "out")], env=env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    rc = None
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            rc = os.waitstatus_to_exitcode(status)
-            break
-        if time.perf_counter() - t > timeout:
-            p.kill()
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.05)
-    wall = time.perf_counter() - t
-    err = p.stderr.read().decode(errors="replace").strip().splitlines()
-    if err:
-        print(f"    stderr: {err[-1][:160]}")
-    return wall, usage.ru_maxrss << 10, rc
+    t = hgreport_child.hgreport(tree, [command, str(run), "-o", str(run / "out")], timeout,
+                                poll=0.05)
+    if t.stderr:
+        print(f"    stderr: {t.stderr[-1][:160]}")
+    return t.wall_s, t.peak_rss, t.rc
 
 
 def main() -> int:

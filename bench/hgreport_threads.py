@@ -14,44 +14,24 @@ other figure in forked children, base/forked.py).
 from __future__ import annotations
 
 import argparse
-import copy
-import json
 import os
 import pathlib
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
-import numpy as np
+import hgreport_child
+from hgreport_child import GOLDEN, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-HEADER = 64
+sys.path.insert(0, str(GOLDEN.parent))
+from test_many_threads import many_threads  # noqa: E402  (the test's threads, made alike)
 
 
 def make(dst: pathlib.Path, n: int) -> pathlib.Path:
-    shutil.copytree(ROOT / "tests" / "analysis" / "golden" / "miss", dst,
+    shutil.copytree(GOLDEN / "miss", dst,
                     ignore=shutil.ignore_patterns("report"))
-    doc = json.loads((dst / "result.json").read_text())
-    base, sc = doc["threads"], doc["scenario"]["threads"]
-    doc["threads"], doc["scenario"]["threads"] = [], []
-    for i in range(n):
-        t = copy.deepcopy(base[i % len(base)])
-        t.update(name="t", instance=i, os_name=f"t.{i}")
-        doc["threads"].append(t)
-        s = copy.deepcopy(sc[i % len(sc)])
-        s.update(name="t", instance=i)
-        doc["scenario"]["threads"].append(s)
-    (dst / "result.json").write_text(json.dumps(doc))
-    data = bytearray((dst / "trace.bin").read_bytes())
-    rec = np.frombuffer(data, np.dtype([("a", "<i8"), ("b", "<i8"), ("thread", "<u4"),
-                                        ("rest", "V12")]), offset=HEADER)
-    rec = rec.copy()
-    rec["thread"] = rec["thread"] + len(base) * (np.arange(len(rec)) % (n // len(base)))
-    (dst / "trace.bin").write_bytes(bytes(data[:HEADER]) + rec.tobytes())
-    return dst
+    return many_threads(dst, n)
 
 
 def one(tree: pathlib.Path, run: pathlib.Path, forked: bool,
@@ -59,27 +39,9 @@ def one(tree: pathlib.Path, run: pathlib.Path, forked: bool,
     """`hgreport RUN` of `tree` in a child: (wall s, CPU s of it and its children, peak RSS MiB,
     exit status or None when killed at the timeout, stderr's last lines)."""
     shutil.rmtree(run / "report", ignore_errors=True)
-    env = dict(os.environ, PYTHONPATH=str(tree / "analysis"))
-    env.pop("HGREPORT_SERIAL", None)
-    if not forked:
-        env["HGREPORT_SERIAL"] = "1"
-    t = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-m", "hgreport", str(run)], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    rc = None
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            rc = os.waitstatus_to_exitcode(status)
-            break
-        if time.perf_counter() - t > timeout:
-            p.kill()
-            _, _, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.02)
-    wall = time.perf_counter() - t
-    err = p.stderr.read().decode(errors="replace").strip().splitlines()
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss >> 10, rc, err[-3:]
+    t = hgreport_child.hgreport(tree, [str(run)], timeout,
+                                env={"HGREPORT_SERIAL": None if forked else "1"})
+    return t.wall_s, t.cpu_s, t.peak_rss >> 20, t.rc, t.stderr
 
 
 def main() -> int:

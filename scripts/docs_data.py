@@ -29,6 +29,7 @@ SPAN = re.compile(r"<!-- data:([A-Za-z0-9_.-]+) -->(.*?)<!-- /data -->", re.S)
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.analyses import over_runs  # noqa: E402  (the one statistical method)
+from hgreport.analyses.disturbances import KINDS  # noqa: E402  (the kinds, in words)
 
 RENDERERS: dict[str, Callable[[], str]] = {}
 
@@ -173,9 +174,55 @@ def runs_of(name: str) -> list[dict[str, Any]]:
     return [dict(p["common"], **r) for r in p["runs"]]
 
 
+# What a row may declare as the effect it studies (docs/data/manifest.toml, `effect`): a
+# warning that the experiment itself causes by design, never one from outside it. Competition,
+# steal time, a damaged, incomplete or mixed run, and a load or setting not granted
+# ("not as asked") always disturb a run, whatever a row declares.
+EFFECT_KINDS = {"cpu_not_received": "CPU not received", "skipped_wakeups": "skipped wake-ups"}
+
+
+@lru_cache(maxsize=None)
+def effects(name: str) -> dict[str, str]:
+    """{warning kind: why it is the effect under study} as the manifest's entry declares it
+    (docs/reproductions.md, "Verdicts": disturbance and the effect under study)."""
+    import tomllib
+    entries = tomllib.loads((DATA / "manifest.toml").read_text())["data"]
+    decl = next((e.get("effect") or {} for e in entries if e["name"] == name), {})
+    bad = sorted(set(decl) - set(EFFECT_KINDS))
+    if bad:
+        raise ValueError(f"docs/data/manifest.toml: {name}: {', '.join(bad)} cannot be an effect "
+                         f"under study (only {', '.join(EFFECT_KINDS)}): it comes from outside "
+                         "the experiment")
+    return dict(decl)
+
+
 def disturbed(name: str) -> tuple[int, int]:
+    """(runs disturbed, runs): a run is disturbed by any kind in its provenance but the
+    kinds its row declares as the effect under study (effects())."""
     p = load(name)["provenance"]
-    return p["disturbed"], p["n"]
+    runs = p.get("runs")
+    if runs is None:
+        return p["disturbed"], p["n"]
+    mine = set(effects(name))
+    return sum(1 for r in runs if set(r["disturbed"]) - mine), p["n"]
+
+
+def effect_runs(name: str) -> dict[str, int]:
+    """{declared effect kind: runs that warn of it}, for the kinds seen."""
+    runs = load(name)["provenance"].get("runs") or []
+    out = {k: sum(1 for r in runs if k in r["disturbed"]) for k in effects(name)}
+    return {k: v for k, v in out.items() if v}
+
+
+def effect_note(name: str) -> str:
+    """`21 of 27 runs warn of CPU not received, the effect under study, not a disturbance`,
+    or '' (the warnings are counted and said, never dropped)."""
+    seen = effect_runs(name)
+    if not seen:
+        return ""
+    n = load(name)["provenance"]["n"]
+    return "; ".join(f"{k} of {n} runs warn of {EFFECT_KINDS[kind]}" for kind, k in seen.items()) \
+        + ", the effect under study (docs/data/manifest.toml), not a disturbance"
 
 
 def provisional(name: str) -> bool:
@@ -204,11 +251,27 @@ def made(name: str) -> str:
 
 
 def flag(name: str) -> str:
-    """` *(disturbed: all 3 runs; other processes took ...)*` or '' for undisturbed data."""
+    """` *(disturbed: all 3 runs; other processes took ...)*` or '' for undisturbed data; the
+    row's declared effect warnings are counted beside it."""
     d, n = disturbed(name)
+    eff = effect_note(name)
     if not d:
-        return ""
-    return f" *(disturbed: {'all ' if d == n else ''}{d} of {n} runs; {others(name)})*"
+        return f" *({eff}; {others(name)})*" if eff else ""
+    return (f" *(disturbed: {'all ' if d == n else ''}{d} of {n} runs{by_kind(name)}; {others(name)}"
+            + (f"; {eff}" if eff else "") + ")*")
+
+
+def by_kind(name: str) -> str:
+    """` (steal time 3, competition 1)`: the disturbing kinds and how many runs each."""
+    mine = set(effects(name))
+    runs = load(name)["provenance"].get("runs") or []
+    seen: dict[str, int] = {}
+    for r in runs:
+        for k in r["disturbed"]:
+            if k not in mine:
+                seen[k] = seen.get(k, 0) + 1
+    return (" (" + ", ".join(f"{KINDS.get(k, k)} {v}" for k, v in seen.items()) + ")") \
+        if seen else ""
 
 
 def stored(name: str) -> str:
@@ -232,6 +295,8 @@ def verdict(word: str, name: str, basis: str, n: str | None = None) -> str:
     d, n = disturbed(name)
     word, basis = downgraded(word, name, basis)
     note = f"; provisional: {d} of {n} runs disturbed" if d else ""
+    eff = effect_note(name) if load(name)["provenance"].get("runs") is not None else ""
+    note += f"; {eff}" if eff else ""
     return f"**{word}** (n = {shown or n}{note}; {basis})"
 
 
@@ -363,7 +428,7 @@ def machine() -> str:
     gap = sorted({r["gap_threshold_ns"] for r in runs if r.get("gap_threshold_ns")})
     dates = sorted(d["made_utc"][:10] for d in docs)
     commits = sorted({d["commit"].split("-")[0][:7] for d in docs})
-    dist = sum(d["provenance"]["disturbed"] for d in docs)
+    dist = sum(disturbed(x)[0] for x in names)
     n = sum(d["provenance"]["n"] for d in docs)
     shares = [r["outsiders_share"] for r in runs if r.get("outsiders_share") is not None]
     one = "the same machine" if len(hosts) == 1 else f"{len(hosts)} machines (see each file)"
@@ -385,6 +450,21 @@ def machine() -> str:
             f"took {span(shares, lambda x: f'{100 * x:.0f}%')} of the scenario's CPUs during a run, "
             "by /proc). Maxima and rare events are inflated by such neighbours; every table "
             "below says how much each run lost.")
+
+
+@renders("effects")
+def effects_list() -> str:
+    """The rows whose warnings include the effect they study, as the manifest declares it."""
+    import tomllib
+    entries = tomllib.loads((DATA / "manifest.toml").read_text())["data"]
+    out = []
+    for e in entries:
+        for kind, why in effects(e["name"]).items():
+            seen = (f"{effect_runs(e['name']).get(kind, 0)} of {load(e['name'])['provenance']['n']} "
+                    "runs warn of it" if ready(e["name"]) else "not measured yet")
+            out.append(f"- row {', '.join(e['rows'])} (docs/data/{e['name']}.json): "
+                       f"**{EFFECT_KINDS[kind]}**: {why} ({seen}).")
+    return "\n".join(out)
 
 
 # --- row 1 and the process switches -------------------------------------------------------

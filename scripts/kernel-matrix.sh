@@ -103,89 +103,10 @@ for tool in qemu-system-x86_64 dpkg-deb apt-get timeout base64 python3; do
 done
 [ -x "$HGRUN" ] || die "no hgrun at $HGRUN: build it first (scripts/test.sh --fast) or --hgrun"
 
-# ---- fetching: apt's own download, a configuration of our own ----------------
-
-apt_conf() {
-	local suite=$1 a=$CACHE/apt/$1
-	mkdir -p "$a/etc/sources.list.d" "$a/etc/preferences.d" "$a/etc/apt.conf.d" \
-		"$a/state/lists/partial" "$a/cache/archives/partial"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $suite main" \
-		> "$a/etc/sources.list"
-	cat > "$a/apt.conf" <<-EOF
-	Dir::Etc "$a/etc";
-	Dir::Etc::sourcelist "sources.list";
-	Dir::Etc::sourceparts "sources.list.d";
-	Dir::Etc::preferencesparts "preferences.d";
-	Dir::Etc::parts "apt.conf.d";
-	Dir::State "$a/state";
-	Dir::State::status "/dev/null";
-	Dir::Cache "$a/cache";
-	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; };
-	APT::Sandbox::User "root";
-	EOF
-	echo "$a/apt.conf"
-}
-
-# apt-get update of a suite's lists when they are missing or a day old.
-apt_update() {
-	local conf=$1 lists=$CACHE/apt/$2/state/lists
-	[ -z "${HG_KERNEL_OFFLINE:-}" ] || return 1
-	if [ -z "$(find "$lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
-		APT_CONFIG=$conf apt-get -qq update > /dev/null 2>&1 || return 1
-	fi
-}
-
-# The .deb of a package's candidate in a suite (the metapackage's
-# dependency for linux-image-FLAVOUR), downloaded once; remembered in
-# $CACHE/resolved-SUITE-NAME for an offline rerun.
-fetch() {
-	local suite=$1 name=$2 conf pkg ver memo=$CACHE/resolved-$1-$2
-	conf=$(apt_conf "$suite")
-	if apt_update "$conf" "$suite"; then
-		pkg=$name
-		if [[ $name == linux-image-* ]]; then
-			pkg=$(APT_CONFIG=$conf apt-cache depends "$name" |
-				awk '/Depends: linux-image-/ { print $2; exit }')
-		fi
-		ver=$(APT_CONFIG=$conf apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-			awk '/^Version:/ { print $2; exit }')
-		[ -n "$pkg" ] && [ -n "$ver" ] || die "$suite has no $name"
-		echo "$pkg $ver" > "$memo"
-	elif [ -f "$memo" ]; then
-		read -r pkg ver < "$memo"
-		say "offline: $suite $name from the cache ($pkg $ver)"
-	else
-		die "cannot reach $MIRROR for $suite and nothing is cached in $CACHE"
-	fi
-	local deb=$CACHE/debs/${pkg}_${ver//:/%3a}_amd64.deb
-	if [ ! -s "$deb" ]; then
-		mkdir -p "$CACHE/debs"
-		(cd "$CACHE/debs" && APT_CONFIG=$conf apt-get -qq download "$pkg=$ver" > /dev/null) ||
-			die "apt-get download $pkg=$ver failed"
-	fi
-	[ -s "$deb" ] || die "no $deb after the download"
-	echo "$deb"
-}
-
-# vmlinuz and config of a kernel package, extracted once: prints the directory.
-kernel_of() {
-	local deb=$1 dir
-	dir=$CACHE/boot/$(basename "$deb" .deb)
-	if [ ! -s "$dir/vmlinuz" ]; then
-		rm -rf "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
-		mv "$dir.tmp"/boot/vmlinuz-* "$dir.tmp/vmlinuz"
-		local cfg
-		cfg=$(ls "$dir.tmp"/boot/config-*)
-		basename "$cfg" | sed 's/^config-//' > "$dir.tmp/release"
-		mv "$cfg" "$dir.tmp/config"
-		rm -rf "$dir.tmp/boot" "$dir"
-		mv "$dir.tmp" "$dir"
-	fi
-	echo "$dir"
-}
+# Fetching, extracting and booting Debian's kernels: hg_fetch, hg_kernel_of,
+# hg_cpio_gz, hg_qemu_boot, hg_serial_results (shared with capture_rtla.sh).
+# shellcheck source=scripts/lib/debian_qemu.sh
+. "$ROOT/scripts/lib/debian_qemu.sh"
 
 # ---- the guest root ------------------------------------------------------------
 
@@ -195,8 +116,7 @@ base_initramfs() {
 	local busybox_deb=$1 root=$OUT/root
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,boot,dev,proc,sys,tmp,suite,lib64}
-	dpkg-deb --fsys-tarfile "$busybox_deb" | tar -x -O ./bin/busybox > "$root/bin/busybox"
-	chmod 755 "$root/bin/busybox"
+	hg_busybox_from "$busybox_deb" "$root/bin/busybox"
 	cp "$HGRUN" "$root/bin/hgrun"
 	local lib
 	for lib in $(ldd "$HGRUN" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'); do
@@ -209,8 +129,7 @@ base_initramfs() {
 		cp "$EXTRA"/*.yaml "$root/suite/extra/"
 	fi
 	install -m 755 "$HERE/init.sh" "$root/init"
-	(cd "$root" && find . | "$root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
-		gzip -1 > "$OUT/base.cpio.gz"
+	hg_cpio_gz "$root" "$root/bin/busybox" > "$OUT/base.cpio.gz"
 }
 
 # What one boot adds: /matrix.env and the kernel's /boot/config-RELEASE (a
@@ -222,39 +141,30 @@ entry_initramfs() {
 	cp "$kdir/config" "$extra/boot/config-$(cat "$kdir/release")"
 	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\nEXTRA_REPEAT=%s\n' "$id" "$STEP_TIMEOUT" "$EXTRA_REPEAT" \
 		> "$extra/matrix.env"
-	(cd "$extra" && find . | "$OUT/root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
-		gzip -1 | cat "$OUT/base.cpio.gz" - > "$dir/initrd.gz"
+	hg_cpio_gz "$extra" "$OUT/root/bin/busybox" | cat "$OUT/base.cpio.gz" - > "$dir/initrd.gz"
 	rm -rf "$extra"
 }
 
 # ---- booting -------------------------------------------------------------------
 
-# One boot: QEMU under `timeout` (SIGTERM at BOOT_TIMEOUT, SIGKILL 5 s later,
-# by its PID), console on ttyS0, the results on ttyS1; then the results
-# unpacked into DIR/out.  Writes DIR/boot.env (seconds, exit status).
+# One boot (hg_qemu_boot: console on ttyS0, the results on ttyS1), its
+# `timeout`'s PID in DIR/timeout.pid; then the results unpacked into
+# DIR/out.  Writes DIR/boot.env (seconds, exit status).
 boot() {
 	local id=$1 kdir=$2 cmdline=$3 dir=$OUT/$1 t0 rc=0 tpid ms results=no timed_out=no
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	entry_initramfs "$id" "$kdir" "$dir"
 	t0=$(date +%s%N)
-	timeout --kill-after=5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 2 \
-		-m 1024 -nodefaults -no-reboot -display none -monitor none \
-		-kernel "$kdir/vmlinuz" -initrd "$dir/initrd.gz" \
-		-append "console=ttyS0 tsc=reliable noirqdebug panic=-1 quiet ${HG_KERNEL_APPEND:-} $cmdline" \
-		-serial "file:$dir/console.log" -serial "file:$dir/data.b64" \
-		> "$dir/qemu.log" 2>&1 &
+	hg_qemu_boot "$kdir" "$dir/initrd.gz" "$dir" "${HG_KERNEL_APPEND:-}${cmdline:+ $cmdline}"
 	tpid=$!
 	echo "$tpid" > "$dir/timeout.pid"
 	wait "$tpid" || rc=$?
 	rm -f "$dir/timeout.pid" "$dir/initrd.gz"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	case $rc in 124 | 137) timed_out=yes ;; esac
-	mkdir -p "$dir/out"
-	if sed -n '/^HGMATRIX-BEGIN/,/^HGMATRIX-END/p' "$dir/data.b64" | sed '1d;$d' |
-		tr -d '\r' | base64 -d > "$dir/out.tar.gz" 2> /dev/null &&
-		tar -xzf "$dir/out.tar.gz" -C "$dir/out" 2> /dev/null; then
-		rm -f "$dir/out.tar.gz" "$dir/data.b64"
+	if hg_serial_results HGMATRIX "$dir"; then
+		rm -f "$dir/data.b64"
 		results=yes
 	fi
 	printf 'seconds=%d.%d\nqemu_exit=%s\ntimed_out=%s\nresults=%s\n' $((ms / 1000)) \
@@ -280,13 +190,13 @@ T0=$(date +%s)
 mkdir -p "$OUT" "$CACHE"
 OUT=$(cd "$OUT" && pwd)   # absolute: the guest root is packed from inside it
 say "fetching into $CACHE"
-BUSYBOX=$(fetch bookworm busybox-static)
+BUSYBOX=$(hg_fetch bookworm busybox-static)
 declare -A KDIR PKG
 while read -r id suite flavour _; do
 	key=$suite-$flavour
 	if [ -z "${KDIR[$key]:-}" ]; then
-		deb=$(fetch "$suite" "linux-image-$flavour")
-		KDIR[$key]=$(kernel_of "$deb")
+		deb=$(hg_fetch "$suite" "linux-image-$flavour")
+		KDIR[$key]=$(hg_kernel_of "$deb")
 		PKG[$key]=$(basename "$deb" .deb)
 	fi
 done < <(selected)

@@ -20,7 +20,9 @@ Usage: scripts/reproduce.py [--list] [--dry-run] [--lock FILE] [--repeat N] [--r
   --no-store  print the summary, leave docs/data/ alone
   --hgrun PATH  the hgrun binary (default build/hgrun)
   --commit REV  the commit that binary was built from (default: this checkout's)
-  --runs-only make the runs and stop (store them later with --summarize-only)
+  --runs-only make the runs and stop (store them later with --summarize-only); a long file in
+              several lock holds: --repeat 2 --results DIR, then --repeat 3 --results DIR
+              (the runs made are kept, their times added up)
 Needs root for most scenarios (real-time priorities), build/hgrun built from this checkout
 (the commit stored is this checkout's: build first), and python3 with hgreport's packages.
 Exit status: 0 stored, 1 a run broke (exit 1 of hgrun) or hgreport failed, 2 bad usage."""
@@ -120,7 +122,14 @@ def list_rows(entries: list[dict[str, Any]], repeat: int | None) -> None:
         took = old.get("took") or {}
         last = fmt_s(took["hgrun_s"]) if took.get("hgrun_s") else "–"
         prov = old.get("provenance") or {}
-        dist = f"{prov.get('disturbed')} of {prov.get('n')}" if prov else "–"
+        dist = "–"
+        if prov:
+            mine = set(e.get("effect") or {})     # the row's effect under study (manifest)
+            runs = prov.get("runs") or []
+            d = sum(1 for x in runs if set(x.get("disturbed") or []) - mine) if runs else \
+                prov.get("disturbed")
+            eff = sum(1 for x in runs if mine & set(x.get("disturbed") or []))
+            dist = f"{d} of {prov.get('n')}" + (f" ({eff} with the effect under study)" if eff else "")
         print(f"{e['name']:30} {','.join(e['rows']):16} {runs_of(e, n):>5} {fmt_s(est):>12} "
               f"{last:>12}  {dist}")
     print(f"{'all':30} {'':16} {'':>5} {fmt_s(total):>12}")
@@ -417,6 +426,16 @@ def record(out: Path, r: Runner, started: str, load_before: list[float] | None) 
     rec = {"commit": COMMIT or commit(), "made_utc": started,
            "took": {"hgrun_s": round(r.hgrun_s, 1), "lock_wait_s": round(r.wait_s, 1),
                     "load_average_before": load_before, "load_average_after": loadavg()}}
+    try:          # runs made in several invocations (--repeat 2, then 3, same --results)
+        old = json.loads((out / RECORD).read_text())
+    except (OSError, ValueError):
+        old = None
+    if old and old.get("commit") == rec["commit"]:
+        t, o = rec["took"], old.get("took") or {}
+        rec["made_utc"] = old.get("made_utc") or started
+        t["hgrun_s"] = round(t["hgrun_s"] + (o.get("hgrun_s") or 0), 1)
+        t["lock_wait_s"] = round(t["lock_wait_s"] + (o.get("lock_wait_s") or 0), 1)
+        t["load_average_before"] = o.get("load_average_before", load_before)
     (out / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
     return rec
 

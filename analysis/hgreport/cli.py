@@ -51,6 +51,15 @@ COMMANDS: tuple[Command, ...] = (
     cmd_series.COMMAND,
     cmd_export.COMMAND,
 )
+# numpy's OpenBLAS starts a thread for each CPU when numpy is imported: 0.05 s of CPU and 0.03 s
+# of wall time of every command that reads a run, on the project's 2-CPU guest
+# (analysis/README.md#performance). hgreport's one matrix product (base/stats.py's within_run)
+# multiplies counts, exact in any order and small: one thread. Only in a process that has not
+# imported numpy yet (the `hgreport` command, not its tests; none of the imports above
+# imports numpy: tests/analysis/test_imports.py); a value already set is kept.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 DEFAULT = "report"
 EXIT_INPUT = 2
 EXIT_USAGE = 3
@@ -61,7 +70,8 @@ __all__ = ["COMMANDS", "UsageError", "main", "parser"]
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line. With `only` (a command's name or alias), only that command's arguments
-    are added: the others' modules import nothing they would need (export's formats)."""
+    are added: the others' modules import nothing they would need (export's formats, which
+    import numpy); with "" none (`hgreport --help` lists the commands, not their arguments)."""
     overview = "\n".join(f"  hgreport {c.name} {c.usage}"
                          + (f"  (also: {', '.join(c.aliases)})" if c.aliases else "")
                          for c in COMMANDS)
@@ -112,14 +122,35 @@ def _die_of_sigpipe() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `hgreport` command line (`argv`: sys.argv's, or the list given). As the program
+    (argv None), it ends the process itself once the command has ended (_end)."""
     try:
         rc = _main(argv)
         sys.stdout.flush()
-        return rc
     except BrokenPipeError:
         if _output_gone():
             _die_of_sigpipe()
         raise
+    if argv is None:
+        _end(rc)
+    return rc
+
+
+def _end(rc: int) -> None:
+    """Ends the process with status `rc` without the interpreter's teardown, which frees the
+    objects of numpy and matplotlib one by one: 0.1 s of CPU after a report, the last thing on
+    its critical path (analysis/README.md#performance). Everything hgreport writes is closed
+    by then (base/safeout.py, bugreport.py) and stdout flushed; stderr is flushed here. Not
+    under a tracer or profiler (coverage, `python -m cProfile`), whose results are written at
+    the teardown, nor with HGREPORT_DEBUG set."""
+    if sys.gettrace() is not None or sys.getprofile() is not None or \
+            os.environ.get("HGREPORT_DEBUG"):
+        return
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(rc)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -128,11 +159,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if argv and argv[0] not in names and not argv[0].startswith("-"):
         argv.insert(0, DEFAULT)        # `hgreport RUN_DIR` is `hgreport report RUN_DIR`
     try:
-        args = parser(argv[0] if argv and argv[0] in names else None).parse_args(argv)
+        args = parser(argv[0] if argv and argv[0] in names else "").parse_args(argv)
     except SystemExit as e:            # argparse: 2 on a usage error; ours is 3 (hgrun's)
         return EXIT_USAGE if e.code == 2 else int(e.code or 0)
     if args.command is None:
-        parser().print_help()
+        parser("").print_help()
         return EXIT_USAGE
     try:
         return names[args.command].run(args)

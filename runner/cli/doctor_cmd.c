@@ -5,6 +5,7 @@
 
 #include "base/exitcodes.h"
 #include "cli/doctor_cmd.h"
+#include "cli/help.h"
 #include "run/doctor.h"
 
 #define MAX_CHECKS 32
@@ -12,23 +13,9 @@
 /* Text folded at 78 columns after an indent and a label. */
 static void fold(FILE *out, const char *label, const char *text)
 {
-	const int width = 78, indent = 7 + (int)strlen(label);
+	const int indent = 7 + (int)strlen(label);
 	fprintf(out, "%*s%s", 7, "", label);
-	int col = indent;
-	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
-		int word = (int)strcspn(p, " ");
-		if (col > indent && col + 1 + word > width) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fprintf(out, "%.*s", word, p);
-		col += word;
-		p += word;
-	}
-	fputc('\n', out);
+	hg_help_wrap(out, text, indent, indent, 78);
 }
 
 static void print_text(FILE *out, const struct hg_doctor_use *u,

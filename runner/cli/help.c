@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Printing the help tables of cli/help_text.c: the overview and each
  * command's usage, options and examples (docs/cli.md). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/help.h"
@@ -21,11 +22,24 @@ const char hg_help_exit_codes[] =
 	"measuring), 130/143/129/131 stopped by SIGINT/SIGTERM/SIGHUP/SIGQUIT (a result is "
 	"still written; SIGUSR1 prints a status line)";
 
-void hg_help_wrap(FILE *out, const char *text, int col, int indent, int width)
+/* The length of the word at `p`: up to the next space, or with `groups`
+ * the next space outside brackets (a synopsis's "[-o DIR]" is one word). */
+static int word_length(const char *p, bool groups)
+{
+	int depth = 0, len = 0;
+	while (p[len] && (depth > 0 || p[len] != ' ')) {
+		if (groups)
+			depth += p[len] == '[' ? 1 : p[len] == ']' ? -1 : 0;
+		len++;
+	}
+	return len;
+}
+
+static void wrap(FILE *out, const char *text, int col, int indent, int width, bool groups)
 {
 	const int start = col;
 	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
-		int word = (int)strcspn(p, " ");
+		int word = word_length(p, groups);
 		if (col > start && col + 1 + word > width) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
@@ -38,6 +52,11 @@ void hg_help_wrap(FILE *out, const char *text, int col, int indent, int width)
 		p += word;
 	}
 	fputc('\n', out);
+}
+
+void hg_help_wrap(FILE *out, const char *text, int col, int indent, int width)
+{
+	wrap(out, text, col, indent, width, false);
 }
 
 static const struct hg_help *find(enum hg_command command)
@@ -53,26 +72,7 @@ static const struct hg_help *find(enum hg_command command)
 static void usage_line(FILE *out, const char *lead, const struct hg_help *h)
 {
 	int col = fprintf(out, "%shgrun ", lead);
-	const char *p = h->synopsis;
-	int indent = col + (int)strcspn(p, " ") + 1, start = col;
-	while (*p) {
-		int depth = 0, len = 0;
-		while (p[len] && (depth > 0 || p[len] != ' ')) {
-			depth += p[len] == '[' ? 1 : p[len] == ']' ? -1 : 0;
-			len++;
-		}
-		if (col > start && col + 1 + len > WIDTH) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > start) {
-			fputc(' ', out);
-			col++;
-		}
-		col += fprintf(out, "%.*s", len, p);
-		p += len;
-		p += strspn(p, " ");
-	}
-	fputc('\n', out);
+	wrap(out, h->synopsis, col, col + (int)strcspn(h->synopsis, " ") + 1, WIDTH, true);
 }
 
 static void overview(FILE *out)

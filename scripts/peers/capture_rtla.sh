@@ -14,15 +14,17 @@
 #   scripts/peers/capture_rtla.sh 6.12-rt 6.1-rt  several, one boot each
 #
 # Options: -o DIR (default build/peers-rtla; DIR/ENTRY/out/ holds, per
-# command, NAME.txt (rtla's stdout), NAME.err (its stderr), and `status`,
-# `facts`, `version`, `help-*.txt`), --boot-timeout S (one boot's bound,
+# command, NAME.txt (rtla's stdout, led by `#` lines naming the command,
+# rtla's version, the guest kernel and the host), NAME.err (its stderr),
+# and `status`, `facts`, `version`, `help-*.txt`), --boot-timeout S (one boot's bound,
 # default 900), --step-timeout S (one rtla command's bound in the guest,
 # default 300), --tries N (boots of one entry when the kernel oopses
 # before /init, default 3), --fetch-only.  The packages (the kernel, rtla
 # and the libraries of the kernel's Debian release, busybox-static) come
 # with apt's own download through an apt configuration of this script's own
-# in $HG_KERNEL_CACHE (default /var/cache/hgrun-kernels, shared with
-# scripts/kernel-matrix.sh: the .deb files are named alike).  On a shared
+# in $HG_KERNEL_CACHE (default /var/cache/hgrun-kernels), fetched, extracted
+# and booted as scripts/kernel-matrix.sh does (scripts/lib/debian_qemu.sh:
+# the same cache, HG_KERNEL_OFFLINE=1 for only what is cached).  On a shared
 # machine hold its RT lock around the boots, as for the kernel matrix
 # (docs/kernels.md), e.g.
 #   flock /work/coord/rt.lock scripts/peers/capture_rtla.sh 6.12-rt
@@ -73,76 +75,11 @@ for tool in qemu-system-x86_64 dpkg-deb apt-get readelf timeout gzip; do
 	command -v $tool > /dev/null || die "needs $tool"
 done
 
-# ---- fetching: apt's own download, a configuration of our own ----------------
-
-apt_conf() {
-	local suite=$1 a=$CACHE/apt-peers/$1
-	mkdir -p "$a/etc/sources.list.d" "$a/etc/preferences.d" "$a/etc/apt.conf.d" \
-		"$a/state/lists/partial" "$a/cache/archives/partial"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $suite main" \
-		> "$a/etc/sources.list"
-	cat > "$a/apt.conf" <<-EOF
-	Dir::Etc "$a/etc";
-	Dir::Etc::sourcelist "sources.list";
-	Dir::Etc::sourceparts "sources.list.d";
-	Dir::Etc::preferencesparts "preferences.d";
-	Dir::Etc::parts "apt.conf.d";
-	Dir::State "$a/state";
-	Dir::State::status "/dev/null";
-	Dir::Cache "$a/cache";
-	APT::Architecture "amd64";
-	APT::Architectures { "amd64"; };
-	APT::Sandbox::User "root";
-	Acquire::Languages "none";
-	EOF
-	if [ -z "$(find "$a/state/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
-		APT_CONFIG=$a/apt.conf apt-get -qq update > /dev/null 2>&1 ||
-			die "apt-get update of $suite failed"
-	fi
-	echo "$a/apt.conf"
-}
-
-# The .deb of a package's candidate in a suite (linux-image-FLAVOUR: the
-# metapackage's kernel), downloaded once into $CACHE/debs.
-fetch() {
-	local suite=$1 name=$2 conf pkg ver arch deb
-	conf=$(apt_conf "$suite")
-	pkg=$name
-	if [[ $name == linux-image-* ]]; then
-		pkg=$(APT_CONFIG=$conf apt-cache depends "$name" |
-			awk '/Depends: linux-image-/ { print $2; exit }')
-	fi
-	read -r ver arch < <(APT_CONFIG=$conf apt-cache show --no-all-versions "$pkg" 2>/dev/null |
-		awk '/^Version:/ { v = $2 } /^Architecture:/ { a = $2 } END { print v, a }')
-	[ -n "$pkg" ] && [ -n "$ver" ] || die "$suite has no $name"
-	deb=$CACHE/debs/${pkg}_${ver//:/%3a}_$arch.deb
-	if [ ! -s "$deb" ]; then
-		mkdir -p "$CACHE/debs"
-		(cd "$CACHE/debs" && APT_CONFIG=$conf apt-get -qq download "$pkg=$ver" > /dev/null) ||
-			die "apt-get download $pkg=$ver failed"
-	fi
-	[ -s "$deb" ] || die "no $deb after the download"
-	echo "$deb"
-}
-
-# vmlinuz, config and release of a kernel package, extracted once into
-# $CACHE/peers-boot/NAME: prints the directory.
-kernel_of() {
-	local deb=$1 dir cfg
-	dir=$CACHE/peers-boot/$(basename "$deb" .deb)
-	if [ ! -s "$dir/vmlinuz" ]; then
-		rm -rf "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot
-		mv "$dir.tmp"/boot/vmlinuz-* "$dir.tmp/vmlinuz"
-		cfg=$(ls "$dir.tmp"/boot/config-*)
-		basename "$cfg" | sed 's/^config-//' > "$dir.tmp/release"
-		mv "$cfg" "$dir.tmp/config"
-		rm -rf "$dir.tmp/boot" "$dir"
-		mv "$dir.tmp" "$dir"
-	fi
-	echo "$dir"
-}
+# Fetching, extracting and booting Debian's kernels: hg_fetch, hg_kernel_of,
+# hg_busybox_from, hg_cpio_gz, hg_qemu_boot, hg_serial_results (shared with
+# scripts/kernel-matrix.sh).
+# shellcheck source=scripts/lib/debian_qemu.sh
+. "$ROOT/scripts/lib/debian_qemu.sh"
 
 # ---- the guest root ------------------------------------------------------------
 
@@ -169,14 +106,13 @@ initramfs() {
 	rm -rf "$root" "$sys"
 	mkdir -p "$root"/{bin,proc,sys,dev,tmp,out,lib64,lib/x86_64-linux-gnu,boot} "$sys"
 	for p in rtla libtracefs1 libtraceevent1 libc6 libgcc-s1; do
-		deb=$(fetch "$suite" "$p")
+		deb=$(hg_fetch "$suite" "$p")
 		dpkg-deb -x "$deb" "$sys"
 		echo "$(basename "$deb" .deb)" >> "$dir/packages"
 	done
-	busybox=$(fetch bookworm busybox-static)
+	busybox=$(hg_fetch bookworm busybox-static)
 	echo "$(basename "$busybox" .deb)" >> "$dir/packages"
-	dpkg-deb --fsys-tarfile "$busybox" | tar -x -O ./bin/busybox > "$root/bin/busybox"
-	chmod 755 "$root/bin/busybox"
+	hg_busybox_from "$busybox" "$root/bin/busybox"
 	cp "$sys/usr/bin/rtla" "$root/bin/rtla"
 	copy_needed "$root/bin/rtla" "$sys" "$root"
 	# glibc dlopens libgcc_s for pthread_exit (rtla's threads): not NEEDED
@@ -194,9 +130,37 @@ initramfs() {
 	install -m 755 "$HERE/rtla_init.sh" "$root/init"
 	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\nCOMMANDS="%s"\n' "$id" "$STEP_TIMEOUT" "$cmds" \
 		> "$root/capture.env"
-	(cd "$root" && find . | "$root/bin/busybox" cpio -o -H newc -R 0:0 2> /dev/null) |
-		gzip -1 > "$dir/initrd.gz"
+	hg_cpio_gz "$root" "$root/bin/busybox" > "$dir/initrd.gz"
 	rm -rf "$sys"
+}
+
+# Each rtla output DIR/out/NAME.txt led by `#` lines that say what made it
+# and where: when, the command and its exit status, rtla's version and
+# package, the guest's kernel and package, the host and QEMU (rtla's own
+# text names none of them; hgreport's reader passes over `#` lines, and
+# tests/analysis/data/peers/README.md shows the header).
+headers() {
+	local dir=$1 kdir=$2 out=$1/out when rtla kernel host name rc cmd f
+	when=$(date -u +%Y-%m-%dT%H:%MZ)
+	rtla="$(grep -m1 -o 'rtla version [^ ]*' "$out/version" || echo 'rtla version ?')"
+	rtla="$rtla (Debian $(grep '^rtla_' "$dir/packages"))"
+	kernel="$(sed -n 's/^release=//p' "$out/facts") $(sed -n 's/^kversion=//p' "$out/facts")"
+	kernel="$kernel (Debian $(basename "$kdir"); realtime $(sed -n 's/^realtime=//p' "$out/facts"))"
+	host="$(uname -srm), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	host="$host; $(qemu-system-x86_64 --version | head -1), TCG, 2 vCPUs"
+	while read -r name rc _ _ cmd; do
+		f=$out/$name.txt
+		[ -f "$f" ] || continue
+		{
+			echo "# scripts/peers/capture_rtla.sh, $when: rtla's stdout after these lines"
+			echo "# command: $cmd (exit $rc)"
+			echo "# rtla: $rtla"
+			echo "# guest kernel: $kernel"
+			echo "# host: $host"
+			cat "$f"
+		} > "$f.tmp"
+		mv "$f.tmp" "$f"
+	done < "$out/status"
 }
 
 # ---- booting -------------------------------------------------------------------
@@ -207,25 +171,18 @@ trap 'stop_boot' EXIT
 trap 'stop_boot; exit 130' INT
 trap 'stop_boot; exit 143' TERM
 
-# One boot: QEMU under `timeout` (SIGTERM at BOOT_TIMEOUT, SIGKILL 5 s
-# later), console on ttyS0, results on ttyS1, unpacked into DIR/out.
+# One boot (hg_qemu_boot: console on ttyS0, results on ttyS1), the results
+# unpacked into DIR/out.
 boot() {
 	local id=$1 kdir=$2 dir=$3 rc=0 t0 s
 	t0=$(date +%s)
-	timeout --kill-after=5 "$BOOT_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 2 \
-		-m 1024 -nodefaults -no-reboot -display none -monitor none \
-		-kernel "$kdir/vmlinuz" -initrd "$dir/initrd.gz" \
-		-append "console=ttyS0 tsc=reliable noirqdebug panic=-1 quiet" \
-		-serial "file:$dir/console.log" -serial "file:$dir/data.b64" \
-		> "$dir/qemu.log" 2>&1 &
+	hg_qemu_boot "$kdir" "$dir/initrd.gz" "$dir"
 	TPID=$!
 	wait "$TPID" || rc=$?
 	TPID=
 	s=$(($(date +%s) - t0))
 	rm -rf "$dir/out"
-	mkdir -p "$dir/out"
-	if sed -n '/^HGRTLA-BEGIN/,/^HGRTLA-END/p' "$dir/data.b64" | sed '1d;$d' | tr -d '\r' |
-		base64 -d 2> /dev/null | tar -xz -C "$dir/out" 2> /dev/null; then
+	if hg_serial_results HGRTLA "$dir" && headers "$dir" "$kdir"; then
 		say "$id: $s s, qemu exit $rc, results in $dir/out"
 		rm -f "$dir/initrd.gz"
 		return 0
@@ -242,7 +199,7 @@ for id in $ONLY; do
 	dir=$OUT/$id
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	kdir=$(kernel_of "$(fetch "$suite" "linux-image-$flavour")")
+	kdir=$(hg_kernel_of "$(hg_fetch "$suite" "linux-image-$flavour")")
 	initramfs "$id" "$suite" "$kdir" "$cmds" "$dir"
 	say "$id: $(cat "$kdir/release"), $(tr '\n' ' ' < "$dir/packages")"
 	[ "$FETCH_ONLY" = 0 ] || continue

@@ -20,6 +20,8 @@ log() { echo "capture_rtla[$ENTRY]: $*"; }
 
 {
 	echo "uname_a=$(uname -a)"
+	echo "release=$(uname -r)"
+	echo "kversion=$(uname -v)"
 	echo "cmdline=$(cat /proc/cmdline)"
 	echo "realtime=$(cat /sys/kernel/realtime 2>/dev/null || echo absent)"
 	echo "nproc=$(nproc)"

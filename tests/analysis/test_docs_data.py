@@ -288,3 +288,56 @@ def test_each_rows_word_is_its_verdicts():
         if said is None:                     # row 5's verdict is in its block
             continue
         assert said.startswith(word + " ("), (row, word, said[:60])
+
+
+def _row(monkeypatch, kinds_per_run, effect):
+    """A stored file whose runs warned of `kinds_per_run`, its row declaring `effect`."""
+    runs = [{"run": f"r{i}", "disturbed": list(k), "outsiders_share": 0.01}
+            for i, k in enumerate(kinds_per_run)]
+    doc = {"provenance": {"disturbed": sum(1 for k in kinds_per_run if k), "n": len(runs),
+                          "common": {}, "runs": runs}, "hgrun": {"repeat": len(runs)}}
+    monkeypatch.setattr(docs_data, "load", lambda name: doc)
+    monkeypatch.setattr(docs_data, "effects", lambda name: dict(effect))
+    return docs_data.verdict("reproduced", "x", "5.0 µs [4.0 µs, 6.0 µs]")
+
+
+def test_the_effect_under_study_is_no_disturbance(monkeypatch):
+    """docs/reproductions.md, "Disturbance and the effect under study": a row's declared
+    effect (a hard reservation's CPU not received) leaves its runs undisturbed and is still
+    counted on the page; competition beside it, or a warning the row did not declare, makes
+    the run disturbed and the verdict partly."""
+    eff = {"cpu_not_received": "the reservation's throttling"}
+    said = _row(monkeypatch, [["cpu_not_received"]] * 3, eff)
+    assert said.startswith("**reproduced**"), said
+    assert "3 of 3 runs warn of CPU not received, the effect under study" in said
+    assert docs_data.disturbed("x") == (0, 3)
+    assert "CPU not received" in docs_data.flag("x")            # counted, not dropped
+    said = _row(monkeypatch, [["cpu_not_received"], ["competition", "cpu_not_received"], []], eff)
+    assert said.startswith("**partly**") and "1 of 3 runs disturbed" in said, said
+    assert "disturbed: 1 of 3 runs (competition 1)" in docs_data.flag("x")   # what, not the effect
+    said = _row(monkeypatch, [["skipped_wakeups"], [], []], eff)     # not this row's effect
+    assert said.startswith("**partly**") and "1 of 3 runs disturbed" in said, said
+    said = _row(monkeypatch, [["cpu_not_received"]] * 3, {})         # nothing declared
+    assert said.startswith("**partly**") and "3 of 3 runs disturbed" in said, said
+
+
+@pytest.mark.parametrize("kind", ["competition", "steal", "mixed_machines", "incomplete",
+                                  "damaged", "not_as_asked"])
+def test_outside_disturbance_cannot_be_declared_an_effect(kind, monkeypatch, tmp_path):
+    (tmp_path / "manifest.toml").write_text(
+        f'[[data]]\nname = "x"\neffect = {{{kind} = "why"}}\n')
+    monkeypatch.setattr(docs_data, "DATA", tmp_path)
+    docs_data.effects.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="cannot be an effect"):
+            docs_data.effects("x")
+    finally:
+        docs_data.effects.cache_clear()
+
+
+def test_every_declared_effect_is_explained_on_the_page():
+    text = (DOCS / "reproductions.md").read_text()
+    for e in MANIFEST:
+        for kind, why in (e.get("effect") or {}).items():
+            assert kind in docs_data.EFFECT_KINDS, (e["name"], kind)
+            assert why in text, f"{e['name']}: the effect {kind} is not explained on the page"

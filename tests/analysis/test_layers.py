@@ -7,10 +7,13 @@ from __future__ import annotations
 import ast
 import re
 import pathlib
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
+from check_loops import strongly_connected  # noqa: E402
 PACKAGE = ROOT / "analysis" / "hgreport"
 
 # Lowest first. Packages on one line are side by side: they may not import each other.
@@ -97,38 +100,9 @@ def upward(g: dict[str, set[str]]) -> list[str]:
 
 
 def loops(g: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(g[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(g):
-        if v not in index:
-            visit(v)
-    return out
+    """Strongly connected components of more than one module (Tarjan: the runner's file-loop
+    check's, tests/tools/check_loops.py)."""
+    return strongly_connected(g, g)
 
 
 def test_every_subpackage_has_a_layer():

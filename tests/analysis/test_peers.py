@@ -190,6 +190,23 @@ def test_rtla_end_of_the_histogram_known_with_zeros():
                "ends there or later)" in n for n in d), d
 
 
+def test_rtla_outputs_say_what_made_them_and_where():
+    """Each stored rtla output opens with scripts/peers/capture_rtla.sh's `#` lines: the
+    command, rtla's version, the guest kernel and the host; the reader passes over them."""
+    files = sorted(DATA.glob("rtla_*.txt"))
+    assert len(files) == 6
+    for f in files:
+        text = f.read_text()
+        head = text[:text.index("# RTLA timerlat histogram")].splitlines()
+        assert head[0].startswith("# scripts/peers/capture_rtla.sh, "), (f.name, head)
+        said = {ln.split(":", 1)[0][2:] for ln in head if ln.startswith("# ") and ":" in ln}
+        assert {"command", "rtla", "guest kernel", "host"} <= said, (f.name, head)
+        assert any(ln.startswith("# rtla: rtla version 6.") for ln in head), (f.name, head)
+        assert any(ln.startswith("# guest kernel: 6.") and "PREEMPT_RT" in ln
+                   for ln in head), (f.name, head)
+        assert peers.kind_of(f) == "rtla timerlat hist"
+
+
 def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):
     """The issue's first "done when": one table of cyclictest, oslat, stress-ng and an hgrun
     run, rows by CPU, the overlay; a --fail-if on a peer's figure."""
@@ -208,7 +225,8 @@ def test_compare_peers_beside_an_hgrun_run(golden, tmp_path):
 
 
 def test_compare_rtla_beside_an_hgrun_run_labels_no_missing_facts(golden, tmp_path):
-    """rtla's text names no kernel and no host: its row's label leaves them out rather than
+    """rtla's own text names no kernel and no host (the capture's `#` lines before it, which
+    do, are not read): its row's label leaves them out rather than
     reading "kernel None, preempt None, host None"; rows by CPU meet the hgrun run's."""
     out = tmp_path / "cmp"
     r = hgreport("compare", DATA / "rtla_timerlat_hist_c0-1.txt",

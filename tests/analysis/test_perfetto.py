@@ -3,6 +3,8 @@
 protos (perfetto_reader.py): every track, every slice, counter and instant against trace.bin,
 latency.bin and result.json."""
 import json
+import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -15,16 +17,8 @@ from hgreport.base.errors import InputError
 from hgreport.read.rundir import END_KINDS, read_run
 from hgreport.analyses.summary import periodic_jobs
 
-INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
-                     ("end", "u1"), ("flags", "u1"), ("window", "<u4"), ("cause", "<u4")])
-WAKEUP = np.dtype([("intended_ns", "<i8"), ("actual_ns", "<i8"), ("thread", "<u4"),
-                   ("window", "<u4"), ("seq", "<u8")])
-
-
-def records(path, dtype):
-    data = path.read_bytes()[64:]
-    return np.frombuffer(data[:len(data) // 32 * 32], dtype).copy()
-
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "e2e"))
+from hgbin import INTERVAL, read as records  # noqa: E402  (trace.bin, latency.bin)
 
 def export(run_dir, tmp_path, name="t.perfetto-trace", **kw):
     path = perfetto.write(read_run(run_dir), tmp_path / name, **kw)
@@ -50,7 +44,7 @@ def test_threads_of_the_process(mix):
 def test_one_slice_per_interval_at_its_time(mix, mix_run):
     _, tr, res = mix
     zero = res["tsc"]["start_monotonic_ns"]
-    rec = records(mix_run / "trace.bin", INTERVAL)
+    rec = records(mix_run / "trace.bin")
     threads = {t.tid: t for t in tr.tracks.values() if t.kind == "thread"}
     for i, info in enumerate(res["threads"]):
         r = np.sort(rec[rec["thread"] == i], order="start_ns")
@@ -62,7 +56,7 @@ def test_one_slice_per_interval_at_its_time(mix, mix_run):
 
 def test_cpu_tracks_say_which_thread_ran(mix, mix_run):
     _, tr, res = mix
-    rec = records(mix_run / "trace.bin", INTERVAL)
+    rec = records(mix_run / "trace.bin")
     for c in sorted(set(rec["cpu"].tolist())):
         (group,) = tr.named(f"CPU {c}")
         (track,) = tr.named("hgrun threads", group)
@@ -78,7 +72,7 @@ def test_cpu_tracks_say_which_thread_ran(mix, mix_run):
 def test_latency_counter_per_latency_thread(mix, mix_run):
     _, tr, res = mix
     zero = res["tsc"]["start_monotonic_ns"]
-    w = records(mix_run / "latency.bin", WAKEUP)
+    w = records(mix_run / "latency.bin")
     threads = {t.name: t for t in tr.tracks.values() if t.kind == "thread"}
     for i, info in enumerate(res["threads"]):
         counters = tr.named("latency", threads[info["os_name"]])
@@ -148,13 +142,13 @@ def tiled(src, copy_run, times):
         for key in ("trace", "latency"):
             doc["trace"]["written"][key] *= times
     run = copy_run(src, longer, "tiled")
-    for name, dtype in (("trace.bin", INTERVAL), ("latency.bin", WAKEUP)):
+    for name in ("trace.bin", "latency.bin"):
         head = (run / name).read_bytes()[:64]
-        rec = records(run / name, dtype)
+        rec = records(run / name)
         parts = []
         for k in range(times):
             r = rec.copy()
-            for field in dtype.names[:2]:
+            for field in rec.dtype.names[:2]:
                 r[field] += k * span
             parts.append(r)
         (run / name).write_bytes(head + np.concatenate(parts).tobytes())
@@ -311,3 +305,33 @@ def test_every_golden_case(case, golden, tmp_path):
     assert bool(gaps) == (attributed and res["kernel_trace"]["enabled"])
     for t in tr.tracks.values():
         assert all(depth == 0 for *_, depth, _ in t.slices), t.name
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_name_codes_looked_up_are_those_searched_for(seed):
+    """The thread tracks' slice names (a CPU's index among the run's CPUs, by its end kind)
+    looked up by the CPU number's 16 bits are those a binary search among the CPUs gives,
+    for the unknown CPU (-1) and the extremes of int16 too."""
+    from hgreport.read.rundir import Intervals
+
+    class Run:
+        threads = [{}] * 3
+
+        def label(self, i):
+            return f"t{i}"
+    rng = np.random.default_rng(seed)
+    n = 3000
+    cpu = rng.choice(np.array([-32768, -1, 0, 1, 5, 300, 32767], np.int16)[:3 + seed], n)
+    end = rng.integers(0, 4, n).astype(np.uint8)
+    run = Run()
+    run.intervals = Intervals(rng.integers(0, 3, n).astype(np.uint16), cpu,
+                              np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64) + 1, end)
+    cpus = perfetto_tracks.distinct(cpu)
+    names = perfetto_tracks._IntervalNames(run, cpus)
+    want = np.searchsorted(np.array(cpus), cpu) + end.astype(np.int64) * len(cpus)
+    assert names.thread_code(slice(None)).tolist() == want.tolist()
+    rows = rng.integers(0, n, 50)
+    assert names.thread_code(rows).tolist() == want[rows].tolist()
+    by_cpu = names.used()[1]
+    for k, c in enumerate(cpus):
+        assert np.flatnonzero(by_cpu[k]).tolist() == sorted(set(run.intervals.thread[cpu == c].tolist()))

@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The report of one real run: summary.json against result.json, the trace and the figures."""
 import json
+import pathlib
+import sys
 from collections import defaultdict
 
-import numpy as np
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "e2e"))
+from hgbin import read as records  # noqa: E402  (trace.bin, latency.bin: docs/results.md)
 
 
 @pytest.fixture(scope="module")
@@ -19,23 +23,11 @@ def load(path):
     return json.loads(path.read_text())
 
 
-INTERVAL = np.dtype([("start_ns", "<i8"), ("end_ns", "<i8"), ("thread", "<u4"), ("cpu", "<i2"),
-                     ("end", "u1"), ("flags", "u1"), ("window", "<u4"), ("cause", "<u4")])
-WAKEUP = np.dtype([("intended_ns", "<i8"), ("actual_ns", "<i8"), ("thread", "<u4"),
-                   ("window", "<u4"), ("seq", "<u8")])
-
-
-def records(path, dtype):
-    """trace.bin / latency.bin (docs/results.md): 64-byte header, 32-byte records."""
-    data = path.read_bytes()[64:]
-    return np.frombuffer(data[:len(data) // 32 * 32], dtype)
-
-
 def trace_lines(run):
     """trace.bin's intervals as {thread, instance} dicts."""
     threads = load(run / "result.json")["threads"]
     return [{"thread": threads[r["thread"]]["name"], "instance": threads[r["thread"]]["instance"]}
-            for r in records(run / "trace.bin", INTERVAL)]
+            for r in records(run / "trace.bin")]
 
 
 def test_report_writes_every_file(report):
@@ -94,7 +86,7 @@ def test_summary_numbers_match_result(mix_run, report):
 def test_dispatch_table_counts_samples(mix_run, report):
     s = load(report / "summary.json")
     (row,) = s["dispatch_latency"]["threads"]
-    w = records(mix_run / "latency.bin", WAKEUP)
+    w = records(mix_run / "latency.bin")
     late = [int(x) for x in w["actual_ns"] - w["intended_ns"]]
     assert s["dispatch_latency"]["thresholds_ns"] == [20_000, 1_000_000, 5_000_000, 10_000_000, 50_000_000]
     assert row["samples"] == len(late)

@@ -181,7 +181,7 @@ def test_check_raises_what_the_child_raised_as_soon_as_it_ended(tmp_path):
 
 @needs_fork
 def test_figures_drawn_in_a_child_are_those_drawn_in_one_process(golden, tmp_path):
-    """Every other figure is drawn by a forked child (report/assemble.py's draw): the files are
+    """Figures are drawn by a forked child as well (report/assemble.py's draw): the files are
     byte for byte those of a report written in one process (HGREPORT_SERIAL=1)."""
     import subprocess
     import sys
@@ -205,15 +205,51 @@ def test_figures_drawn_in_a_child_are_those_drawn_in_one_process(golden, tmp_pat
 
 @needs_fork
 def test_a_figure_failing_in_the_child_fails_the_report(mix_run, tmp_path, monkeypatch):
-    from hgreport.figures import interactivation
+    """The child takes figures from the queue as the parent does (report/assemble.py's draw):
+    here the parent's first figure waits until the child has taken one, which fails."""
+    import time
+    from hgreport.figures.figure import Figure
     from hgreport.report import assemble
     parent = os.getpid()
+    taken = tmp_path / "taken"
+    real = assemble.planned
 
-    def boom(*a, **k):
-        assert os.getpid() != parent            # drawn by the child (every other figure)
-        raise InputError("x", "figure failed in the child (test)")
+    def boom(given, path):
+        if os.getpid() != parent:
+            taken.touch()
+            raise InputError("x", "figure failed in the child (test)")
+        end = time.monotonic() + 60
+        while not taken.exists() and time.monotonic() < end:
+            time.sleep(0.005)
 
-    monkeypatch.setattr(interactivation, "plot", boom)
+    monkeypatch.setattr(assemble, "planned",
+                        lambda ctx: [Figure(f.file, boom) for f in real(ctx)])
     with pytest.raises(InputError, match="figure failed in the child"):
         assemble.write_report(read_run(mix_run), tmp_path / "out")
+    assert taken.exists()
     assert not (tmp_path / "out" / "report.md").exists()
+
+
+@needs_fork
+def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
+    """assemble._Queue: a parent and a child forked after it is made read every number once
+    between them, and then nothing."""
+    from hgreport.report import assemble
+    queue = assemble._Queue(40)
+
+    def theirs():
+        got = []
+        for k in queue:
+            got.append(k)
+            time.sleep(0.001)
+        return got
+    import time
+    job = forked.Job(tmp_path / "q", "a test", theirs)
+    mine = []
+    for k in queue:
+        mine.append(k)
+        time.sleep(0.001)
+    other = job.wait()
+    queue.close()
+    assert sorted(mine + other) == list(range(40))
+    assert list(queue.__class__(0)) == []

@@ -189,3 +189,54 @@ def test_gaps_of_run_same_cpu_taken_from_anywhere(seed, monkeypatch):
     assert got.b.tolist() == want.b.tolist()
     assert switches.gaps_of_run(run, same_cpu=False).a.tolist() == \
         switches.gaps(iv, same_cpu=False).a.tolist()
+
+
+def _costs_trace(rng, n, spread):
+    """Two threads taking turns on two CPUs, switches costing 0..spread ns (a few far more)."""
+    hole = rng.integers(0, spread + 1, n)
+    far = rng.random(n) < 0.01
+    hole[far] = rng.integers(spread, 50 * spread + 2, int(far.sum()))
+    length = rng.integers(1, 50, n)
+    start = np.cumsum(np.r_[0, (length + hole)[:-1]])
+    return Intervals((np.arange(n) % 2).astype(np.uint16), rng.integers(0, 2, n).astype(np.int16),
+                     start, start + length, rng.integers(0, 4, n).astype(np.uint8))
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_switch_costs_counted_by_value_give_what_the_costs_give(seed, monkeypatch):
+    """The switch costs' statistics and histograms from CostCounts (counts by value below
+    DENSE, the costs past it sorted) are describe() and counts_between() of the costs
+    themselves, the same numbers: any block size and DENSE, edges falling on costs and
+    between them, edges below and past every cost."""
+    from hgreport.base.stats import counts_between
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 300)))
+    monkeypatch.setattr(switches, "DENSE", int(rng.choice([1, 7, 64, 1000, 1 << 20])))
+    sw = switches.switches(_costs_trace(rng, int(rng.integers(0, 2000)), int(rng.integers(1, 500))))
+    assert sw.counts is not None
+    cost, vol = sw.cost, sw.voluntary
+    want = {"all": describe(cost), "voluntary": describe(cost[vol]),
+            "involuntary": describe(cost[~vol])}
+    assert sw.describe_costs() == want
+    top = int(cost.max()) if len(cost) else 10
+    for edges in (np.logspace(0, np.log10(top + 2), 17),
+                  np.arange(-3, top + 5, max(1, top // 9)).astype(float),
+                  np.array([float(top)] * 2 + [top + 0.5]),
+                  np.sort(rng.choice(cost, 5)).astype(float) if len(cost) else np.array([0., 1.]),
+                  np.array([-1e30, 0.5, 1e30])):
+        v, i = sw.cost_histograms(edges)
+        assert v.tolist() == counts_between(cost[vol], edges).tolist(), edges
+        assert i.tolist() == counts_between(cost[~vol], edges).tolist(), edges
+
+
+def test_switch_costs_past_exact_arithmetic_take_the_costs_themselves(monkeypatch):
+    """Costs whose float sum could round (EXACT) are described from the costs, not counted."""
+    rng = np.random.default_rng(3)
+    sw = switches.switches(_costs_trace(rng, 500, 100))
+    cost, vol = sw.cost, sw.voluntary
+    monkeypatch.setattr(switches, "EXACT", 50)
+    assert sw.counts is None
+    assert sw.describe_costs()["voluntary"] == describe(cost[vol])
+    edges = np.linspace(0, 200, 9)
+    from hgreport.base.stats import counts_between
+    assert sw.cost_histograms(edges)[1].tolist() == counts_between(cost[~vol], edges).tolist()

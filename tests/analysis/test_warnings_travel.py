@@ -121,3 +121,34 @@ def test_a_disturbed_baseline_shows_beside_every_result_and_the_gate_is_inconclu
     assert rows["p000"]["disturbed_by"], rows
     # (mixed machines: the sweep's points ran on two machines, so every point says it)
     assert rows["p001"]["disturbed_by"] == ("mixed_machines" if case == "mixed_hosts" else "")
+
+
+def test_compare_md_says_a_warning_once_with_the_runs_it_applies_to(mix_run, tmp_path, hgreport):
+    """The same warning in several runs is one line of compare.md's "Disturbed runs": its text
+    once, how many runs it applies to and which (per row: how many of the row's runs, their
+    paths); every distinct warning keeps a line of its own. Before, the text stood once per
+    run, a page of repeats for a sweep of many runs that all had it."""
+    steal = KINDS["steal"][0]
+    root, runs = _dataset(tmp_path / "data", mix_run, 3, 2.0, seed=5)
+    _disturb(root, steal)
+    _disturb(root, _incomplete)
+    doc = json.loads((runs[3] / "result.json").read_text())   # p001/r0 has the steal too
+    steal(doc, 0)
+    (runs[3] / "result.json").write_text(json.dumps(doc))
+    rc, out, err = hgreport("compare", root, "-o", tmp_path / "cmp")
+    assert rc == 0, out + err
+    md = (tmp_path / "cmp" / "compare.md").read_text()
+    section = md.split("## Disturbed runs", 1)[1].split("\n## ", 1)[0]
+    items = [ln for ln in section.splitlines() if ln.startswith("- ")]
+    text = "steal time: the hypervisor took 12.0% of the scenario's CPUs (0) during the run"
+    assert len([ln for ln in items if text in ln]) == 1, items
+    assert sum(ln.count(text) for ln in items) == 1, items
+    line = next(ln for ln in items if text in ln)
+    assert "(4 runs:" in line, line
+    assert all(f"`{r}`" in line for r in map(str, runs[:4])), line
+    assert f"`{runs[4]}`" not in line and f"`{runs[5]}`" not in line, line
+    assert "3 of 3" in line and "1 of 3" in line, line
+    incomplete = [ln for ln in items if "complete: false" in ln]
+    assert len(incomplete) == 1, items
+    assert "(1 run:" in incomplete[0] and f"`{runs[1]}`" in incomplete[0], incomplete
+    assert len(items) == 2, items

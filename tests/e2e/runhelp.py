@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Helpers of the run tests: run a tiny scenario, load and check its result."""
+"""Helpers of the run tests: run a tiny scenario, load and check its result; start hgrun
+in the background, wait for what it writes, find its children; sweep a two-point grid."""
 import json
 import os
 import pathlib
 import shutil
+import subprocess
+import time
 
 import jsonschema
 
@@ -120,3 +123,92 @@ def run_scenario(hgrun, scenario, tmp_path, text, *args, duration="1s", timeout=
     proc = hgrun("run", path, "-o", out_dir, "--duration", duration, "--quiet", *args,
                  timeout=timeout)
     return Run(proc, out_dir)
+
+
+# One best-effort thread, and a sweep of it over two points (p000, p001).
+CPU_THREAD = "{name: be, workload: {type: cpu}}"
+TWO_POINT_SWEEP = """\
+hgrun: 1
+name: sw
+duration: 5s
+threads:
+  - {name: be, workload: {type: cpu}}
+sweep:
+  grid:
+    threads[be].priority: [NORMAL, LOW]
+"""
+
+
+def start(hgrun_bin, *args):
+    """hgrun with these arguments, started in the background (its stdout and stderr piped)."""
+    return subprocess.Popen([str(hgrun_bin), *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, timeout=60):
+    """(exit status, stdout, stderr) of a process of start(), killed past the timeout."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, out, err
+
+
+def wait_for(cond, timeout=20, poll=0.01):
+    """cond()'s first true value within timeout seconds, asked every poll seconds; after
+    that, its value once more (false, unless it came true at the last moment)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(poll)
+    return cond()
+
+
+def kill_when(proc, cond, settle=0.0):
+    """SIGKILL a process of start() once cond() holds (asserted), `settle` seconds after, and
+    reap it; killed all the same when the assertion fails."""
+    try:
+        assert wait_for(cond), "the condition never held before the kill"
+        time.sleep(settle)
+        proc.kill()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def proc_stat(pid):
+    """(comm, state, ppid) of a process, or None once it is gone."""
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    state, ppid = text[text.rindex(")") + 2:].split()[:2]
+    return comm, state, int(ppid)
+
+
+def children(ppid, comm=None):
+    """Live (not zombie) children of ppid, optionally only those named comm."""
+    out = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        s = proc_stat(proc.name)
+        if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
+            out.append(int(proc.name))
+    return out
+
+
+def sweep_shard(hgrun, scenario, tmp_path, name="shard", extra="", duration="100ms"):
+    """TWO_POINT_SWEEP (with `extra` lines) swept into tmp_path/NAME, which is returned."""
+    shard = tmp_path / name
+    r = hgrun("sweep", scenario(TWO_POINT_SWEEP + extra, name=f"{name}.yaml"), "-o", shard,
+              "--duration", duration, "--quiet", timeout=60)
+    assert r.rc == 0, r.err
+    return shard

@@ -8,9 +8,8 @@ import os
 import pathlib
 import signal
 import subprocess
-import time
 
-from runhelp import scenario_text
+from runhelp import scenario_text, wait_for
 
 THREAD = "{name: be, workload: {type: cpu}}"
 
@@ -30,15 +29,6 @@ def pids_running(marker):
     return found
 
 
-def wait_for(cond, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.02)
-    return cond()
-
-
 def test_escaped_descendants_die_with_a_sigkilled_hgrun(hgrun_bin, scenario, tmp_path):
     # One leaves the group with setsid, one more below it with another setsid
     # (its parent alive), one stays in the group.
@@ -50,12 +40,12 @@ def test_escaped_descendants_die_with_a_sigkilled_hgrun(hgrun_bin, scenario, tmp
     proc = subprocess.Popen([str(hgrun_bin), "run", path, "-o", tmp_path / "out", "--quiet"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert wait_for(lambda: all(pids_running(f"sleep {m}") for m in marks), 10), \
+        assert wait_for(lambda: all(pids_running(f"sleep {m}") for m in marks), 10, poll=0.02), \
             "the command did not start its processes"
         proc.kill()
         proc.wait(timeout=10)
         left = lambda: [p for m in marks for p in pids_running(f"sleep {m}")]  # noqa: E731
-        assert wait_for(lambda: not left(), 5), f"survived hgrun's SIGKILL: {left()}"
+        assert wait_for(lambda: not left(), 5, poll=0.02), f"survived hgrun's SIGKILL: {left()}"
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from runhelp import missing_programs, scenario_text
+from runhelp import children, missing_programs, proc_stat, scenario_text, wait_for
 
 THREAD = "{name: lat, workload: {type: latency, period: 1ms}}"
 PROGRAMS = {"ping": "iputils-ping", "ip": "iproute2"}
@@ -23,27 +23,6 @@ WHY_NOT = ("needs root (network namespaces, a veth pair, ping -f)" if os.geteuid
 needs_root = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 needs_unshare = pytest.mark.skipif(missing_programs({"unshare": "util-linux"}) is not None,
                                    reason=missing_programs({"unshare": "util-linux"}) or "")
-
-
-def stat(pid):
-    """(comm, state, ppid) of a process, or None once it is gone."""
-    try:
-        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    comm = text[text.index("(") + 1:text.rindex(")")]
-    state, ppid = text[text.rindex(")") + 2:].split()[:2]
-    return comm, state, int(ppid)
-
-
-def children(ppid, comm=None):
-    out = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if proc.name.isdigit():
-            s = stat(proc.name)
-            if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
-                out.append(int(proc.name))
-    return out
 
 
 def netns(pid):
@@ -69,16 +48,6 @@ def host_state():
     return names, named
 
 
-def wait_for(pred, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    return pred()
-
-
 def start(hgrun_bin, scenario, tmp_path, duration):
     text = scenario_text("flood", [THREAD], duration=duration,
                          extra="loads:\n  - {name: flood, type: flood_ping}\n")
@@ -91,8 +60,9 @@ def start(hgrun_bin, scenario, tmp_path, duration):
 
 def watch_sides(proc):
     """The load process, its two pings and their namespaces, once flooding."""
-    (load,) = wait_for(lambda: children(proc.pid, "flood"), 10)
-    pings = wait_for(lambda: (lambda p: p if len(p) == 2 else None)(children(load, "ping")), 10)
+    (load,) = wait_for(lambda: children(proc.pid, "flood"), 10, poll=0.05)
+    pings = wait_for(lambda: (lambda p: p if len(p) == 2 else None)(children(load, "ping")), 10,
+                     poll=0.05)
     assert pings, f"no two pings under the load process {load}"
     spaces = {netns(p) for p in pings}
     assert len(spaces) == 2 and netns(os.getpid()) not in spaces, spaces
@@ -100,9 +70,10 @@ def watch_sides(proc):
 
 
 def assert_nothing_left(load, pings, spaces, before):
-    gone = wait_for(lambda: all(stat(p) is None for p in [load, *pings]), 10)
+    gone = wait_for(lambda: all(proc_stat(p) is None for p in [load, *pings]), 10, poll=0.05)
     assert gone, "the load process or a ping outlived hgrun"
-    assert wait_for(lambda: not holders(spaces), 10), f"namespaces still held: {holders(spaces)}"
+    assert wait_for(lambda: not holders(spaces), 10, poll=0.05), \
+        f"namespaces still held: {holders(spaces)}"
     links, named = host_state()
     assert not {f"hg{load}a", f"hg{load}b"} & links, links
     assert (links, named) == before

@@ -4,39 +4,15 @@ none after the load's window, none after hgrun is SIGKILLed; the bounds
 and the cap on load processes refused with a message."""
 import json
 import os
-import pathlib
 import signal
 import subprocess
 import time
 
 import pytest
 
-from runhelp import scenario_text
+from runhelp import children, proc_stat, scenario_text, wait_for
 
 THREAD = "{name: lat, workload: {type: latency, period: 10ms}}"
-
-
-def stat(pid):
-    """(comm, state, ppid) of a process, or None once it is gone."""
-    try:
-        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    comm = text[text.index("(") + 1:text.rindex(")")]
-    state, ppid = text[text.rindex(")") + 2:].split()[:2]
-    return comm, state, int(ppid)
-
-
-def children(ppid, comm=None):
-    """Live (not zombie) children of ppid, optionally only those named comm."""
-    out = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        s = stat(proc.name)
-        if s and s[2] == ppid and s[1] != "Z" and (comm is None or s[0] == comm):
-            out.append(int(proc.name))
-    return out
 
 
 def start(hgrun_bin, scenario, tmp_path, loads, duration):
@@ -49,23 +25,13 @@ def start(hgrun_bin, scenario, tmp_path, loads, duration):
     return proc, out
 
 
-def wait_for(pred, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    return pred()
-
-
 def test_population_alive_mid_run_and_gone_after(hgrun_bin, scenario, tmp_path):
     proc, out = start(hgrun_bin, scenario, tmp_path,
                       ["{name: pop, type: fork, population: 50, stop: 2s}"], "3s")
     seen, counts = set(), []
     try:
-        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5)
-        wait_for(lambda: len(children(load)) >= 40, 2)
+        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5, poll=0.05)
+        wait_for(lambda: len(children(load)) >= 40, 2, poll=0.05)
         for _ in range(10):                  # ~1 s of the window
             kids = children(load)
             counts.append(len(kids))
@@ -81,7 +47,7 @@ def test_population_alive_mid_run_and_gone_after(hgrun_bin, scenario, tmp_path):
     # replacement, more when the machine is busy and the keeper waits for a CPU)
     assert max(counts) <= 50 and max(counts) >= 40, counts
     assert len(seen) > 50                    # they die and are replaced
-    assert not any(stat(p) for p in seen) and stat(load) is None
+    assert not any(proc_stat(p) for p in seen) and proc_stat(load) is None
     result = json.loads((out / "result.json").read_text())
     (l,) = result["loads"]
     assert l["stats"]["ops"] >= 100          # forks: the first 50 and the replacements
@@ -92,8 +58,8 @@ def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
     proc, _ = start(hgrun_bin, scenario, tmp_path,
                     ["{name: pop, type: fork, population: 50}"], "10s")
     try:
-        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5)
-        kids = wait_for(lambda: (k := children(load)) and len(k) >= 40 and k, 5)
+        (load,) = wait_for(lambda: children(proc.pid, "pop"), 5, poll=0.05)
+        kids = wait_for(lambda: (k := children(load)) and len(k) >= 40 and k, 5, poll=0.05)
         assert kids, "the population did not come up"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
@@ -101,8 +67,9 @@ def test_sigkill_of_hgrun_leaves_no_child(hgrun_bin, scenario, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    gone = wait_for(lambda: not any(stat(p) and stat(p)[1] != "Z" for p in kids + [load]), 5)
-    assert gone, [stat(p) for p in kids + [load] if stat(p)]
+    gone = wait_for(lambda: not any(proc_stat(p) and proc_stat(p)[1] != "Z" for p in kids + [load]),
+                    5, poll=0.05)
+    assert gone, [proc_stat(p) for p in kids + [load] if proc_stat(p)]
 
 
 @pytest.mark.parametrize("loads,message", [

@@ -10,44 +10,8 @@ import time
 
 import pytest
 
-from runhelp import scenario_text
-
-THREAD = "{name: be, workload: {type: cpu}}"
-SWEEP = """\
-hgrun: 1
-name: sw
-duration: 5s
-threads:
-  - {name: be, workload: {type: cpu}}
-sweep:
-  grid:
-    threads[be].priority: [NORMAL, LOW]
-"""
-
-
-def start(hgrun_bin, *args):
-    return subprocess.Popen([str(hgrun_bin), *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-
-
-def finish(proc, timeout=60):
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, out, err
-
-
-def wait_for(cond, timeout=20):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.002)
-    return False
-
+from runhelp import (CPU_THREAD, TWO_POINT_SWEEP, finish, scenario_text, start, sweep_shard,
+                     wait_for)
 
 def test_two_runs_racing_into_one_new_dir_never_both_succeed(hgrun_bin, scenario, tmp_path):
     """The second of two runs started on one new -o, at every offset from together to
@@ -55,7 +19,7 @@ def test_two_runs_racing_into_one_new_dir_never_both_succeed(hgrun_bin, scenario
     the check to the end. Before, the check took no lock on a new directory and hg_run
     took it after calibration, so a second run that checked before the first made the
     directory and locked after it ended replaced its results, both exit 0."""
-    path = scenario(scenario_text("race", [THREAD], duration="1ms"))
+    path = scenario(scenario_text("race", [CPU_THREAD], duration="1ms"))
     outcomes = []
     for i, delay_ms in enumerate(range(0, 300, 12)):
         out = tmp_path / f"out{i}"
@@ -97,7 +61,7 @@ def test_a_point_swapped_for_a_link_gets_no_write(hgrun_bin, scenario, tmp_path,
     relative to the directory's fd, opened once), the run's files went with the
     directory, and the sweep says the run was moved (exit 1). Before, every file was
     written by path and went into the link's target."""
-    path = scenario(SWEEP)
+    path = scenario(TWO_POINT_SWEEP)
     out = tmp_path / "sw"
     victim = tmp_path / "victim"
     (victim / "r0").mkdir(parents=True)    # where writes by path through the link would land
@@ -105,7 +69,7 @@ def test_a_point_swapped_for_a_link_gets_no_write(hgrun_bin, scenario, tmp_path,
     proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "2500ms", "--quiet",
                  "--grid-order")
     try:
-        assert wait_for(lambda: STAGES[stage](run), timeout=30), stage
+        assert wait_for(lambda: STAGES[stage](run), timeout=30, poll=0.002), stage
         _swap(out / "p000", victim)
     finally:
         rc, _, err = finish(proc, timeout=90)
@@ -125,7 +89,7 @@ def test_stress_ngs_scratch_directory_follows_no_swap(hgrun_bin, scenario, tmp_p
     """stress-ng reaches its --temp-path through an fd (/proc/self/fd/4), so the point
     swapped for a link while its stressor writes leads none of its files there."""
     load = "loads:\n  - {name: disk, type: stress_ng, stressor: hdd, options: {hdd-bytes: 1M}}\n"
-    path = scenario(SWEEP + load)
+    path = scenario(TWO_POINT_SWEEP + load)
     out = tmp_path / "sw"
     victim = tmp_path / "victim"
     (victim / "r0" / "load-disk.tmp").mkdir(parents=True, mode=0o700)
@@ -133,7 +97,8 @@ def test_stress_ngs_scratch_directory_follows_no_swap(hgrun_bin, scenario, tmp_p
     proc = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "2s", "--quiet",
                  "--grid-order")
     try:
-        assert wait_for(lambda: tmp.is_dir() and any(tmp.glob("tmp-stress-ng-hdd-*")), timeout=30)
+        assert wait_for(lambda: tmp.is_dir() and any(tmp.glob("tmp-stress-ng-hdd-*")), timeout=30,
+                        poll=0.002)
         _swap(out / "p000", victim)
         time.sleep(0.5)
     finally:
@@ -191,7 +156,7 @@ def test_a_fifo_or_device_in_a_sweep_is_never_opened(hgrun, hgrun_bin, scenario,
     a FIFO hung it forever with the lock held, a device was opened as root."""
     if plant is _link_to_a_device and os.geteuid() != 0:
         pytest.skip("mknod needs root")
-    path = scenario(SWEEP)
+    path = scenario(TWO_POINT_SWEEP)
     out = tmp_path / "sw"
     r = hgrun("sweep", path, "-o", out, "--duration", "100ms", "--quiet", timeout=60)
     assert r.rc == 0, r.err
@@ -225,12 +190,12 @@ def test_a_shard_of_another_n_is_refused_by_name(hgrun_bin, hgrun, scenario, tmp
     """`--shard 0/1` started beside a running array of `--shard K/2` on one directory
     (sbatch --array=0 resubmitted) is refused, naming the running shard and the fix.
     Before, it ran: it cleared and redid a run the other shard had completed, both exit 0."""
-    path = scenario(SWEEP)
+    path = scenario(TWO_POINT_SWEEP)
     out = tmp_path / "sw"
     first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1500ms", "--quiet",
                   "--shard", "0/2")
     try:
-        assert wait_for(lambda: any(out.glob("p*/r0/trace.bin")))
+        assert wait_for(lambda: any(out.glob("p*/r0/trace.bin")), poll=0.002)
         other = hgrun("sweep", path, "-o", out, "--duration", "1500ms", "--quiet",
                       "--shard", "0/1", timeout=60)
     finally:
@@ -248,8 +213,8 @@ def test_resume_and_merge_take_only_this_sweeps_own_runs(hgrun, scenario, tmp_pa
     user's run directory, a run copied from another sweep or from another point of this
     one, are run again by --resume and not merged. Before, --resume skipped them and
     sweep-merge copied them."""
-    path = scenario(SWEEP)
-    other = scenario(SWEEP.replace("[NORMAL, LOW]", "[NORMAL, HIGH]"), name="other.yaml")
+    path = scenario(TWO_POINT_SWEEP)
+    other = scenario(TWO_POINT_SWEEP.replace("[NORMAL, LOW]", "[NORMAL, HIGH]"), name="other.yaml")
     out, elsewhere = tmp_path / "sw", tmp_path / "elsewhere"
     for p, o in ((path, out), (other, elsewhere)):
         r = hgrun("sweep", p, "-o", o, "--duration", "100ms", "--quiet", "--grid-order",
@@ -286,20 +251,12 @@ def test_resume_and_merge_take_only_this_sweeps_own_runs(hgrun, scenario, tmp_pa
     assert "sweep: 2 succeeded, 0 failed, 0 skipped" in r.out, r.out
 
 
-def _merge_shard(hgrun, scenario, tmp_path, extra=""):
-    path = scenario(SWEEP + extra)
-    shard = tmp_path / "shard"
-    r = hgrun("sweep", path, "-o", shard, "--duration", "200ms", "--quiet", timeout=60)
-    assert r.rc == 0, r.err
-    return shard
-
-
 def test_merge_copies_only_hgruns_files_as_recorded(hgrun, scenario, tmp_path):
     """sweep-merge copies what result.json lists under hgrun's own names, each exactly the
     size result.json records: a planted shell script stays behind, a trace.bin grown by a
     1 GiB hole refuses its run (never 1 GiB of blocks in OUT), and a sparse file of the
     recorded size stays sparse. Before, every regular file was copied, holes as data."""
-    shard = _merge_shard(hgrun, scenario, tmp_path)
+    shard = sweep_shard(hgrun, scenario, tmp_path, duration="200ms")
     (shard / "p000" / "r0" / "run-me.sh").write_text("#!/bin/sh\necho pwned\n")
     grown = shard / "p001" / "r0" / "trace.bin"
     recorded = grown.stat().st_size
@@ -340,8 +297,9 @@ def test_merge_into_a_full_disk_says_so_and_leaves_out_as_it_was(hgrun, scenario
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
     # 300 kB of an exec load's output: copied in writes the full disk cuts short
-    shard = _merge_shard(hgrun, scenario, tmp_path, 'loads:\n  - {name: x, type: exec, command: '
-                         '"yes | head -c 300000; sleep 9"}\n')
+    shard = sweep_shard(hgrun, scenario, tmp_path, duration="200ms",
+                        extra='loads:\n  - {name: x, type: exec, command: '
+                              '"yes | head -c 300000; sleep 9"}\n')
     small = tmp_path / "small"
     small.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(small)], check=True)

@@ -7,50 +7,13 @@ writer's lock taken over), and --resume/--force handle hgrun's own
 leftovers."""
 import json
 import os
-import pathlib
 import shutil
 import signal
-import subprocess
-import time
 
 import pytest
 
-from runhelp import missing_programs, scenario_text
-
-THREAD = "{name: be, workload: {type: cpu}}"
-SWEEP = """\
-hgrun: 1
-name: sw
-duration: 5s
-threads:
-  - {name: be, workload: {type: cpu}}
-sweep:
-  grid:
-    threads[be].priority: [NORMAL, LOW]
-"""
-
-
-def start(hgrun_bin, *args):
-    return subprocess.Popen([str(hgrun_bin), *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-
-
-def wait_for(cond, timeout=20):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.01)
-    return False
-
-
-def sweep_shard(hgrun, scenario, tmp_path, name="shard"):
-    shard = tmp_path / name
-    r = hgrun("sweep", scenario(SWEEP, name=f"{name}.yaml"), "-o", shard, "--duration", "100ms",
-              "--quiet", timeout=60)
-    assert r.rc == 0, r.err
-    return shard
-
+from runhelp import (CPU_THREAD, TWO_POINT_SWEEP, kill_when, missing_programs, scenario_text,
+                     start, sweep_shard, wait_for)
 
 def test_merge_refuses_run_names_outside_out(hgrun, scenario, tmp_path):
     shard = sweep_shard(hgrun, scenario, tmp_path)
@@ -86,7 +49,7 @@ def test_merge_does_not_follow_links_in_a_shard(hgrun, scenario, tmp_path):
 
 
 def test_two_runs_on_one_dir_the_second_is_refused(hgrun_bin, hgrun, scenario, tmp_path):
-    path = scenario(scenario_text("lock", [THREAD], duration="2s"))
+    path = scenario(scenario_text("lock", [CPU_THREAD], duration="2s"))
     out = tmp_path / "out"
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
     try:
@@ -112,12 +75,10 @@ def test_two_runs_on_one_dir_the_second_is_refused(hgrun_bin, hgrun, scenario, t
 
 
 def test_a_killed_runs_lock_is_taken_over(hgrun_bin, hgrun, scenario, tmp_path):
-    path = scenario(scenario_text("stale", [THREAD], duration="5s"))
+    path = scenario(scenario_text("stale", [CPU_THREAD], duration="5s"))
     out = tmp_path / "out"
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
-    assert wait_for(lambda: (out / "trace.bin").exists())
-    first.kill()
-    first.wait(timeout=30)
+    kill_when(first, lambda: (out / "trace.bin").exists())
     assert (out / ".hgrun-lock").exists()     # left behind, but not held: flock died with it
     r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "100ms", timeout=60)
     assert r.rc == 0, r.err
@@ -125,7 +86,7 @@ def test_a_killed_runs_lock_is_taken_over(hgrun_bin, hgrun, scenario, tmp_path):
 
 
 def test_two_resumes_at_once_the_second_is_refused(hgrun_bin, hgrun, scenario, tmp_path):
-    path = scenario(SWEEP)
+    path = scenario(TWO_POINT_SWEEP)
     out = tmp_path / "sw"
     first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1500ms", "--quiet")
     try:
@@ -146,19 +107,14 @@ def test_two_resumes_at_once_the_second_is_refused(hgrun_bin, hgrun, scenario, t
 
 
 def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario, tmp_path):
-    text = SWEEP + 'loads:\n  - {name: hog, type: exec, command: "echo started; sleep 30"}\n'
+    text = (TWO_POINT_SWEEP +
+            'loads:\n  - {name: hog, type: exec, command: "echo started; sleep 30"}\n')
     path = scenario(text)
     out = tmp_path / "sw"
     # --grid-order: p000/r0 is the first run, the one killed.
     first = start(hgrun_bin, "sweep", path, "-o", out, "--duration", "1s", "--quiet", "--grid-order")
-    try:
-        assert wait_for(lambda: (out / "p000" / "r0" / "load-hog.out").exists() and
-                        (out / "p000" / "r0" / "load-hog.out").stat().st_size > 0)
-        first.kill()
-        first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
+    kill_when(first, lambda: (out / "p000" / "r0" / "load-hog.out").exists() and
+                     (out / "p000" / "r0" / "load-hog.out").stat().st_size > 0)
     # The run the kill cut off (p000/r0, or p001/r0 on a slow machine) has
     # the exec output; add what a kill while writing kernel.jsonl leaves.
     cut = [d for d in sorted(out.glob("p*/r0")) if not (d / "result.json").exists() or
@@ -177,7 +133,7 @@ def test_resume_reruns_a_killed_run_with_an_exec_load(hgrun_bin, hgrun, scenario
 
 
 def test_force_removes_by_name_and_owner_never_what_result_json_lists(hgrun, scenario, tmp_path):
-    path = scenario(scenario_text("own", [THREAD], duration="100ms"))
+    path = scenario(scenario_text("own", [CPU_THREAD], duration="100ms"))
     out = tmp_path / "out"
     assert hgrun("run", path, "-o", out, "--quiet").rc == 0
     precious = tmp_path / "precious.txt"
@@ -198,7 +154,7 @@ def test_force_removes_by_name_and_owner_never_what_result_json_lists(hgrun, sce
 
 
 def test_a_link_planted_mid_sweep_is_not_followed(hgrun_bin, scenario, tmp_path):
-    path = scenario(SWEEP)
+    path = scenario(TWO_POINT_SWEEP)
     out = tmp_path / "sw"
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -224,35 +180,23 @@ def test_force_and_resume_clear_a_killed_stress_ng_loads_temporaries(hgrun_bin, 
     --temp-path, with tmp-stress-ng-hdd-PID-N/ in it) and its outputs: hgrun's
     own, so --force reruns there, and so does sweep --resume."""
     load = "loads:\n  - {name: disk, type: stress_ng, stressor: hdd, options: {hdd-bytes: 1M}}\n"
-    path = scenario(scenario_text("sngkill", [THREAD], duration="10s", extra=load))
+    path = scenario(scenario_text("sngkill", [CPU_THREAD], duration="10s", extra=load))
     out = tmp_path / "out"
     tmp = out / "load-disk.tmp"
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
-    try:
-        assert wait_for(lambda: tmp.exists() and any(tmp.glob("tmp-stress-ng-hdd-*")))
-        first.kill()
-        first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
+    kill_when(first, lambda: tmp.exists() and any(tmp.glob("tmp-stress-ng-hdd-*")))
     assert tmp.is_dir()
     r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "1s", timeout=60)
     assert r.rc == 0, (r.rc, r.err)
     assert json.loads((out / "result.json").read_text())["complete"] is True
     assert not tmp.exists()
     # The same leftovers in a sweep's run: --resume clears and reruns it.
-    sweep = scenario(SWEEP + load, name="sw.yaml")
+    sweep = scenario(TWO_POINT_SWEEP + load, name="sw.yaml")
     sw = tmp_path / "sw"
     first = start(hgrun_bin, "sweep", sweep, "-o", sw, "--quiet", "--grid-order", "--duration",
                   "1500ms")
     run = sw / "p000" / "r0"
-    try:
-        assert wait_for(lambda: any((run / "load-disk.tmp").glob("tmp-stress-ng-hdd-*")))
-        first.kill()
-        first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
+    kill_when(first, lambda: any((run / "load-disk.tmp").glob("tmp-stress-ng-hdd-*")))
     r = hgrun("sweep", sweep, "-o", sw, "--resume", "--quiet", "--duration", "1500ms", timeout=120)
     assert r.rc == 0, (r.rc, r.err)
     assert json.loads((run / "result.json").read_text())["complete"] is True
@@ -279,21 +223,14 @@ def test_force_reruns_after_a_kill_with_every_load_type(hgrun_bin, hgrun, scenar
     if os.geteuid() == 0 and shutil.which("ping") and shutil.which("ip"):
         loads.append("{name: fl, type: flood_ping}")
     extra = "loads:\n" + "".join(f"  - {load}\n" for load in loads)
-    path = scenario(scenario_text("every", [THREAD], duration="10s", extra=extra))
+    path = scenario(scenario_text("every", [CPU_THREAD], duration="10s", extra=extra))
     out = tmp_path / "out"
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
-    try:
-        assert wait_for(lambda: (out / "load-x.err").exists() and
-                        (out / "load-x.err").stat().st_size > 0 and
-                        any(p.name.startswith("hgrun-io-") for p in iodir.iterdir()) and
-                        (not shutil.which("stress-ng") or
-                         any((out / "load-s.tmp").glob("tmp-stress-ng-*"))))
-        time.sleep(0.3)
-        first.kill()
-        first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
+    kill_when(first, lambda: (out / "load-x.err").exists() and
+                     (out / "load-x.err").stat().st_size > 0 and
+                     any(p.name.startswith("hgrun-io-") for p in iodir.iterdir()) and
+                     (not shutil.which("stress-ng") or
+                      any((out / "load-s.tmp").glob("tmp-stress-ng-*"))), settle=0.3)
     r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "500ms", timeout=60)
     assert r.rc == 0, (r.rc, r.err)
     assert "holds more than a run's results" not in r.err, r.err
@@ -310,16 +247,10 @@ def test_force_clears_a_killed_io_loads_directory_in_the_result_dir(hgrun_bin, h
     out = tmp_path / "out"
     out.mkdir()
     extra = f"loads:\n  - {{name: d, type: io, size: 256KiB, dir: {out}}}\n"
-    path = scenario(scenario_text("iohere", [THREAD], duration="10s", extra=extra))
+    path = scenario(scenario_text("iohere", [CPU_THREAD], duration="10s", extra=extra))
     first = start(hgrun_bin, "run", path, "-o", out, "--quiet")
-    try:
-        assert wait_for(lambda: any(p.name.startswith("hgrun-io-") and any(p.iterdir())
-                                    for p in out.iterdir() if p.is_dir()))
-        first.kill()
-        first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
+    kill_when(first, lambda: any(p.name.startswith("hgrun-io-") and any(p.iterdir())
+                                 for p in out.iterdir() if p.is_dir()))
     r = hgrun("run", path, "-o", out, "--force", "--quiet", "--duration", "300ms", timeout=60)
     assert r.rc == 0, (r.rc, r.err)
     assert json.loads((out / "result.json").read_text())["complete"] is True

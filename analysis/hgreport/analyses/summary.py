@@ -124,12 +124,7 @@ def _trace_counts(run: Run) -> np.ndarray:
 def switch_stats(run: Run) -> dict[str, Any]:
     """describe() of the costs of all, the voluntary and the involuntary inferred switches;
     computed once per run (the summary and figures.plot_gaps share it)."""
-    sw = switches.of_run(run)
-    cost, vol = sw.cost, sw.voluntary
-    out = {"voluntary": describe(cost[vol], scratch=True),
-           "involuntary": describe(cost[~vol], scratch=True)}
-    out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
-    return {k: out[k] for k in ("all", "voluntary", "involuntary")}
+    return switches.of_run(run).describe_costs()
 
 
 def dispatch_table(run: Run, thresholds_ns: Sequence[int]) -> list[dict[str, Any]]:

@@ -8,12 +8,13 @@ held as two int32 index arrays into the trace (8 bytes a switch); their columns 
 when first asked for (the costs each time: they would be 8 bytes a switch held)."""
 from __future__ import annotations
 
+import math
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
-from ..base.stats import counts_between
+from ..base.stats import counts_between, describe
 from ..read.memo import per_run
 from ..read.rundir import END_KINDS, Intervals
 
@@ -22,6 +23,60 @@ if TYPE_CHECKING:
 
 PREEMPTED, YIELDED, BLOCKED, FINISHED = (END_KINDS.index(k) for k in END_KINDS)
 BLOCK = 1 << 20
+DENSE = 1 << 20     # switch costs below this (ns) are counted by value (CostCounts)
+EXACT = 1 << 52     # past this, float64 arithmetic on the costs may round: the sorted path
+
+
+class CostCounts:
+    """The switch costs of a run as counts: `dense[v]` the number of switches that cost v ns
+    (v < len(dense)), in two columns, involuntary and voluntary; the costs at or past
+    DENSE as sorted arrays (`tail`, per column: few in a real run). Made in one pass over
+    the switches, a block at a time; every order statistic and histogram of the costs is
+    then read from it (a binary search in the cumulated counts) with no copy, sort or
+    partition of millions of costs (analysis/README.md#performance)."""
+
+    def __init__(self, dense: np.ndarray, tail: tuple[np.ndarray, np.ndarray]) -> None:
+        self.dense, self.tail = dense, tail
+
+    def _column(self, which: str) -> tuple[np.ndarray, np.ndarray]:
+        if which == "all":
+            return self.dense.sum(axis=1), np.sort(np.concatenate(self.tail))
+        k = {"involuntary": 0, "voluntary": 1}[which]
+        return self.dense[:, k], self.tail[k]
+
+    def describe(self, which: str) -> dict[str, float | int | None]:
+        """stats.describe() of the costs of `which` switches (all, voluntary, involuntary):
+        the same numbers (the mean is exact where describe's float sum of integers is)."""
+        counts, tail = self._column(which)
+        cum = np.cumsum(counts)
+        inside = int(cum[-1]) if len(cum) else 0
+        n = inside + len(tail)
+        if n == 0:
+            return describe(np.zeros(0, np.int64))
+
+        def kth(r: int) -> int:           # the r-th smallest cost (0-based)
+            if r < inside:
+                return int(np.searchsorted(cum, r, side="right"))
+            return int(tail[r - inside])
+        total = int(np.dot(np.arange(len(counts), dtype=np.int64), counts)) + sum(tail.tolist())
+        p99 = min(max(1, math.ceil(0.99 * n)), n) - 1
+        return {"count": n, "min_ns": float(kth(0)),
+                "median_ns": float((kth((n - 1) // 2) + kth(n // 2)) / 2),
+                "mean_ns": total / n, "p99_ns": float(kth(p99)), "max_ns": float(kth(n - 1))}
+
+    def histogram(self, which: str, edges: np.ndarray) -> np.ndarray:
+        """counts_between(costs of `which` switches, edges), edges ascending and finite."""
+        counts, tail = self._column(which)
+        below = np.r_[0, np.cumsum(counts)]          # below[x]: costs < x, for x <= len
+        # an integer cost v is at or past edge e when v >= ceil(e)
+        at = np.clip(np.ceil(edges), 0, len(counts)).astype(np.int64)
+        out = np.diff(below[at])
+        last = edges[-1]
+        if last == math.floor(last) and 0 <= last < len(counts):
+            out[-1] += counts[int(last)]             # the last bin holds its right edge
+        return out + counts_between(tail, edges)
+
+
 
 
 class Switches:
@@ -52,9 +107,61 @@ class Switches:
             out[sl] = self.cost_of(sl)
         return out
 
+    @cached_property
+    def counts(self) -> CostCounts | None:
+        """The costs counted by value (CostCounts), one pass over the switches; None when a
+        cost reaches EXACT ns or their sum could (then the costs themselves are used)."""
+        if len(self.a) * DENSE >= EXACT:
+            return None
+        dense = np.zeros(0, np.int64)
+        tails: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        for sl in self._blocks():
+            c, v = self.cost_of(sl), self.voluntary[sl]
+            top = int(c.max()) if len(c) else 0
+            if top >= EXACT:
+                return None
+            if top >= DENSE:
+                far = c >= DENSE
+                tails[0].append(c[far & ~v])
+                tails[1].append(c[far & v])
+                c, v = c[~far], v[~far]
+            key = c * 2
+            key += v
+            got = np.bincount(key)
+            if len(got) > len(dense):
+                got[:len(dense)] += dense
+                dense = got
+            else:
+                dense[:len(got)] += got
+        if len(dense) % 2:
+            dense = np.r_[dense, 0]
+        tail = tuple(np.sort(np.concatenate(t)) if t else np.zeros(0, np.int64) for t in tails)
+        if sum(int(t.sum()) for t in tail) + len(self.a) * DENSE >= EXACT:
+            return None
+        return CostCounts(dense.reshape(-1, 2), tail)       # type: ignore[arg-type]
+
+    def describe_costs(self) -> dict[str, dict[str, float | int | None]]:
+        """describe() of the costs of all, the voluntary and the involuntary switches."""
+        cc = self.counts
+        if cc is not None:
+            return {k: cc.describe(k) for k in ("all", "voluntary", "involuntary")}
+        cost, vol = self.cost, self.voluntary
+        out = {"voluntary": describe(cost[vol], scratch=True),
+               "involuntary": describe(cost[~vol], scratch=True)}
+        out["all"] = describe(cost, scratch=True)      # last: it reorders `cost`
+        return {k: out[k] for k in ("all", "voluntary", "involuntary")}
+
     def cost_histograms(self, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Counts of the voluntary and of the involuntary switches' costs (ns) between
-        `edges`, a block of switches at a time."""
+        `edges`: from the counts by value when there are (CostCounts), else a block of
+        switches at a time."""
+        e = np.asarray(edges)
+        cc = self.counts
+        if (cc is not None and len(e) >= 2 and e.dtype.kind in "iuf"
+                and bool(np.all(np.isfinite(e))) and bool(np.all(e[1:] >= e[:-1]))):
+            e = e.astype(np.float64)
+            return (cc.histogram("voluntary", e).astype(np.int64),
+                    cc.histogram("involuntary", e).astype(np.int64))
         vol = np.zeros(len(edges) - 1, np.int64)
         inv = np.zeros(len(edges) - 1, np.int64)
         for sl in self._blocks():

@@ -36,9 +36,9 @@ def can_fork() -> bool:
             and threading.active_count() == 1)
 
 
-def _outcome(e: BaseException | None) -> bytes:
+def _outcome(e: BaseException | None, value: Any = None) -> bytes:
     if e is None:
-        return json.dumps({"ok": True}).encode()
+        return json.dumps({"ok": True, "value": value}, default=str).encode()
     if isinstance(e, InputError):
         return json.dumps({"input": [str(e.path), e.problem]}).encode()
     return json.dumps({"error": type(e).__name__, "message": str(e),
@@ -53,7 +53,7 @@ class Job:
 
     def __init__(self, path: Path, what: str, fn: Callable[[], Any]) -> None:
         self.path = path
-        self.what, self.pid, self.fd, self.error = what, None, None, None
+        self.what, self.pid, self.fd, self.error, self.value = what, None, None, None, None
         if not can_fork():
             self._here(fn)
             return
@@ -77,12 +77,12 @@ class Job:
             status = 1
             try:
                 os.close(r)
-                err = None
+                err, value = None, None
                 try:
-                    fn()
+                    value = fn()
                 except BaseException as e:   # noqa: B902  (KeyboardInterrupt too: reported)
                     err = e
-                os.write(w, _outcome(err))
+                os.write(w, _outcome(err, value))
                 status = 0 if err is None else 1
             finally:
                 os._exit(status)
@@ -91,15 +91,17 @@ class Job:
 
     def _here(self, fn: Callable[[], Any]) -> None:
         try:
-            fn()
+            self.value = fn()
         except Exception as e:               # raised by wait(), as from the child
             self.error = e
 
-    def wait(self) -> None:
+    def wait(self) -> Any:
+        """What `fn` returned (through JSON from a child: what JSON has no type for, as its
+        str), once it has ended; what it raised, raised here."""
         if self.pid is None:
             if self.error is not None:
                 raise self.error
-            return
+            return self.value
         with os.fdopen(self.fd, "rb") as f:
             data = f.read()
         _, status = os.waitpid(self.pid, 0)
@@ -114,7 +116,8 @@ class Job:
         except ValueError:
             out = {}
         if out.get("ok") and os.WEXITSTATUS(status) == 0:
-            return
+            self.value = out.get("value")
+            return self.value
         if "input" in out:
             raise InputError(*out["input"])
         kind = getattr(builtins, str(out.get("error", "")), None)

@@ -4,9 +4,9 @@ of long runs, a row per run and per configuration."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from . import configurations
 from .command import Command
 
 
@@ -17,18 +17,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..analyses import abeni_table2, over_runs
-    from ..read.rungroups import gather
-    from ..tables.verdicts import configurations
+    from ..analyses import abeni_table2
     from ..tables import abeni_table2 as render
-    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
-    per_group = [[abeni_table2.of_run(r) for r in g.runs] for g in groups]
-    runs = [x for xs in per_group for x in xs]
-    labels = [over_runs.run_label(g, r) for g in groups for r in g.runs]
-    configs = [abeni_table2.across(g.label, xs) for g, xs in zip(groups, per_group)]
+    runs, labels, configs = configurations.rows(args.paths, abeni_table2.of_run,
+                                                abeni_table2.across)
     if args.json:
-        print(json.dumps({"runs": [dict(r, label=lab) for r, lab in zip(runs, labels)],
-                          "configurations": configs}, indent=1))
+        configurations.print_json(runs, labels, configurations=configs)
     else:
         print(render.page(runs, labels, configs), end="")
     return 0

@@ -4,9 +4,9 @@ figure 2) per run and per configuration (a sweep's points) over its runs."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from . import configurations
 from .command import Command
 
 
@@ -18,19 +18,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..analyses import interactivation, over_runs
-    from ..read.rungroups import gather
-    from ..tables.verdicts import configurations
+    from ..analyses import interactivation
     from ..tables import interactivation as render
-    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
-    per_group = [[interactivation.of_run(r) for r in g.runs] for g in groups]
-    runs = [x for xs in per_group for x in xs]
-    labels = [over_runs.run_label(g, r) for g in groups for r in g.runs]
-    configs = [interactivation.across(g.label, xs) for g, xs in zip(groups, per_group)]
+    runs, labels, configs = configurations.rows(args.paths, interactivation.of_run,
+                                                interactivation.across)
     versus = interactivation.against_first(configs)
     if args.json:
-        print(json.dumps({"runs": [dict(r, label=lab) for r, lab in zip(runs, labels)],
-                          "configurations": configs, "against_first": versus}, indent=1))
+        configurations.print_json(runs, labels, configurations=configs, against_first=versus)
     else:
         print(render.page(runs, labels, configs, versus), end="")
     return 0

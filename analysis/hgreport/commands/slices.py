@@ -4,10 +4,10 @@ per run, and over the runs of each configuration with the paper's claim tested."
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from .argtypes import duration
+from . import configurations
 from .command import Command
 
 
@@ -21,19 +21,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..analyses import over_runs, slices
-    from ..read.rungroups import gather
-    from ..tables.verdicts import configurations
+    from ..analyses import slices
     from ..tables import slices as render
-    groups = configurations([r for g in gather(args.paths, []) for r in g.runs])
     gap = args.max_gap if args.max_gap is not None else slices.MAX_GAP_NS
-    per_group = [[slices.of_run(r, gap) for r in g.runs] for g in groups]
-    runs = [x for xs in per_group for x in xs]
-    labels = [over_runs.run_label(g, r) for g in groups for r in g.runs]
-    configs = [slices.across(g.label, xs) for g, xs in zip(groups, per_group)]
+    runs, labels, configs = configurations.rows(args.paths, lambda r: slices.of_run(r, gap),
+                                                slices.across)
     if args.json:
-        print(json.dumps({"runs": [dict(r, label=lab) for r, lab in zip(runs, labels)],
-                          "configurations": configs}, indent=1))
+        configurations.print_json(runs, labels, configurations=configs)
     else:
         print(render.page(runs, configs, labels), end="")
     return 0

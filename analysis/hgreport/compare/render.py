@@ -73,19 +73,37 @@ def _labelled(d: Disturbance) -> str:
     return d.text if d.text.lower().startswith((word.lower(), d.kind)) else f"{word}: {d.text}"
 
 
+def _where(g: Group, runs: list[str]) -> str:
+    """The runs of row `g` a disturbance applies to, in words: the row alone for a row of one
+    run, else how many of its runs and their paths (none named: the row's runs together)."""
+    if not runs:
+        return f"**{g.label}**, its {len(g.runs)} runs together"
+    if len(g.runs) == 1:
+        return f"**{g.label}**"
+    return f"**{g.label}** {len(runs)} of {len(g.runs)}: " + ", ".join(f"`{r}`" for r in runs)
+
+
 def _warnings(groups: Sequence[Group], dist: dict[str, list[Disturbance]]) -> list[str]:
-    lines = []
+    """Every distinct disturbance once, with how many runs it applies to and which, row by
+    row: the same warning of many runs is one line."""
+    seen: dict[str, dict[str, list[str]]] = {}      # text -> row label -> its runs' paths
     for g in groups:
-        texts = list(dict.fromkeys(
-            _labelled(d) + (f" ({d.run})" if len(g.runs) > 1 and d.run in g.paths else "")
-            for d in dist.get(g.label, [])))
-        lines += [f"- **{g.label}**: {t}" for t in texts]
-    if not lines:
+        for d in dist.get(g.label, []):
+            runs = seen.setdefault(_labelled(d), {}).setdefault(g.label, [])
+            if d.run in g.paths and d.run not in runs:
+                runs.append(d.run)
+    if not seen:
         return []
+    by_label = {g.label: g for g in groups}
+    lines = []
+    for text, rows in seen.items():
+        n = sum(len(runs) or len(by_label[lab].runs) for lab, runs in rows.items())
+        lines.append(f"- {text} ({n} run{'' if n == 1 else 's'}: "
+                     + "; ".join(_where(by_label[lab], runs) for lab, runs in rows.items()) + ")")
     return (["## Disturbed runs", "",
              "What disturbed the runs of each row (result.json's warnings, the reading, the "
-             "machines): a difference beside them may be theirs, and a --fail-if check over "
-             "them is inconclusive.", ""] + lines + [""])
+             "machines), each once with the runs it applies to: a difference beside them may "
+             "be theirs, and a --fail-if check over them is inconclusive.", ""] + lines + [""])
 
 
 def _subject(name: str, row: dict[str, Any], labels: list[str], level: float,

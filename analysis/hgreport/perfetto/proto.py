@@ -104,22 +104,26 @@ _THRESHOLDS = np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)
 
 def varint_columns(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(W, N) bytes (byte k of every value in row k) and (N,) lengths of the varints of `v`
-    (int64 taken as its uint64 bits)."""
+    (int64 taken as its uint64 bits); the bytes past a value's length are left undefined."""
     u = np.ascontiguousarray(v).astype(np.int64, copy=False).view(np.uint64)
     top = int(u.max()) if len(u) else 0
     if top < 0x80:                # the common case: one byte each (the length a scalar)
         return u.astype(np.uint8)[None, :], np.int64(1)
     width = int(np.searchsorted(_THRESHOLDS, np.uint64(top), side="right")) + 1
-    n = np.ones(len(u), np.int64)
-    for k in range(width - 1):
-        n += u >= _THRESHOLDS[k]
     work = u.astype(np.uint32) if top < 1 << 32 else u
     cols = np.empty((width, len(u)), np.uint8)
+    n = np.ones(len(u), np.uint8)
+    shifted = np.empty_like(work)
     for k in range(width):
-        cols[k] = (work >> (7 * k)).astype(np.uint8) & 0x7F
+        np.right_shift(work, 7 * k, out=shifted)
+        col = cols[k]
+        np.copyto(col, shifted, casting="unsafe")        # the low 8 bits
         if k + 1 < width:
-            cols[k] |= (n > k + 1).view(np.uint8) << 7
-    return cols, n
+            more = (work >= 1 << 7 * (k + 1)).view(np.uint8)   # a byte k + 1 follows
+            n += more
+            col &= 0x7F
+            col |= more << 7
+    return cols, n.astype(np.int64)
 
 
 class _Rows:
@@ -143,12 +147,29 @@ class _Rows:
             self.cols.append((cols[k], keep))
 
     def done(self) -> np.ndarray:
-        m = np.empty((self.count, len(self.cols)), np.uint8)
-        keep = np.empty((self.count, len(self.cols)), bool)
+        """The masked bytes, row by row. Most columns hold the same byte in every row, always
+        kept: the matrix starts as that row repeated (bytes repetition: a few memcpy), and
+        only the other columns are written, one contiguous source each."""
+        width = len(self.cols)
+        row = bytearray(width)
+        varying: list[tuple[int, int | np.ndarray]] = []
+        masked: list[tuple[int, np.ndarray]] = []
         for j, (col, kept) in enumerate(self.cols):
+            if isinstance(col, int):
+                row[j] = col
+            else:
+                varying.append((j, col))
+            if kept is not None:
+                masked.append((j, kept))
+        m = np.frombuffer(bytearray(bytes(row) * self.count), np.uint8).reshape(self.count, width)
+        for j, col in varying:
             m[:, j] = col
-            keep[:, j] = True if kept is None else kept
-        return m[keep]
+        if not masked:
+            return m.reshape(-1)
+        keep = np.ones((self.count, width), bool)
+        for j, kept in masked:
+            keep[:, j] = kept
+        return m.reshape(-1)[keep.reshape(-1)]
 
 
 def _packet(r: _Rows, seq: int, kind: int, delta: np.ndarray,
@@ -159,7 +180,9 @@ def _packet(r: _Rows, seq: int, kind: int, delta: np.ndarray,
     body: list[tuple[bytes | np.ndarray, np.ndarray | int, np.ndarray | None]] = [
         (bytes([E_TYPE << 3, kind]), 2, None)]
     if name_iid is not None:
-        named = name_iid > 0
+        named: np.ndarray | None = name_iid > 0
+        if bool(np.all(named)):                     # the usual case: every event named
+            named = None
         iid_c, iid_n = varint_columns(name_iid)
         body += [(bytes([E_NAME_IID << 3]), 1, named), (iid_c, iid_n, named)]
     if counter is not None:

@@ -190,11 +190,25 @@ class _IntervalNames:
         self.per_cpu = [run.label(i) for i in range(self.threads)]
         self._used: tuple[np.ndarray, np.ndarray] | None = None
         self._rows: tuple[np.ndarray, np.ndarray] | None = None
+        # each CPU number's index in cpu_list, looked up by its 16 bits (the column is int16)
+        # rather than searched for among them: a gather where a binary search was
+        self._cpu_index = None
+        if self.iv.cpu.dtype == np.int16:
+            self._cpu_index = np.zeros(1 << 16, np.int64)
+            self._cpu_index[self.cpus.astype(np.int16).view(np.uint16)] = np.arange(len(self.cpus))
+
+    def cpu_index(self, cpu: np.ndarray) -> np.ndarray:
+        """The index in cpu_list of each of `cpu` (CPU numbers of the intervals)."""
+        if self._cpu_index is None:
+            return np.searchsorted(self.cpus, cpu)
+        return self._cpu_index[cpu.view(np.uint16)]
 
     def thread_code(self, rows: slice | np.ndarray) -> np.ndarray:
         """The per-thread name code of the records `rows` (a slice or indices)."""
         cpu, end = self.iv.cpu[rows], self.iv.end[rows]
-        return np.searchsorted(self.cpus, cpu) + end.astype(np.int64) * len(self.cpus)
+        code = end.astype(np.int64) * len(self.cpus)
+        code += self.cpu_index(cpu)
+        return code
 
     def used(self) -> tuple[np.ndarray, np.ndarray]:
         """(threads x len(per_thread)) and (CPUs x threads) tables of the names that occur."""
@@ -203,7 +217,7 @@ class _IntervalNames:
             cut = [slice(lo, lo + WINDOW) for lo in range(0, len(iv), WINDOW)]
             by_thread = _occurring((iv.thread[sl].astype(np.int64) * kinds + self.thread_code(sl)
                                     for sl in cut), n * kinds)
-            by_cpu = _occurring((np.searchsorted(self.cpus, iv.cpu[sl]) * n + iv.thread[sl]
+            by_cpu = _occurring((self.cpu_index(iv.cpu[sl]) * n + iv.thread[sl]
                                  for sl in cut), len(self.cpus) * n)
             self._used = by_thread.reshape(n, kinds), by_cpu.reshape(len(self.cpus), n)
         return self._used

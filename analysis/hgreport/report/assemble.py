@@ -4,9 +4,10 @@ in their order, each written by its module of report/sections/ (which prepares w
 and names the figures it shows); the figures; summary.json; trace.perfetto-trace."""
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..analyses.summary import summarize
 from ..base import forked
@@ -43,11 +44,13 @@ FORK_FIGURES_UP_TO = 1_000_000
 
 def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) -> None:
     """Draws each figure into the report's directory; `after(file)` follows each. With a second
-    CPU (base/forked.py) and a run of at most FORK_FIGURES_UP_TO records, every other figure is
-    drawn by a forked child at the same time: matplotlib is imported and its fonts loaded
-    first, once for both processes, and what the figures share of the run (its columns, the
-    memoised gaps and bins, computed when the figures were planned) is shared copy on write.
-    A figure's failure comes back as it would in one process."""
+    CPU (base/forked.py) and a run of at most FORK_FIGURES_UP_TO records, a forked child draws
+    figures at the same time: matplotlib is imported and its fonts loaded first, once for both
+    processes, and what the figures share of the run (its columns, the memoised gaps and bins,
+    computed when the figures were planned) is shared copy on write. The two take the figures
+    one at a time from a queue in the page's order (a pipe holding their numbers: whichever
+    process is free takes the next), so that neither waits while the other still has several
+    to draw. A figure's failure comes back as it would in one process."""
     records = len(ctx.run.intervals) + len(ctx.run.samples)
     if (len(figures) < 2 or figure.SAVE_HOOKS or records > FORK_FIGURES_UP_TO
             or not forked.can_fork()):
@@ -57,24 +60,55 @@ def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) 
         return
     from ..figures import plotting
     plotting.warm()                   # matplotlib and its fonts, once for both processes
-    mine, theirs = figures[0::2], figures[1::2]
+    queue = _Queue(len(figures))
 
-    def draw_theirs() -> None:
-        for f in theirs:
-            f.draw(ctx, ctx.out / f.file)
-    job = forked.Job(ctx.out / theirs[0].file, f"drawing {', '.join(f.file for f in theirs)}",
-                     draw_theirs)
+    def draw_theirs() -> list[int]:
+        drawn = []
+        for k in queue:
+            figures[k].draw(ctx, ctx.out / figures[k].file)
+            drawn.append(k)
+        return drawn
+    job = forked.Job(ctx.out, "drawing figures", draw_theirs)
     try:
-        for f in mine:
+        for k in queue:
+            f = figures[k]
             f.draw(ctx, ctx.out / f.file)
             after(f.file)
             job.check()
+        theirs = job.wait()
     except BaseException:
         job.cancel()
         raise
-    job.wait()
-    for f in theirs:
-        after(f.file)
+    finally:
+        queue.close()
+    for k in theirs or ():
+        after(figures[k].file)
+
+
+class _Queue:
+    """The numbers 0..n-1 in a pipe, each read (taken) by one process: a queue shared by a
+    parent and the children it forks after making it. Iterating takes the next number until
+    none is left."""
+
+    def __init__(self, n: int) -> None:
+        assert n < 256
+        self.r, w = os.pipe()
+        try:
+            os.write(w, bytes(range(n)))     # n bytes: far below a pipe's buffer
+        finally:
+            os.close(w)                      # the last number read, a read returns b"": done
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            b = os.read(self.r, 1)           # one byte: taken by exactly one reader
+            if not b:
+                return
+            yield b[0]
+
+    def close(self) -> None:
+        if self.r >= 0:
+            os.close(self.r)
+            self.r = -1
 
 
 def render(ctx: Context, sections: Sequence[Section] = SECTIONS) -> str:

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What a command imports (analysis/README.md#performance): each in a fresh interpreter, as
+`hgreport` runs, asked afterwards what it loaded. matplotlib only where a figure is drawn;
+numpy not for the overview of the commands; numpy's BLAS in one thread."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+PROBE = """
+import json, os, sys
+from hgreport.cli import main
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as e:
+    rc = e.code
+sys.stdout.flush()
+mods = sys.modules
+print(json.dumps({"rc": rc, "numpy": "numpy" in mods, "matplotlib": "matplotlib" in mods,
+                  "threads": len(os.listdir("/proc/self/task")),
+                  "blas": os.environ.get("OPENBLAS_NUM_THREADS"),
+                  "module": os.environ.get("PROBE_MODULE", "-") in mods}), file=sys.stderr)
+"""
+
+
+def probe(*args: object, env: dict | None = None) -> dict:
+    e = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    e["PYTHONPATH"] = str(ROOT / "analysis")
+    e.update(env or {})
+    p = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], env=e,
+                       capture_output=True, text=True, timeout=120)
+    return json.loads(p.stderr.strip().splitlines()[-1])
+
+
+def test_the_overview_of_the_commands_imports_neither_numpy_nor_matplotlib():
+    for args in (["--help"], [], ["report", "--help"], ["--version"]):
+        got = probe(*args)
+        assert got["rc"] in (0, 3), (args, got)
+        assert not got["numpy"] and not got["matplotlib"], (args, got)
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "{run}", "--format", "jsonl", "-o", "{tmp}/x.jsonl"],
+    ["export", "{run}", "--format", "cyclictest", "-o", "{tmp}/x.txt"],
+    ["rta", "{run}"],
+    ["abeni-table1", "{run}", "--json"],
+    ["hourglass-table1", "{run}", "--json"],
+    ["provenance", "{run}", "--json"],
+    ["slices", "{run}", "--json"],
+    ["switches", "{run}", "--json"],
+    ["interactivation", "{run}", "--json"],
+])
+def test_a_command_that_draws_nothing_never_imports_matplotlib(command, mix_run, tmp_path):
+    got = probe(*(a.format(run=mix_run, tmp=tmp_path) for a in command))
+    assert got["rc"] == 0, got
+    assert got["numpy"] and not got["matplotlib"], got
+
+
+def test_numpy_runs_one_thread_unless_told_otherwise(mix_run, tmp_path):
+    """numpy's OpenBLAS would start a thread per CPU at its import (cli.py): hgreport sets
+    OPENBLAS_NUM_THREADS=1 in a process that has not imported numpy, and keeps a value the
+    user set."""
+    got = probe("export", mix_run, "--format", "jsonl", "-o", tmp_path / "x.jsonl")
+    assert got["numpy"] and got["blas"] == "1" and got["threads"] == 1, got
+    got = probe("export", mix_run, "--format", "jsonl", "-o", tmp_path / "y.jsonl",
+                env={"OPENBLAS_NUM_THREADS": "2"})
+    assert got["blas"] == "2", got
+
+
+def test_the_report_draws_without_pyplot(mix_run, tmp_path):
+    """figures/plotting.py's `plt` is made of matplotlib.figure and the Agg canvas."""
+    got = probe(mix_run, "-o", tmp_path / "out", env={"PROBE_MODULE": "matplotlib.pyplot"})
+    assert got["rc"] == 0 and got["matplotlib"] and not got["module"], got
