@@ -29,6 +29,7 @@ SPAN = re.compile(r"<!-- data:([A-Za-z0-9_.-]+) -->(.*?)<!-- /data -->", re.S)
 sys.path.insert(0, str(ROOT / "analysis"))
 
 from hgreport.analyses import over_runs  # noqa: E402  (the one statistical method)
+from hgreport.analyses.disturbances import KINDS  # noqa: E402  (the kinds, in words)
 
 RENDERERS: dict[str, Callable[[], str]] = {}
 
@@ -256,8 +257,21 @@ def flag(name: str) -> str:
     eff = effect_note(name)
     if not d:
         return f" *({eff}; {others(name)})*" if eff else ""
-    return (f" *(disturbed: {'all ' if d == n else ''}{d} of {n} runs; {others(name)}"
+    return (f" *(disturbed: {'all ' if d == n else ''}{d} of {n} runs{by_kind(name)}; {others(name)}"
             + (f"; {eff}" if eff else "") + ")*")
+
+
+def by_kind(name: str) -> str:
+    """` (steal time 3, competition 1)`: the disturbing kinds and how many runs each."""
+    mine = set(effects(name))
+    runs = load(name)["provenance"].get("runs") or []
+    seen: dict[str, int] = {}
+    for r in runs:
+        for k in r["disturbed"]:
+            if k not in mine:
+                seen[k] = seen.get(k, 0) + 1
+    return (" (" + ", ".join(f"{KINDS.get(k, k)} {v}" for k, v in seen.items()) + ")") \
+        if seen else ""
 
 
 def stored(name: str) -> str:

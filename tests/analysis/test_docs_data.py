@@ -314,6 +314,7 @@ def test_the_effect_under_study_is_no_disturbance(monkeypatch):
     assert "CPU not received" in docs_data.flag("x")            # counted, not dropped
     said = _row(monkeypatch, [["cpu_not_received"], ["competition", "cpu_not_received"], []], eff)
     assert said.startswith("**partly**") and "1 of 3 runs disturbed" in said, said
+    assert "disturbed: 1 of 3 runs (competition 1)" in docs_data.flag("x")   # what, not the effect
     said = _row(monkeypatch, [["skipped_wakeups"], [], []], eff)     # not this row's effect
     assert said.startswith("**partly**") and "1 of 3 runs disturbed" in said, said
     said = _row(monkeypatch, [["cpu_not_received"]] * 3, {})         # nothing declared

@@ -49,7 +49,7 @@ class _Out:
 
     def __init__(self, f: BinaryIO, compress: bool) -> None:
         self.f, self.compress = f, compress
-        self.pending: list[bytes] = []
+        self.pending: list[bytes | memoryview] = []
         self.size = 0
         self.pool = ThreadPoolExecutor(DEFLATERS, "hgreport-deflate") if compress else None
         self.blocks: deque[Future[bytes]] = deque()
@@ -59,8 +59,9 @@ class _Out:
         if not self.compress:
             self.f.write(data)
             return
-        if sizes is None or self.size + len(data) <= BLOCK_BYTES:
-            self._pend(bytes(data))
+        view = memoryview(data)        # the encoder's array, not a copy of it: deflated from
+        if sizes is None or self.size + len(data) <= BLOCK_BYTES:        # where it lies
+            self._pend(view)
             return
         ends = np.cumsum(sizes)
         start = 0
@@ -70,10 +71,10 @@ class _Out:
             if cut <= start:            # the next packet does not fit in this block
                 self.flush()
                 continue
-            self._pend(bytes(data[start:cut]))
+            self._pend(view[start:cut])
             start = cut
 
-    def _pend(self, data: bytes) -> None:
+    def _pend(self, data: bytes | memoryview) -> None:
         self.pending.append(data)
         self.size += len(data)
         if self.size >= BLOCK_BYTES:
@@ -84,7 +85,8 @@ class _Out:
         at most `keep` remain in flight."""
         if self.pending:
             assert self.pool is not None
-            self.blocks.append(self.pool.submit(_deflate, b"".join(self.pending), 1))
+            one = self.pending[0] if len(self.pending) == 1 else b"".join(self.pending)
+            self.blocks.append(self.pool.submit(_deflate, one, 1))
         self.pending, self.size = [], 0
         while len(self.blocks) > keep:
             block = self.blocks.popleft().result()
