@@ -16,6 +16,13 @@ of this checkout's tests/analysis/golden/, copied once into a temporary director
     bench/report_time.py --runs /tmp/small/*   # other run directories (0.1 s runs:
                                                #   hgrun experiments/01_first_trace.yaml
                                                #   --duration 100ms -o /tmp/small/a)
+
+Python's modules are imported from compiled bytecode, as an installed hgreport's are (pip
+compiles them when it installs): with PYTHONDONTWRITEBYTECODE=1 (set in some environments,
+this project's agents' among them) every hgreport module would be compiled again by every
+report, 0.1 s of CPU that no installed copy pays. The bench therefore unsets it, keeps the
+bytecode in a temporary PYTHONPYCACHEPREFIX, and draws one report per run and tree, untimed,
+before timing (`--as-is`: the environment as it is, no warm-up).
 """
 from __future__ import annotations
 
@@ -63,6 +70,8 @@ def main() -> None:
     ap.add_argument("--runs", nargs="+", type=pathlib.Path, metavar="RUN_DIR",
                     help="time these run directories instead of the golden runs")
     ap.add_argument("--serial", action="store_true", help="HGREPORT_SERIAL=1 (no forked child)")
+    ap.add_argument("--as-is", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE as set, no untimed first report")
     a = ap.parse_args()
     trees = [ROOT] + ([a.tree.resolve()] if a.tree else [])
     env = dict(os.environ)
@@ -71,10 +80,17 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="report-time-") as tmp:
         base = pathlib.Path(tmp)
+        if not a.as_is:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(base / "pycache")
         sources = {r.name: r for r in a.runs} if a.runs else {c: GOLDEN / c for c in a.cases}
         a.cases = list(sources)
         runs = {c: shutil.copytree(src, base / "runs" / c, ignore=shutil.ignore_patterns("report"))
                 for c, src in sources.items()}
+        if not a.as_is:
+            for case in a.cases:                 # compiles each tree's modules, untimed
+                for k, tree in enumerate(trees):
+                    one(tree, runs[case], base / "out" / f"{case}-{k}", env)
         took: dict[tuple[str, int], list[tuple[float, float]]] = {}
         for _ in range(a.n):
             for case in a.cases:
@@ -84,7 +100,8 @@ def main() -> None:
         same = compare(base / "out", a.cases) if len(trees) == 2 else None
     load = os.getloadavg()[0]
     print(f"hgreport RUN, n={a.n} per run and tree, median (min-max) in seconds; "
-          f"load average {load_before:.1f} before, {load:.1f} at the end")
+          f"load average {load_before:.1f} before, {load:.1f} at the end; "
+          + ("bytecode as the environment has it" if a.as_is else "modules from bytecode"))
     width = max(10, *(len(c) + 1 for c in a.cases))
     head = f"{'run':{width}}" + "".join(f"{'wall ' + str(k):>20}{'CPU ' + str(k):>20}"
                                    for k in range(len(trees)))

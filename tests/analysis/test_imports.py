@@ -22,7 +22,8 @@ sys.stdout.flush()
 mods = sys.modules
 print(json.dumps({"rc": rc, "numpy": "numpy" in mods, "matplotlib": "matplotlib" in mods,
                   "threads": len(os.listdir("/proc/self/task")),
-                  "blas": os.environ.get("OPENBLAS_NUM_THREADS")}), file=sys.stderr)
+                  "blas": os.environ.get("OPENBLAS_NUM_THREADS"),
+                  "module": os.environ.get("PROBE_MODULE", "-") in mods}), file=sys.stderr)
 """
 
 
@@ -68,3 +69,9 @@ def test_numpy_runs_one_thread_unless_told_otherwise(mix_run, tmp_path):
     got = probe("export", mix_run, "--format", "jsonl", "-o", tmp_path / "y.jsonl",
                 env={"OPENBLAS_NUM_THREADS": "2"})
     assert got["blas"] == "2", got
+
+
+def test_the_report_draws_without_pyplot(mix_run, tmp_path):
+    """figures/plotting.py's `plt` is made of matplotlib.figure and the Agg canvas."""
+    got = probe(mix_run, "-o", tmp_path / "out", env={"PROBE_MODULE": "matplotlib.pyplot"})
+    assert got["rc"] == 0 and got["matplotlib"] and not got["module"], got
