@@ -77,8 +77,6 @@ class CostCounts:
         return out + counts_between(tail, edges)
 
 
-
-
 class Switches:
     """Inferred context switches: thread A's interval `a` ends, thread B's next interval `b`
     starts on the same CPU. `cost` is B.start - A.end (ns); `voluntary` is True after A
@@ -118,7 +116,7 @@ class Switches:
         for sl in self._blocks():
             c, v = self.cost_of(sl), self.voluntary[sl]
             top = int(c.max()) if len(c) else 0
-            if top >= EXACT:
+            if top >= EXACT or (len(c) and int(c.min()) < 0):     # (switches() keeps none < 0)
                 return None
             if top >= DENSE:
                 far = c >= DENSE
