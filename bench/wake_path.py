@@ -87,10 +87,11 @@ def traced(cmd, cpu):
 
 
 def split(text, late_us=None):
-    """(irq delays, interrupt to the return from clock_nanosleep) in us, the first and last 50 left
-    out, and with late_us the wake-ups whose interrupt came that late:
-    (irq delay us, the task the interrupt came in (the trace line's
-    own), us since the CPU's last event before the interrupt, that event)."""
+    """(irq delays, interrupt to the return from clock_nanosleep) in us,
+    the first and last 50 left out, and with late_us the wake-ups whose
+    interrupt came that late: (irq delay us, the task the interrupt came in
+    (the trace line's own), us since the CPU's last event before the
+    interrupt, that event)."""
     armed, woken, irq, switch, late = {}, {}, [], [], []
     last = (0.0, "")
     for line in text.splitlines():
