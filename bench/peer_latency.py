@@ -29,11 +29,23 @@ over cyclictest's in the same round.
 its own): how often each of the tool's own threads other than the
 measuring one was switched in there, and the IPIs the CPU took.
 
+--control runs cyclictest a second time in each round (`cyclictest2`): its
+ratio to the first is the tool measured against itself, the spread that
+rounds alone give a ratio on this machine.  A ratio of hgrun's inside that
+spread is not a difference between the tools.  (--baseline with the same
+build as --hgrun does the same for hgrun.)
+
 --lock FILE holds an flock on FILE for each round (not between rounds), for
 machines shared with other timing work.
 
 Needs rt-tests (apt-get install rt-tests) and a built build/hgrun.  This is a
 benchmark, not a test: the numbers depend on the machine and its noise.
+
+Measured 2026-11-27 on the 2-CPU KVM guest (bench/README.md), 7 rounds,
+--control, --baseline the same build, load 0.04-2.4, ratios to cyclictest
+median (min-max): hgrun p50 1.00x (0.87-1.00), p99 0.95x (0.79-1.18); the
+same build again p50 1.00x (0.87-1.14), p99 1.15x (0.83-3.21); cyclictest
+again p50 1.00x (0.93-1.08), p99 0.94x (0.70-2.33).
 """
 import argparse
 import contextlib
@@ -175,7 +187,7 @@ def row(tool, us_values, exact_ns, own, ipis):
 
 
 def run_cyclictest(args, tmp, tool):
-    out = tmp / "cyclictest.json"
+    out = tmp / f"{tool}.json"
     cmd = ["cyclictest", "-m", "-q", f"-p{args.priority}", f"-i{args.interval_us}",
            f"-a{args.cpu}", "-t1", f"-D{args.duration}", "-h", str(args.hist_us),
            f"--histfile={tmp / 'hist.txt'}", f"--json={out}"]
@@ -258,10 +270,14 @@ def main():
     p.add_argument("--baseline", help="an older hgrun binary to run beside (as `old`)")
     p.add_argument("--switches", action="store_true",
                    help="trace the CPU: the tools' own threads switched in there, IPIs")
+    p.add_argument("--control", action="store_true",
+                   help="run cyclictest twice a round: the ratio of the tool to itself")
     p.add_argument("--lock", help="flock this file for each round")
     args = p.parse_args()
-    tools = ["cyclictest", "hgrun"] + (["old"] if args.baseline else [])
+    tools = (["cyclictest", "hgrun"] + (["old"] if args.baseline else [])
+             + (["cyclictest2"] if args.control else []))
     runners = {"cyclictest": lambda tmp: run_cyclictest(args, tmp, "cyclictest"),
+               "cyclictest2": lambda tmp: run_cyclictest(args, tmp, "cyclictest2"),
                "hgrun": lambda tmp: run_hgrun(args, tmp, "hgrun", args.hgrun),
                "old": lambda tmp: run_hgrun(args, tmp, "old", args.baseline)}
     print(f"timer wake-up latency, FIFO {args.priority}, CPU {args.cpu}, every {args.interval_us} us, "
