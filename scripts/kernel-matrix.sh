@@ -129,6 +129,8 @@ base_initramfs() {
 		cp "$EXTRA"/*.yaml "$root/suite/extra/"
 	fi
 	install -m 755 "$HERE/init.sh" "$root/init"
+	mkdir -p "$root/lib"
+	cp "$ROOT/scripts/lib/guest_send.sh" "$root/lib/hg_send.sh"
 	hg_cpio_gz "$root" "$root/bin/busybox" > "$OUT/base.cpio.gz"
 }
 

@@ -87,13 +87,6 @@ dmesg > $OUT/dmesg
 # what ran where, for the record
 ps -o pid,comm 2>/dev/null | grep -E 'irq/|ktimers|rcuc|ksoftirqd' > $OUT/irq_threads
 
-log "sending results"
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-{
-	echo "HGMATRIX-BEGIN $ENTRY"
-	tar -C $OUT -czf - . | base64
-	echo "HGMATRIX-END $ENTRY"
-} > /dev/ttyS1
-sync
-log "done"
-poweroff -f
+# shellcheck source=scripts/lib/guest_send.sh
+. /lib/hg_send.sh
+hg_send_and_power_off HGMATRIX $OUT

@@ -128,6 +128,7 @@ initramfs() {
 		die "no ld-linux-x86-64.so.2 in $suite's libc6"
 	cp "$kdir/config" "$root/boot/config-$(cat "$kdir/release")"
 	install -m 755 "$HERE/rtla_init.sh" "$root/init"
+	cp "$ROOT/scripts/lib/guest_send.sh" "$root/lib/hg_send.sh"
 	printf 'ENTRY=%s\nSTEP_TIMEOUT=%s\nCOMMANDS="%s"\n' "$id" "$STEP_TIMEOUT" "$cmds" \
 		> "$root/capture.env"
 	hg_cpio_gz "$root" "$root/bin/busybox" > "$dir/initrd.gz"

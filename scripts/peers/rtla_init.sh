@@ -44,13 +44,6 @@ for c in $COMMANDS; do
 done
 dmesg > $OUT/dmesg
 
-log "sending results"
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-{
-	echo "HGRTLA-BEGIN $ENTRY"
-	tar -C $OUT -czf - . | base64
-	echo "HGRTLA-END $ENTRY"
-} > /dev/ttyS1
-sync
-log "done"
-poweroff -f
+# shellcheck source=scripts/lib/guest_send.sh
+. /lib/hg_send.sh
+hg_send_and_power_off HGRTLA $OUT

@@ -175,8 +175,10 @@ def test_sigint_removes_the_instance(hgrun_bin, scenario, tmp_path):
     assert result["kernel_trace"]["removed"] is True and result["interrupted_by"] == "SIGINT"
 
 
-@needs_tracefs
-def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path):
+def _beside_a_competitor(hgrun, scenario, tmp_path, *args):
+    """A 1 s run of a hog on CPU 0 beside `yes` (as `competitor`) on CPU 0: (the run, its
+    competition), the competitor checked to be in both and named in the scenario-wide
+    competition warning, which says what its share is of."""
     competitor = tmp_path / "competitor"
     competitor.symlink_to(shutil.which("yes"))
     text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
@@ -184,47 +186,34 @@ def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path)
         other = subprocess.Popen(["taskset", "-c", "0", *TOP, str(competitor)], stdout=null)
     try:
         time.sleep(0.1)
-        r = run_scenario(hgrun, scenario, tmp_path, text, "--kernel-trace", duration="1s")
+        r = run_scenario(hgrun, scenario, tmp_path, text, *args, duration="1s")
     finally:
         other.kill()
         other.wait()
     assert r.rc == 0, r.err
     comp = r.result["competition"]
-    assert comp["source"] == "kernel_trace"
     names = [(t["name"], t["pid"]) for t in comp["top"]]
     assert ("competitor", other.pid) in names
-    assert comp["outsiders_share"] > 0.2
     # the scenario-wide warning (with the kernel trace a thread's own may come first)
     warning = next(w for w in r.result["warnings"]
                    if w.startswith("competition: other processes took"))
     assert f"competitor (pid {other.pid})" in warning
     _says_what_the_share_is_of(warning)
+    return r, comp
+
+
+@needs_tracefs
+def test_a_competing_process_is_named_in_the_warnings(hgrun, scenario, tmp_path):
+    r, comp = _beside_a_competitor(hgrun, scenario, tmp_path, "--kernel-trace")
+    assert comp["source"] == "kernel_trace"
+    assert comp["outsiders_share"] > 0.2
     top = r.thread("hog")["gap_causes"]["top"]
-    assert any(t["cause"] == "process" and t["name"] == "competitor" for t in top)
+    assert any(t["cause"] == "process" and t["name"] == "competitor" for t in top), top
 
 
 def test_a_competing_process_is_named_without_the_kernel_trace(hgrun, scenario, tmp_path):
-    competitor = tmp_path / "competitor"
-    competitor.symlink_to(shutil.which("yes"))
-    text = scenario_text("kt", ["{name: hog, cpus: [0], priority: NORMAL, workload: {type: cpu}}"])
-    with open(os.devnull, "w") as null:
-        other = subprocess.Popen(["taskset", "-c", "0", *TOP, str(competitor)], stdout=null)
-    try:
-        time.sleep(0.1)
-        r = run_scenario(hgrun, scenario, tmp_path, text, duration="1s")
-    finally:
-        other.kill()
-        other.wait()
-    assert r.rc == 0, r.err
-    comp = r.result["competition"]
+    _, comp = _beside_a_competitor(hgrun, scenario, tmp_path)
     assert comp["source"] == "procfs"
-    names = [(t["name"], t["pid"]) for t in comp["top"]]
-    assert ("competitor", other.pid) in names
-    # the scenario-wide warning (with the kernel trace a thread's own may come first)
-    warning = next(w for w in r.result["warnings"]
-                   if w.startswith("competition: other processes took"))
-    assert f"competitor (pid {other.pid})" in warning
-    _says_what_the_share_is_of(warning)
 
 
 def _says_what_the_share_is_of(warning):
