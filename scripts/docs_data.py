@@ -446,8 +446,9 @@ def machine() -> str:
             + f" at commit{'s' if len(commits) > 1 else ''} {', '.join(commits)} "
             f"(built `-DCMAKE_BUILD_TYPE=Release`).\n\n"
             f"**The machine was shared** with other sessions compiling and running tests: "
-            f"{dist} of the {n} runs were disturbed (hgrun's competition warning: other processes "
-            f"took {span(shares, lambda x: f'{100 * x:.0f}%')} of the scenario's CPUs during a run, "
+            f"{dist} of the {n} runs were disturbed (each table says by what: competition, steal "
+            f"time, CPU not received ...; other processes took "
+            f"{span(shares, lambda x: f'{100 * x:.0f}%')} of the scenario's CPUs during a run, "
             "by /proc). Maxima and rare events are inflated by such neighbours; every table "
             "below says how much each run lost.")
 
