@@ -41,11 +41,15 @@ machines shared with other timing work.
 Needs rt-tests (apt-get install rt-tests) and a built build/hgrun.  This is a
 benchmark, not a test: the numbers depend on the machine and its noise.
 
-Measured 2026-11-27 on the 2-CPU KVM guest (bench/README.md), 7 rounds,
---control, --baseline the same build, load 0.04-2.4, ratios to cyclictest
-median (min-max): hgrun p50 1.00x (0.87-1.00), p99 0.95x (0.79-1.18); the
-same build again p50 1.00x (0.87-1.14), p99 1.15x (0.83-3.21); cyclictest
-again p50 1.00x (0.93-1.08), p99 0.94x (0.70-2.33).
+Measured 2026-11-27 on the 2-CPU KVM guest (bench/README.md), two runs of
+7 rounds, --control, --baseline the same build, ratios to cyclictest median
+(min-max).  Load 0.04-2.4: hgrun p50 1.00x (0.87-1.00), p99 0.95x
+(0.79-1.18); the same build again p50 1.00x (0.87-1.14), p99 1.15x
+(0.83-3.21); cyclictest again p50 1.00x (0.93-1.08), p99 0.94x (0.70-2.33).
+Load 0.07-1.63: hgrun p50 0.94x (0.62-1.61), p99 1.12x (0.82-1.59); the
+same build again 0.88x (0.64-1.00), 0.86x (0.73-1.03); cyclictest again
+0.88x (0.55-1.22), 0.92x (0.73-1.19).  A tool against itself spreads as
+widely as hgrun against cyclictest.
 """
 import argparse
 import contextlib

@@ -35,11 +35,12 @@ held up outside the guest's kernel (the host did not run the vCPU).
 
     sudo bench/wake_path.py --rounds 6 --lock /work/coord/rt.lock
 
-Measured 2026-11-27 (bench/README.md), 4 rounds of 10 s, load 1.5-4.0:
-lateness p50 14.5 us for either tool pooled (rounds: hgrun 14.3-14.9,
-cyclictest 14.5), the interrupt's own delay p50 7.0 against 6.9 us; the
-interrupts 300 us or more late came in the idle task after a host stall
-(no traced event for up to 5.4 ms) or in the sandbox's agent, a user task,
+Measured 2026-11-27 (bench/README.md), 4 rounds of 5 s, load 1.9-3.2,
+pooled: lateness p50 14.8 us for hgrun, 14.5 for cyclictest (rounds
+14.5-16.3 and 14.5-15.5); the interrupt's own delay p50 7.1 against 7.0;
+from it to the return from clock_nanosleep p50 7 against 7 in every round.
+The interrupts 300 us or more late came in the idle task after a host stall
+(nothing traced for up to 9.2 ms) or in the sandbox's agent, a user task,
 under both tools.
 """
 import argparse
@@ -87,10 +88,11 @@ def traced(cmd, cpu):
 
 
 def split(text, late_us=None):
-    """(irq delays, interrupt to the return from clock_nanosleep) in us, the first and last 50 left
-    out, and with late_us the wake-ups whose interrupt came that late:
-    (irq delay us, the task the interrupt came in (the trace line's
-    own), us since the CPU's last event before the interrupt, that event)."""
+    """(irq delays, interrupt to the return from clock_nanosleep) in us,
+    the first and last 50 left out, and with late_us the wake-ups whose
+    interrupt came that late: (irq delay us, the task the interrupt came in
+    (the trace line's own), us since the CPU's last event before the
+    interrupt, that event)."""
     armed, woken, irq, switch, late = {}, {}, [], [], []
     last = (0.0, "")
     for line in text.splitlines():

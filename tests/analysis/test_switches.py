@@ -240,3 +240,12 @@ def test_switch_costs_past_exact_arithmetic_take_the_costs_themselves(monkeypatc
     edges = np.linspace(0, 200, 9)
     from hgreport.base.stats import counts_between
     assert sw.cost_histograms(edges)[1].tolist() == counts_between(cost[~vol], edges).tolist()
+
+
+def test_distinct_cpus_by_their_16_bits():
+    """switches()'s CPUs of a block, flagged by their 16 bits: every number of an int16 column,
+    the negative ones and the extremes too; another dtype through np.unique."""
+    cpu = np.array([-32768, -1, 0, 3, 32767, 3, -1], np.int16)
+    assert sorted(switches._distinct(cpu)) == [-32768, -1, 0, 3, 32767]
+    assert sorted(switches._distinct(cpu.astype(np.int64))) == [-32768, -1, 0, 3, 32767]
+    assert switches._distinct(np.zeros(0, np.int16)) == []
