@@ -143,14 +143,23 @@ def _end(rc: int) -> None:
     by then (base/safeout.py, bugreport.py) and stdout flushed; stderr is flushed here. Not
     under a tracer or profiler (coverage, `python -m cProfile`), whose results are written at
     the teardown, nor with HGREPORT_DEBUG set."""
-    if sys.gettrace() is not None or sys.getprofile() is not None or \
-            os.environ.get("HGREPORT_DEBUG"):
+    if _observed() or os.environ.get("HGREPORT_DEBUG"):
         return
     try:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
     os._exit(rc)
+
+
+def _observed() -> bool:
+    """Whether a tracer, profiler or coverage tool watches this interpreter: through
+    sys.settrace/setprofile, or through sys.monitoring (PEP 669), which cProfile uses from
+    Python 3.12 on and coverage can use, and where sys.getprofile() stays None."""
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(i) is not None for i in range(6))
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -41,3 +41,23 @@ def test_under_a_profiler_the_interpreter_ends_as_usual(mix_run, tmp_path):
                  pre=("-m", "cProfile", "-o", str(prof)))
     assert p.returncode == 0, p.stderr
     assert prof.stat().st_size > 0               # written by cProfile after main returned
+
+
+def test_a_sys_monitoring_tool_counts_as_watching():
+    # cProfile from Python 3.12 on (and coverage with its sysmon core) watch through
+    # sys.monitoring, where sys.getprofile() stays None: the teardown must still happen.
+    import pytest
+    from hgreport import cli
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is None:
+        pytest.skip("sys.monitoring is new in Python 3.12")
+    free = next((i for i in range(6) if monitoring.get_tool(i) is None), None)
+    if free is None:
+        pytest.skip("every sys.monitoring tool id is taken")
+    before = cli._observed()
+    monitoring.use_tool_id(free, "test")
+    try:
+        assert cli._observed()
+    finally:
+        monitoring.free_tool_id(free)
+    assert cli._observed() == before
