@@ -203,20 +203,29 @@ def run_cyclictest(args, tmp, tool):
     return row(tool, values, None, own, ipis)
 
 
-def run_hgrun(args, tmp, tool, binary):
-    scenario = tmp / "peer_latency.yaml"
-    scenario.write_text(f"""\
+def cyclictest_scenario(name: str, duration: str, cpu: int, priority: int,
+                        period_us: int) -> str:
+    """hgrun's scenario for the timer wake-up test cyclictest runs (one FIFO thread on one
+    CPU, clock_nanosleep to absolute times, memory locked, /dev/cpu_dma_latency held at 0);
+    this script's and bench/wake_path.py's."""
+    return f"""\
 hgrun: 1
-name: peer_latency
-duration: {args.duration}
+name: {name}
+duration: {duration}
 cpu_dma_latency: 0us
 threads:
   - name: lat
-    cpus: [{args.cpu}]
-    priority: {{policy: fifo, priority: {args.priority}}}
+    cpus: [{cpu}]
+    priority: {{policy: fifo, priority: {priority}}}
     timer: absolute
-    workload: {{type: latency, period: {args.interval_us}us, align: absolute}}
-""")
+    workload: {{type: latency, period: {period_us}us, align: absolute}}
+"""
+
+
+def run_hgrun(args, tmp, tool, binary):
+    scenario = tmp / "peer_latency.yaml"
+    scenario.write_text(cyclictest_scenario("peer_latency", args.duration, args.cpu,
+                                            args.priority, args.interval_us))
     out = tmp / tool
     own, ipis = run_tool([binary, "run", str(scenario), "-o", str(out), "--quiet"], args, "lat")
     data = (out / "latency.bin").read_bytes()[HEADER:]

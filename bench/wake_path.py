@@ -150,18 +150,9 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
         scenario = tmp / "wake_path.yaml"
-        scenario.write_text(f"""\
-hgrun: 1
-name: wake_path
-duration: {a.duration}s
-cpu_dma_latency: 0us
-threads:
-  - name: lat
-    cpus: [{a.cpu}]
-    priority: {{policy: fifo, priority: {a.priority}}}
-    timer: absolute
-    workload: {{type: latency, period: 1000us, align: absolute}}
-""")
+        from peer_latency import cyclictest_scenario    # this script's folder: bench/
+        scenario.write_text(cyclictest_scenario("wake_path", f"{a.duration}s", a.cpu, a.priority,
+                                                1000))
         cmds = {"cyclictest": ["cyclictest", "-m", "-q", f"-p{a.priority}", "-i1000", f"-a{a.cpu}",
                                "-t1", f"-D{a.duration}", "-h", "20000", f"--json={tmp / 'ct.json'}"],
                 "hgrun": [a.hgrun, "run", str(scenario), "-o", str(tmp / "out"), "--quiet"]}
