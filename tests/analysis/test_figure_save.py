@@ -4,10 +4,11 @@ savefig's bbox_inches="tight" crops, never cutting what lies past the room drawn
 PNG it writes decodes to the pixels drawn; and the report's two processes take the costliest
 figures first (report/assemble.py)."""
 import io
+import struct
 
 import numpy as np
 import pytest
-from PIL import Image
+from matplotlib.image import imread
 
 from hgreport.base import forked
 from hgreport.figures import plotting
@@ -29,7 +30,8 @@ def test_a_saved_figure_is_cropped_as_a_tight_bbox_would_crop_it(tmp_path):
     path = plotting.save(_legend_figure(), tmp_path / "a.png")
     tight = io.BytesIO()
     _legend_figure().savefig(tight, format="png", dpi=plotting.DPI, bbox_inches="tight")
-    got, want = Image.open(path).size, Image.open(tight).size
+    tight.seek(0)
+    got, want = _size(path), _size(tight)
     assert abs(got[0] - want[0]) <= 6 and abs(got[1] - want[1]) <= 6, (got, want)
     assert got[0] > 5 * plotting.DPI          # wider than the figure: the legend is in it
 
@@ -43,7 +45,7 @@ def test_what_reaches_past_the_room_around_a_figure_is_saved_too(tmp_path):
     far = 3 + plotting.ROOM_IN[2] + 2             # inches from the figure's left edge
     plotting.legend_outside(ax, x=(far / 3 - box.x0) / box.width)
     path = plotting.save(fig, tmp_path / "far.png")
-    assert Image.open(path).size[0] > (far - box.x0 * 3) * plotting.DPI
+    assert _size(path)[0] > (far - box.x0 * 3) * plotting.DPI
 
 
 @pytest.mark.parametrize("channels", [3, 4])
@@ -52,10 +54,13 @@ def test_the_png_decodes_to_the_pixels_and_resolution_given(channels):
     image = rng.integers(0, 256, (37, 53, channels), dtype=np.uint8)
     image[10:20] = image[9]                       # rows that repeat, as a figure's do
     for level in (1, 3, 9):
-        im = Image.open(io.BytesIO(plotting.png_bytes(image, 120, level)))
-        assert im.mode == ("RGB" if channels == 3 else "RGBA")
-        assert np.array_equal(np.asarray(im), image)
-        assert [round(d) for d in im.info["dpi"]] == [120, 120]
+        png = plotting.png_bytes(image, 120, level)
+        got = imread(io.BytesIO(png), format="png")
+        assert got.shape == image.shape
+        assert np.array_equal(np.round(got * 255).astype(np.uint8), image)
+        k = png.index(b"pHYs")
+        ppm_x, ppm_y, unit = struct.unpack(">IIB", png[k + 4:k + 13])
+        assert unit == 1 and ppm_x == ppm_y and round(ppm_x * 0.0254) == 120
 
 
 @pytest.mark.skipif(not forked.can_fork(), reason="no fork here: one process draws in page order")
@@ -76,6 +81,12 @@ def test_the_costliest_figure_is_drawn_first(mix_run, tmp_path, monkeypatch):
     files = [f.file for f in assemble.planned(_ctx(mix_run, tmp_path))]
     first = files[seen[0][0]]
     assert first == "timeline.png" and files[0] != first, (files, seen)
+
+
+def _size(png) -> tuple[int, int]:
+    """(width, height) of a PNG file or buffer."""
+    h, w = imread(png, format="png").shape[:2]
+    return w, h
 
 
 def _ctx(run_dir, tmp_path):
