@@ -235,7 +235,7 @@ def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
     """assemble._Queue: a parent and a child forked after it is made read every number once
     between them, and then nothing."""
     from hgreport.report import assemble
-    queue = assemble._Queue(40)
+    queue = assemble._Queue(range(40))
 
     def theirs():
         got = []
@@ -252,4 +252,4 @@ def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
     other = job.wait()
     queue.close()
     assert sorted(mine + other) == list(range(40))
-    assert list(queue.__class__(0)) == []
+    assert list(queue.__class__([])) == []

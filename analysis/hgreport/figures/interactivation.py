@@ -71,4 +71,10 @@ def draw(given: Given, path: Path) -> None:
     plot(given.run, given.summary["inter_activation"], path)
 
 
-FIGURE = Figure("interactivation.png", draw, applies)
+def cost(given: Given) -> float:
+    """One panel a thread, the first the dearest."""
+    panels = sum(r["count"] > 1 for r in given.summary.get("inter_activation") or [])
+    return 1.0 + 0.5 * (min(panels, MAX_PANELS) - 1)
+
+
+FIGURE = Figure("interactivation.png", draw, applies, cost=cost)

@@ -66,4 +66,4 @@ def draw(given: Given, path: Path) -> None:
     plot_latency(given.run, path)
 
 
-FIGURE = Figure("latency.png", draw, applies)
+FIGURE = Figure("latency.png", draw, applies, cost=2.0)

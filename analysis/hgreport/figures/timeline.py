@@ -279,4 +279,4 @@ def caption(given: Given) -> str:
     return f"Note: {note}." if note else ""
 
 
-FIGURE = Figure("timeline.png", draw, applies, caption)
+FIGURE = Figure("timeline.png", draw, applies, caption, cost=3.0)
