@@ -38,12 +38,6 @@ def planned(ctx: Context, sections: Sequence[Section] = SECTIONS) -> list[Figure
     return [f for sec in sections for f in sec.planned(ctx)]
 
 
-# Records (intervals and wake-ups) up to which the figures are drawn by two processes: past
-# it, the Perfetto export's child keeps the second CPU busy for as long as the figures take
-# (0.3 us a record), and a third process only adds its memory and CPU.
-FORK_FIGURES_UP_TO = 1_000_000
-
-
 # Records up to which the report runs without Python's cyclic garbage collector: matplotlib
 # makes hundreds of thousands of objects (its import, every figure), and the collections they
 # trigger (each one walks the younger objects) were 0.03 s of a small report's CPU in each of
@@ -68,16 +62,20 @@ def _collector_paused(records: int) -> Iterator[None]:
 
 def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) -> None:
     """Draws each figure into the report's directory; `after(file)` follows each. With a second
-    CPU (base/forked.py) and a run of at most FORK_FIGURES_UP_TO records, a forked child draws
-    figures at the same time: matplotlib is imported and its fonts loaded first, once for both
-    processes, and what the figures share of the run (its columns, the memoised gaps and bins,
-    computed when the figures were planned) is shared copy on write. The two take the figures
-    one at a time from a queue, the costliest first (figures/figure.py's `cost`; a pipe holding
-    their numbers: whichever process is free takes the next), so that neither waits while the
-    other still draws a long one. A figure's failure comes back as it would in one process."""
-    records = len(ctx.run.intervals) + len(ctx.run.samples)
-    if (len(figures) < 2 or figure.SAVE_HOOKS or records > FORK_FIGURES_UP_TO
-            or not forked.can_fork()):
+    CPU (base/forked.py), a forked child draws figures at the same time: matplotlib is
+    imported and its fonts loaded first, once for both processes, and what the figures share
+    of the run (its columns, the memoised gaps and bins, computed when the figures were
+    planned) is shared copy on write. The two take the figures one at a time from a queue,
+    the costliest first (figures/figure.py's `cost`; a pipe holding their numbers: whichever
+    process is free takes the next), so that neither waits while the other still draws a long
+    one. A figure's failure comes back as it would in one process.
+
+    On a big run too, beside the Perfetto export's child: three processes on two CPUs, but
+    each figure costs about what it costs on a short run (figures/reduce.py: none grows with
+    the records), so the export (1.1 s of CPU at 5M intervals) no longer fills the second CPU
+    for as long as the figures take, and what the figure child adds is its own drawing's
+    memory, the run's columns being shared (analysis/README.md#performance, the numbers)."""
+    if len(figures) < 2 or figure.SAVE_HOOKS or not forked.can_fork():
         for f in figures:
             f.draw(ctx, ctx.out / f.file)
             after(f.file)
