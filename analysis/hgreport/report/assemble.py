@@ -162,9 +162,13 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
     with _collector_paused(len(run.intervals) + len(run.samples)):
         # The Perfetto export needs none of the rest: a child process writes it while this
         # one draws the figures (the machine's second CPU; base/forked.py, in-process if it
-        # cannot fork).
+        # cannot fork). The child encodes and deflates in its one thread: its worker threads
+        # would take CPU from this process (the summary, then figures), which the report
+        # waits for, for no less CPU in all (analysis/README.md#performance).
         pf = out / perfetto.FILE_NAME
-        job = forked.Job(pf, "the Perfetto export", lambda: perfetto.write(run, pf))
+        threads = not forked.can_fork()
+        job = forked.Job(pf, "the Perfetto export",
+                         lambda: perfetto.write(run, pf, threads=threads))
         try:
             ctx = Context(run, summarize(run, thresholds_ns), out, window)
             lap("summary")
