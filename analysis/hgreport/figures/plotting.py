@@ -30,7 +30,7 @@ try:
     from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
     from matplotlib.patches import Patch  # noqa: E402
     from matplotlib.ticker import (FuncFormatter, Locator, LogLocator,  # noqa: E402
-                                   NullFormatter)
+                                   NullFormatter, NullLocator)
     from matplotlib.transforms import Bbox  # noqa: E402
 finally:
     matplotlib.artist.kwdoc = _kwdoc
@@ -123,6 +123,7 @@ def legend_outside(ax: Any, handles: Sequence[Any] | None = None, fontsize: floa
     h, lab = list(h) + extra, list(lab) + [x.get_label() for x in extra]
     if not h:
         return None
+    ax._hg_legend = ("right", x)                  # for fit_layout
     return ax.legend(h, lab, loc="upper left", bbox_to_anchor=(x, 1.0), fontsize=fontsize,
                      frameon=False, borderaxespad=0.0, title=title, title_fontsize=fontsize, **kw)
 
@@ -133,6 +134,7 @@ def legend_below(ax: Any, fontsize: float = 7, ncol: int = 2, below: float = 0.2
     panels side by side."""
     if not ax.get_legend_handles_labels()[0]:
         return None
+    ax._hg_legend = ("below", below)              # for fit_layout
     return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -below), fontsize=fontsize,
                      ncol=ncol, frameon=False, **kw)
 
@@ -159,6 +161,150 @@ def tight_bbox(fig: Any) -> Any:
         fig.dpi = dpi
     pad = matplotlib.rcParams["savefig.pad_inches"]
     return box.padded(pad, pad)
+
+
+def fit_layout(fig: Any, pad: float = 1.08) -> None:
+    """What fig.tight_layout(pad) does for a grid of axes (plt.subplots), from estimates:
+    margins and spaces that hold each axes' tick labels, axis labels and title, and the
+    suptitle, with `pad` font sizes around them. Tick labels' widths are estimated from their
+    characters (_LogTicks.EM), heights from their lines, as the font sizes give them: no
+    artist is measured, nor a tick made (tight_layout measured every one of them, and the
+    draw then did so again: a quarter of timeline.png's time, analysis/README.md#performance).
+    The saved image is cropped to what it draws (save), so a margin only has to be enough."""
+    fig.subplots_adjust(**_fit_params(fig, pad))
+
+
+def _points(size: Any) -> float:
+    from matplotlib.font_manager import FontProperties
+    return float(FontProperties(size=size).get_size_in_points())
+
+
+# Advance widths of DejaVu Sans (matplotlib's font) in font sizes, by character; others 0.62.
+_EM = {**dict.fromkeys("0123456789", 0.636), **dict.fromkeys(" ,.", 0.318),
+       **dict.fromkeys("ijl'|", 0.278), **dict.fromkeys("ft", 0.37), **dict.fromkeys(":;", 0.337),
+       **dict.fromkeys("()[]", 0.39), **dict.fromkeys("-/", 0.35), "r": 0.411, "s": 0.521,
+       "c": 0.55, "z": 0.525, **dict.fromkeys("kvxy", 0.59), **dict.fromkeys("mw", 0.9),
+       "_": 0.5, **dict.fromkeys("abdeghnopqu", 0.62)}
+
+
+def _text_box(text: str, size: float) -> tuple[float, float]:
+    """(width, height) in points of a text of `size` points: its characters' widths (_EM;
+    mathtext's markup not counted, capitals 0.72), a line one font size high, 1.2 apart."""
+    import re
+    plain = re.sub(r"\\mathdefault|[${}^]", "", text) if "$" in text else text
+    lines = plain.split("\n") if plain else []
+    return (max((sum(_EM.get(ch, 0.72 if ch.isupper() else 0.62) for ch in x) for x in lines),
+                default=0) * size,
+            (1.2 * len(lines) - 0.2) * size if lines else 0.0)
+
+
+def _tick_texts(axis: Any) -> list[str]:
+    """The labels of the axis' major ticks in its view (its locator and formatter asked; no
+    Tick made)."""
+    locs = np.asarray(axis.get_majorticklocs(), float)
+    if not len(locs):
+        return []
+    lo, hi = sorted(axis.get_view_interval())
+    tol = (hi - lo) * 1e-10
+    keep = (locs >= lo - tol) & (locs <= hi + tol)
+    texts = axis.major.formatter.format_ticks(locs)
+    return [t for t, k in zip(texts, keep) if k]
+
+
+def _decorations(ax: Any) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) in points: how far the axes' tick labels, axis labels and
+    title reach past its box (estimates, _text_box)."""
+    rc = matplotlib.rcParams
+    left = bottom = right = top = 0.0
+    if not ax.axison:
+        return left, bottom, right, top
+    for axis, k in ((ax.xaxis, "xtick"), (ax.yaxis, "ytick")):
+        kw = axis.get_tick_params()
+        size = float(axis.get_major_ticks(1)[0].label1.get_fontsize())
+        boxes = [_text_box(t, size) for t in _tick_texts(axis)] \
+            if kw.get("label1On", True) else []
+        reach = kw.get("size", rc[f"{k}.major.size"]) + kw.get("pad", rc[f"{k}.major.pad"])
+        label = axis.label
+        label_reach = 0.0
+        if label.get_visible() and label.get_text():
+            label_reach = axis.labelpad + _text_box(label.get_text(),
+                                                    label.get_fontsize())[1]
+        if k == "xtick":
+            bottom = reach + max((h for _, h in boxes), default=0) + label_reach
+            right = max(right, boxes[-1][0] / 2 if boxes else 0)   # the last label's overhang
+        else:
+            left = reach + max((w for w, _ in boxes), default=0) + label_reach
+            top = max(top, max((h for _, h in boxes), default=0) / 2)
+    for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
+        if t is not None and t.get_text():
+            top = max(top, rc["axes.titlepad"] + _text_box(t.get_text(), t.get_fontsize())[1])
+    leg = ax.get_legend()
+    where = getattr(ax, "_hg_legend", None)
+    if leg is not None and leg.get_visible() and where is not None:
+        w, h = _legend_box(leg)
+        box = ax.get_position()
+        fig_w, fig_h = ax.figure.get_size_inches() * 72
+        if where[0] == "right":
+            right = max(right, (where[1] - 1) * box.width * fig_w + w)
+        else:
+            bottom = max(bottom, where[1] * box.height * fig_h + h)
+    return left, bottom, right, top
+
+
+def _legend_box(leg: Any) -> tuple[float, float]:
+    """(width, height) in points of a frameless legend (estimates, _text_box): its columns of
+    a handle and a label, its title above."""
+    rc = matplotlib.rcParams
+    texts = leg.get_texts()
+    size = texts[0].get_fontsize() if texts else rc["font.size"]
+    ncol = max(1, getattr(leg, "_ncols", 1))
+    rows = -(-len(texts) // ncol)
+    col_w = max((_text_box(t.get_text(), size)[0] for t in texts), default=0)
+    entry = (rc["legend.handlelength"] + rc["legend.handletextpad"]) * size
+    width = ncol * (col_w + entry) + (ncol - 1) * rc["legend.columnspacing"] * size
+    height = rows * size + (rows - 1) * rc["legend.labelspacing"] * size
+    title = leg.get_title()
+    if title.get_text():
+        tw, th = _text_box(title.get_text(), title.get_fontsize())
+        width, height = max(width, tw), height + th + rc["legend.labelspacing"] * size
+    return width + 2 * rc["legend.borderpad"] * size, height + 2 * rc["legend.borderpad"] * size
+
+
+def _fit_params(fig: Any, pad: float = 1.08) -> dict[str, float]:
+    """subplots_adjust's parameters for fit_layout."""
+    axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    gs = axes[0].get_subplotspec().get_gridspec()
+    nrows, ncols = gs.get_geometry()
+    w_in, h_in = fig.get_size_inches()
+    pad_pt = pad * _points(matplotlib.rcParams["font.size"])
+    lefts = [0.0] * ncols
+    rights = [0.0] * ncols
+    tops = [0.0] * nrows
+    bottoms = [0.0] * nrows
+    for ax in axes:
+        ss = ax.get_subplotspec()
+        left, bottom, right, top = _decorations(ax)
+        for r in range(ss.rowspan.start, ss.rowspan.stop):
+            tops[r] = max(tops[r], top) if r == ss.rowspan.start else tops[r]
+            bottoms[r] = max(bottoms[r], bottom) if r == ss.rowspan.stop - 1 else bottoms[r]
+        for c in range(ss.colspan.start, ss.colspan.stop):
+            lefts[c] = max(lefts[c], left) if c == ss.colspan.start else lefts[c]
+            rights[c] = max(rights[c], right) if c == ss.colspan.stop - 1 else rights[c]
+    sup = 0.0
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text():
+        sup = _text_box(suptitle.get_text(), suptitle.get_fontsize())[1] + pad_pt
+    to_w, to_h = 1 / (72 * w_in), 1 / (72 * h_in)
+    left = (lefts[0] + pad_pt) * to_w
+    right = 1 - (rights[-1] + pad_pt) * to_w
+    top = 1 - (tops[0] + pad_pt + sup) * to_h
+    bottom = (bottoms[-1] + pad_pt) * to_h
+    hgap = max((bottoms[r] + tops[r + 1] + pad_pt for r in range(nrows - 1)), default=0) * to_h
+    wgap = max((rights[c] + lefts[c + 1] + pad_pt for c in range(ncols - 1)), default=0) * to_w
+    ah = (top - bottom - (nrows - 1) * hgap) / nrows
+    aw = (right - left - (ncols - 1) * wgap) / ncols
+    return {"left": left, "right": right, "top": top, "bottom": bottom,
+            "hspace": hgap / ah if nrows > 1 else 0.0, "wspace": wgap / aw if ncols > 1 else 0.0}
 
 
 def ticklabels_in_view(axis: Any) -> list[Any]:
@@ -409,20 +555,6 @@ class _LogTicks(Locator):
         return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 
-class _MinorLogTicks(LogLocator):
-    """LogLocator's ticks, only those in the view: LogLocator gives a decade more at each end,
-    and the axis makes a Tick (lines and texts) for every location it is given, drawn or not
-    (half the minor ticks of a short log axis were never drawn). The view's ends are kept
-    with a margin, a superset of what the axis draws."""
-
-    def __call__(self) -> Sequence[float]:
-        locs = np.asarray(super().__call__())
-        lo, hi = sorted(self.axis.get_view_interval())
-        if not (lo > 0 and len(locs)):
-            return locs
-        return locs[(locs >= lo * (1 - 1e-6)) & (locs <= hi * (1 + 1e-6))]
-
-
 def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
              sci: bool = False) -> None:
     """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
@@ -436,5 +568,49 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:
         axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_duration(v * ns_per_unit)))
-    axis.set_minor_locator(_MinorLogTicks(base=10, subs=np.arange(2, 10) * 1.0, numticks=100))
+    axis.set_minor_locator(NullLocator())
     axis.set_minor_formatter(NullFormatter())
+    axis.axes.add_artist(_MinorMarks(axis))
+
+
+class _MinorMarks(matplotlib.lines.Line2D):
+    """The minor ticks of a log axis (2..9 of each decade, in the view, not where a major tick
+    is), drawn as the axis draws them (tick marks of the rc size, width and colour, outside
+    the axes) but as one line of markers: the axis makes a Tick of two lines and two texts
+    for each, a sixth of a log-log figure's time (analysis/README.md#performance)."""
+
+    def __init__(self, axis: Any) -> None:
+        x = axis.axis_name == "x"
+        rc = matplotlib.rcParams
+        k = "xtick" if x else "ytick"
+        out = rc[f"{k}.direction"] == "out"
+        marker = (matplotlib.lines.TICKDOWN if out else matplotlib.lines.TICKUP) if x else \
+            (matplotlib.lines.TICKLEFT if out else matplotlib.lines.TICKRIGHT)
+        super().__init__([], [], linestyle="none", marker=marker,
+                         markersize=rc[f"{k}.minor.size"], markeredgewidth=rc[f"{k}.minor.width"],
+                         color=rc[f"{k}.color"], clip_on=False, zorder=axis.get_zorder())
+        ax = axis.axes
+        self.set_transform(ax.get_xaxis_transform() if x else ax.get_yaxis_transform())
+        self.set_in_layout(False)
+        self._hg_axis = axis
+        self._hg_locator = LogLocator(base=10, subs=np.arange(2, 10) * 1.0, numticks=100)
+
+    def draw(self, renderer: Any) -> None:
+        axis = self._hg_axis
+        lo, hi = sorted(axis.get_view_interval())
+        locs = np.asarray(self._hg_locator.tick_values(lo, hi), float) if lo > 0 else np.empty(0)
+        locs = locs[(locs >= lo * (1 - 1e-6)) & (locs <= hi * (1 + 1e-6))]
+        if len(locs):                 # as Axis.get_minorticklocs: none where a major tick is
+            tr = axis.get_transform()
+            major = np.asarray(axis.get_majorticklocs(), float)
+            t_lo, t_hi = sorted(tr.transform(np.array([lo, hi])))
+            if len(major):
+                close = np.isclose(tr.transform(locs)[:, None], tr.transform(major)[None, :],
+                                   atol=(t_hi - t_lo) * 1e-5, rtol=0).any(axis=1)
+                locs = locs[~close]
+        zeros = np.zeros(len(locs))
+        if axis.axis_name == "x":
+            self.set_data(locs, zeros)
+        else:
+            self.set_data(zeros, locs)
+        super().draw(renderer)
