@@ -555,6 +555,22 @@ class _LogTicks(Locator):
         return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def sci_label(v: float) -> str:
+    """A tick label as a power of ten, 10⁻² or 2×10⁻², in plain text: superscript characters
+    where matplotlib's LogFormatterSciNotation writes mathtext ($10^{-2}$), whose first
+    label in a process builds mathtext's parser and loads its fonts (0.06 s of CPU: more
+    than a third of latency.png's time, analysis/README.md#performance)."""
+    if not v > 0:
+        return f"{v:g}"
+    e = int(np.floor(np.log10(v) + 1e-9))
+    m = v / 10.0 ** e
+    power = "10" + str(e).translate(_SUPERSCRIPT)
+    return power if abs(m - 1) < 1e-6 else f"{m:.3g}\u00d7{power}"
+
+
 def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
              sci: bool = False) -> None:
     """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
@@ -562,8 +578,14 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
     stands for, e.g. 1e3 for us)."""
     axis.set_major_locator(_LogTicks(chars))
     if sci:
-        from matplotlib.ticker import LogFormatterSciNotation
-        axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+        def sci(v: float, _: Any) -> str:
+            """As LogFormatterSciNotation(labelOnlyBase=False) labels: over more than a
+            decade, only the powers of ten (the ticks between them unlabelled)."""
+            lo, hi = sorted(axis.get_view_interval())
+            label = sci_label(v)
+            wide = lo > 0 and np.log10(hi / lo) > 1
+            return "" if wide and "\u00d7" in label else label
+        axis.set_major_formatter(FuncFormatter(sci))
     elif ns_per_unit is None:
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:
