@@ -4,6 +4,8 @@ hatch per load, overlaps visible as crossed hatching), log axes whose labels nev
 axes in readable units, legends outside the data."""
 from __future__ import annotations
 
+import sys
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -20,9 +22,27 @@ matplotlib.rcParams["axes.formatter.limits"] = (-6, 9)
 # of every settable property into the docstring of each class's `set`) returns nothing: the
 # docstrings are help text no figure reads, and writing them is 0.09 s of CPU, 15% of
 # importing what a figure needs (analysis/README.md#performance). Restored once they exist.
+# Nor is mpl_toolkits.mplot3d imported, which matplotlib.projections imports to register the
+# "3d" projection no figure uses (0.013 s of CPU, 5% of the imports): blocked while
+# matplotlib.figure is imported, matplotlib goes on without the projection, as it does where
+# mplot3d is missing; importing it afterwards works as ever.
 _kwdoc = matplotlib.artist.kwdoc
 matplotlib.artist.kwdoc = lambda artist: ""
+_MPLOT3D = "mpl_toolkits.mplot3d"
+_block_3d = _MPLOT3D not in sys.modules and "matplotlib.projections" not in sys.modules
+if _block_3d:
+    sys.modules[_MPLOT3D] = None  # type: ignore[assignment]   # its import raises ImportError
 try:
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Unable to import Axes3D")
+        try:
+            import matplotlib.figure  # noqa: E402,F401
+        except ImportError:
+            if not _block_3d:
+                raise
+            del sys.modules[_MPLOT3D]
+            _block_3d = False
+            import matplotlib.figure  # noqa: E402,F401   (a matplotlib that needs mplot3d)
     import matplotlib.lines  # noqa: E402
     import matplotlib.patches  # noqa: E402
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
@@ -34,6 +54,8 @@ try:
     from matplotlib.transforms import Bbox  # noqa: E402
 finally:
     matplotlib.artist.kwdoc = _kwdoc
+    if _block_3d and sys.modules.get(_MPLOT3D, 0) is None:
+        del sys.modules[_MPLOT3D]
 import numpy as np  # noqa: E402
 
 from ..base import safeout  # noqa: E402
@@ -555,6 +577,22 @@ class _LogTicks(Locator):
         return fallback or [10.0 ** round(np.log10(np.sqrt(vmin * vmax)))]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def sci_label(v: float) -> str:
+    """A tick label as a power of ten, 10⁻² or 2×10⁻², in plain text: superscript characters
+    where matplotlib's LogFormatterSciNotation writes mathtext ($10^{-2}$), whose first
+    label in a process builds mathtext's parser and loads its fonts (0.06 s of CPU: more
+    than a third of latency.png's time, analysis/README.md#performance)."""
+    if not v > 0:
+        return f"{v:g}"
+    e = int(np.floor(np.log10(v) + 1e-9))
+    m = v / 10.0 ** e
+    power = "10" + str(e).translate(_SUPERSCRIPT)
+    return power if abs(m - 1) < 1e-6 else f"{m:.3g}\u00d7{power}"
+
+
 def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
              sci: bool = False) -> None:
     """Log-scale ticks whose labels never run together (see _LogTicks), labelled as plain
@@ -562,8 +600,14 @@ def log_axis(axis: Any, ns_per_unit: float | None = None, chars: int = 6,
     stands for, e.g. 1e3 for us)."""
     axis.set_major_locator(_LogTicks(chars))
     if sci:
-        from matplotlib.ticker import LogFormatterSciNotation
-        axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+        def sci(v: float, _: Any) -> str:
+            """As LogFormatterSciNotation(labelOnlyBase=False) labels: over more than a
+            decade, only the powers of ten (the ticks between them unlabelled)."""
+            lo, hi = sorted(axis.get_view_interval())
+            label = sci_label(v)
+            wide = lo > 0 and np.log10(hi / lo) > 1
+            return "" if wide and "\u00d7" in label else label
+        axis.set_major_formatter(FuncFormatter(sci))
     elif ns_per_unit is None:
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:

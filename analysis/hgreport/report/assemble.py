@@ -18,7 +18,7 @@ from ..base import safeout
 from ..base.units import DEFAULT_THRESHOLDS_NS
 from ..figures import figure
 from ..figures.figure import Figure
-from ..perfetto import trace as perfetto
+from ..perfetto import FILE_NAME as PERFETTO_FILE
 from ..read.rundir import Run
 from .registry import SECTIONS
 from .section import Context, Section
@@ -133,6 +133,13 @@ class _Queue:
             self.r = -1
 
 
+def _perfetto(run: Run, path: Path, threads: bool) -> None:
+    """The Perfetto export, its modules imported where it runs: in the child (0.01 s of
+    imports off the parent's way to the first figure, analysis/README.md#performance)."""
+    from ..perfetto import trace
+    trace.write(run, path, threads=threads)
+
+
 def render(ctx: Context, sections: Sequence[Section] = SECTIONS) -> str:
     """report.md: every section that has something to say, in the registry's order."""
     return "\n".join(text for text in (sec.markdown(ctx) for sec in sections) if text)
@@ -165,10 +172,9 @@ def write_report(run: Run, out: Path, window: tuple[int, int] | None = None,
         # cannot fork). The child encodes and deflates in its one thread: its worker threads
         # would take CPU from this process (the summary, then figures), which the report
         # waits for, for no less CPU in all (analysis/README.md#performance).
-        pf = out / perfetto.FILE_NAME
+        pf = out / PERFETTO_FILE
         threads = not forked.can_fork()
-        job = forked.Job(pf, "the Perfetto export",
-                         lambda: perfetto.write(run, pf, threads=threads))
+        job = forked.Job(pf, "the Perfetto export", lambda: _perfetto(run, pf, threads))
         try:
             ctx = Context(run, summarize(run, thresholds_ns), out, window)
             lap("summary")
