@@ -220,13 +220,17 @@ def measure(argv: list[str], env_extra: dict[str, str] | None = None, sample: bo
 
 
 # A child that runs the report with per-stage timings; argv[3] = "without-perfetto" replaces
-# the Perfetto export (another module's: its function is found by name) with nothing, and
-# "perfetto-only" runs just that export.
+# the Perfetto export (its module's function, found by name: report/assemble.py imports the
+# module only where it runs the export) with nothing, and "perfetto-only" runs just that export.
 STAGES = """
 import json, sys, pathlib
 from hgreport.report import assemble as report
 from hgreport.read.rundir import read_run
-export = getattr(report.perfetto, "write_perfetto", None) or report.perfetto.write
+try:
+    from hgreport.perfetto import trace as exporter
+except ImportError:                # an older tree
+    exporter = report.perfetto
+export = getattr(exporter, "write_perfetto", None) or exporter.write
 run, out, what = read_run(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 t = {}
 if what.endswith("-cpu"):          # each stage's CPU time (this process's), not its wall time
@@ -242,7 +246,7 @@ if what == "perfetto-only":
     t["perfetto"] = time.perf_counter() - t0
 else:
     if what == "without-perfetto":
-        setattr(report.perfetto, export.__name__, lambda run, path, **kw: path)
+        setattr(exporter, export.__name__, lambda run, path, **kw: path)
     import resource
     job = report.forked.Job
 
