@@ -87,13 +87,16 @@ def traced(cmd, cpu):
     return text
 
 
-def split(text, late_us=None):
+def split(text, late_us=None, early_us=None):
     """(irq delays, interrupt to the return from clock_nanosleep) in us,
-    the first and last 50 left out, and with late_us the wake-ups whose
+    the first and last 50 left out; with late_us the wake-ups whose
     interrupt came that late: (irq delay us, the task the interrupt came in
     (the trace line's own), us since the CPU's last event before the
-    interrupt, that event)."""
-    armed, woken, irq, switch, late = {}, {}, [], [], []
+    interrupt, that event); with early_us the wake-ups whose return from
+    clock_nanosleep came less than early_us after the timer's expiry:
+    (that lateness us, irq delay us, interrupt to return us, the task the
+    interrupt came in, us since the last event before it, that event)."""
+    armed, woken, irq, switch, late, early, exits = {}, {}, [], [], [], [], {}
     last = (0.0, "")
     for line in text.splitlines():
         m = LINE.match(line)
@@ -101,7 +104,8 @@ def split(text, late_us=None):
             continue
         comm, pid, ts, ev, rest = m.group(1).strip(), int(m.group(2)), float(m.group(3)), \
             m.group(4), m.group(5)
-        prev, last = last, (ts, ev)
+        prev, last = last, (ts, ev + " " + rest.split(" ")[1] if ev.startswith("hrtimer")
+                            else ev)
         if ev == "hrtimer_start" and "function=hrtimer_wakeup" in rest and "mode=ABS" in rest:
             armed[re.search(r"hrtimer=(\w+)", rest).group(1)] = (
                 pid, int(re.search(r" expires=(\d+)", rest).group(1)))
@@ -110,18 +114,31 @@ def split(text, late_us=None):
             if h in armed:
                 pid, expires = armed.pop(h)
                 irq.append((int(re.search(r"now=(\d+)", rest).group(1)) - expires) / 1e3)
-                woken[pid] = ts
+                woken[pid] = (ts, expires, irq[-1], comm, (ts - prev[0]) * 1e6, prev[1])
                 if late_us is not None and irq[-1] >= late_us:
                     late.append((irq[-1], comm, (ts - prev[0]) * 1e6, prev[1]))
         elif ev == "sys_exit" and pid in woken:
-            switch.append((ts - woken.pop(pid)) * 1e6)
-    return irq[50:-50], switch[50:-50], late
+            t_irq, expires, delay, task, quiet, event = woken.pop(pid)
+            switch.append((ts - t_irq) * 1e6)
+            total = ts * 1e6 - expires / 1e3
+            exits[expires] = total
+            if early_us is not None and total < early_us:
+                early.append((total, delay, switch[-1], task, quiet, event))
+    return irq[50:-50], switch[50:-50], late, early, exits
+
+
+def own_records(tmp):
+    """hgrun's wake-ups: {intended (ns, CLOCK_MONOTONIC): lateness us}; the
+    records count from time zero (docs/results.md)."""
+    t0 = json.loads((tmp / "out" / "result.json").read_text())["tsc"]["start_monotonic_ns"]
+    d = (tmp / "out" / "latency.bin").read_bytes()[HEADER:]
+    return {t0 + i: (a - i) / 1e3
+            for i, a, _, _, _ in WAKEUP.iter_unpack(d[:len(d) - len(d) % 32])}
 
 
 def lateness(tool, tmp):
     if tool == "hgrun":
-        d = (tmp / "out" / "latency.bin").read_bytes()[HEADER:]
-        return [(a - i) / 1e3 for i, a, _, _, _ in WAKEUP.iter_unpack(d[:len(d) - len(d) % 32])]
+        return list(own_records(tmp).values())
     th = json.loads((tmp / "ct.json").read_text())["thread"]["0"]
     return [int(b) + 0.5 for b, c in th["histogram"].items() for _ in range(c)]
 
@@ -140,13 +157,17 @@ def main():
     p.add_argument("--lock", help="flock this file for each round")
     p.add_argument("--late", type=float, metavar="US",
                    help="list the wake-ups whose timer interrupt came US or more late")
+    p.add_argument("--early", type=float, metavar="US",
+                   help="list the wake-ups whose return from clock_nanosleep came less than US "
+                        "after the timer's expiry (the run's fastest)")
     a = p.parse_args()
     tools = ["cyclictest", "hgrun"]
-    pooled = {t: ([], [], []) for t in tools}
+    pooled = {t: ([], [], [], []) for t in tools}
+    pooled["diff"] = []
     print(f"wake-up path, FIFO {a.priority}, CPU {a.cpu}, every 1000 us, {a.duration} s per run, "
           f"{a.rounds} rounds alternated; us: p10 / p50")
-    print(f"{'round':<6}{'load':>6}  {'tool':<11}{'wake-ups':>9}{'lateness':>16}{'irq delay':>16}"
-          f"{'to return':>16}")
+    print(f"{'round':<6}{'load':>6}  {'tool':<11}{'wake-ups':>9}{'lateness':>16}{'traced':>16}"
+          f"{'irq delay':>16}{'to return':>16}{'own-traced':>16}")
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
         scenario = tmp / "wake_path.yaml"
@@ -164,20 +185,33 @@ def main():
                 load = pathlib.Path("/proc/loadavg").read_text().split()[0]
                 for t in order:
                     shutil.rmtree(tmp / "out", ignore_errors=True)
-                    irq, switch, late = split(traced(cmds[t], a.cpu), a.late)
-                    for acc, v in zip(pooled[t], (lateness(t, tmp), irq, switch)):
+                    irq, switch, late, early, exits = split(traced(cmds[t], a.cpu), a.late, a.early)
+                    own = lateness(t, tmp)
+                    seen = sorted(exits.values())[50:-50]
+                    for acc, v in zip(pooled[t], (own, seen, irq, switch)):
                         acc.extend(v)
+                    extra = ""
+                    if t == "hgrun":    # the same wake-ups: hgrun's record less the trace's
+                        d = sorted(late_us - exits[i] for i, late_us in own_records(tmp).items()
+                                   if i in exits)
+                        pooled["diff"].extend(d)
+                        extra = f"{q(d, 50):>8.1f}{d[-1]:>8.1f}" if d else ""
                     print(f"{r + 1:<6}{load:>6}  {t:<11}{len(irq):>9}"
                           + "".join(f"{q(v, 10):>8.1f}{q(v, 50):>8.1f}"
-                                    for v in (lateness(t, tmp), irq, switch)), flush=True)
+                                    for v in (own, seen, irq, switch)) + extra, flush=True)
                     for us, task, quiet, event in late:
                         print(f"{'':<14}interrupt {us:9.1f} us late, came in {task}; "
                               f"its last event {event}, {quiet:.1f} us before", flush=True)
+                    for us, delay, ret, task, quiet, event in early:
+                        print(f"{'':<14}returned {us:5.1f} us after expiry: interrupt {delay:.1f} "
+                              f"us late (in {task}; last event {event}, {quiet:.1f} us before), "
+                              f"{ret:.1f} us to return", flush=True)
     print("\npooled")
     for t in tools:
-        late, irq, switch = pooled[t]
-        print(f"{'':<12}  {t:<11}{len(irq):>9}"
-              + "".join(f"{q(v, 10):>8.1f}{q(v, 50):>8.1f}" for v in (late, irq, switch)))
+        print(f"{'':<12}  {t:<11}{len(pooled[t][2]):>9}"
+              + "".join(f"{q(v, 10):>8.1f}{q(v, 50):>8.1f}" for v in pooled[t])
+              + (f"{q(pooled['diff'], 50):>8.1f}{max(pooled['diff']):>8.1f}"
+                 if t == "hgrun" and pooled["diff"] else ""))
     return 0
 
 
