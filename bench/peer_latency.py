@@ -138,46 +138,63 @@ class CpuTrace:
         its measuring thread runs."""
         events = []
         for line in self.text.splitlines():
-            m = re.search(r" (\d+\.\d+): (\w+):(?:.* next_pid=(\d+))?", line)
+            m = re.search(r" (\d+\.\d+): (\w+):(?:.* next_comm=(.+) next_pid=(\d+))?", line)
             if m:
                 events.append((float(m.group(1)), m.group(2),
-                               self.tids.get(int(m.group(3))) if m.group(3) else None))
+                               self.tids.get(int(m.group(4))) if m.group(4) else None,
+                               m.group(3)))
         # the measuring: its 10th to its last but 10 switches in (not set-up, not the end)
-        times = [t for t, ev, name in events if ev == "sched_switch" and name == measuring]
+        times = [t for t, ev, name, _ in events if ev == "sched_switch" and name == measuring]
         if len(times) < 30:
             return {}, 0
         first, last = times[10], times[-10]
-        own, ipis = {}, 0
-        for t, ev, name in events:
+        own, ipis, others = {}, 0, {}
+        for t, ev, name, comm in events:
             if not first <= t <= last:
                 continue
             if ev == "sched_switch" and name and name != measuring:
                 own[name] = own.get(name, 0) + 1
+            elif ev == "sched_switch" and not name and comm != "swapper/1":
+                comm = re.sub(r"\d+", "N", comm)
+                others[comm] = others.get(comm, 0) + 1
             elif ev.endswith("_entry"):
                 ipis += 1
         span = last - first
+        self.others = {k: v / span for k, v in others.items()}
         return {k: v / span for k, v in own.items()}, ipis / span
 
 
+TOOL_CPUS = None    # the CPUs the tools start with (main's, before it moved)
+
+
+def tool_cpus():
+    if TOOL_CPUS:
+        os.sched_setaffinity(0, TOOL_CPUS)
+
+
 def run_tool(cmd, args, measuring):
-    """Runs cmd, traced on the CPU with --switches; returns (own, ipis)."""
+    """Runs cmd, traced on the CPU with --switches; returns (own, ipis,
+    other tasks), switches per second."""
     if not args.switches:
-        subprocess.run(cmd, check=True, capture_output=True, text=True)
-        return None, None
+        subprocess.run(cmd, check=True, capture_output=True, text=True, preexec_fn=tool_cpus)
+        return None, None, None
     with CpuTrace(args.cpu) as tr:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=tool_cpus)
         watcher = tr.watch(proc)
         _, err = proc.communicate()
         watcher.join()
         if proc.returncode:
             raise SystemExit(f"{cmd[0]} failed ({proc.returncode}): {err}")
-    return tr.summary(measuring)
+    own, ipis = tr.summary(measuring)
+    return own, ipis, getattr(tr, "others", {})
 
 
-def row(tool, us_values, exact_ns, own, ipis):
+def row(tool, us_values, exact_ns, own, ipis, others):
     us_values.sort()
     r = {"tool": tool, "samples": len(us_values),
-         "min": us_values[0] if us_values else 0, "p50": percentile(us_values, 0.5),
+         "min": us_values[0] if us_values else 0, "p0.1": percentile(us_values, 0.001),
+         "p50": percentile(us_values, 0.5),
          "p99": percentile(us_values, 0.99), "p999": percentile(us_values, 0.999),
          "max": us_values[-1] if us_values else 0, "values": us_values}
     if exact_ns is not None:
@@ -187,6 +204,8 @@ def row(tool, us_values, exact_ns, own, ipis):
     if own is not None:
         r["own"] = ", ".join(f"{k} {v:.1f}/s" for k, v in sorted(own.items())) or "-"
         r["ipis"] = ipis
+        top = sorted(others.items(), key=lambda kv: -kv[1])[:4]
+        r["others"] = ", ".join(f"{k} {v:.1f}/s" for k, v in top) or "-"
     return r
 
 
@@ -195,12 +214,12 @@ def run_cyclictest(args, tmp, tool):
     cmd = ["cyclictest", "-m", "-q", f"-p{args.priority}", f"-i{args.interval_us}",
            f"-a{args.cpu}", "-t1", f"-D{args.duration}", "-h", str(args.hist_us),
            f"--histfile={tmp / 'hist.txt'}", f"--json={out}"]
-    own, ipis = run_tool(cmd, args, "cyclictest")
+    own, ipis, others = run_tool(cmd, args, "cyclictest")
     thread = json.loads(out.read_text())["thread"]["0"]
     values = from_histogram({int(k): v for k, v in thread["histogram"].items()})
     # beyond the histogram's range: only the max is known
     values += [thread["max"]] * (thread["cycles"] - len(values))
-    return row(tool, values, None, own, ipis)
+    return row(tool, values, None, own, ipis, others)
 
 
 def cyclictest_scenario(name: str, duration: str, cpu: int, priority: int,
@@ -227,21 +246,22 @@ def run_hgrun(args, tmp, tool, binary):
     scenario.write_text(cyclictest_scenario("peer_latency", args.duration, args.cpu,
                                             args.priority, args.interval_us))
     out = tmp / tool
-    own, ipis = run_tool([binary, "run", str(scenario), "-o", str(out), "--quiet"], args, "lat")
+    own, ipis, others = run_tool([binary, "run", str(scenario), "-o", str(out), "--quiet"], args, "lat")
     data = (out / "latency.bin").read_bytes()[HEADER:]
     late = [a - i for i, a, _, _, _ in WAKEUP.iter_unpack(data[:len(data) - len(data) % 32])]
-    return row(tool, [max(v, 0) // 1000 for v in late], late, own, ipis)
+    return row(tool, [max(v, 0) // 1000 for v in late], late, own, ipis, others)
 
 
 def print_round(r, rows, load):
     print(f"\nround {r + 1} (load average {load})")
-    print(f"{'tool':<11} {'samples':>8} {'min':>6} {'p50':>6} {'p99':>6} {'p99.9':>7} {'max':>7}"
+    print(f"{'tool':<11} {'samples':>8} {'min':>6} {'p0.1':>6} {'p50':>6} {'p99':>6} {'p99.9':>7} {'max':>7}"
           f" {'exact p50':>10} {'exact p99':>10}  (us)")
     for x in rows:
         ex = (f" {x['exact_p50']:>10.2f} {x['exact_p99']:>10.2f}" if "exact_p50" in x
               else f" {'':>10} {'':>10}")
-        extra = f"  own threads on the CPU: {x['own']}; IPIs {x['ipis']:.1f}/s" if "own" in x else ""
-        print(f"{x['tool']:<11} {x['samples']:>8} {x['min']:>6} {x['p50']:>6} {x['p99']:>6} "
+        extra = (f"  own threads on the CPU: {x['own']}; IPIs {x['ipis']:.1f}/s; "
+                 f"other tasks: {x['others']}" if "own" in x else "")
+        print(f"{x['tool']:<11} {x['samples']:>8} {x['min']:>6} {x['p0.1']:>6} {x['p50']:>6} {x['p99']:>6} "
               f"{x['p999']:>7} {x['max']:>7}{ex}{extra}")
     ref = next(x for x in rows if x["tool"] == "cyclictest")
     for x in rows:
@@ -261,7 +281,7 @@ def print_summary(tools, rounds):
               for t in tools}
     for t in tools:
         p = pooled[t]
-        line = f"{t:<11} pooled p50 {percentile(p, 0.5):>4} p99 {percentile(p, 0.99):>5} max {p[-1]:>6}"
+        line = f"{t:<11} pooled p0.1 {percentile(p, 0.001):>3} p50 {percentile(p, 0.5):>4} p99 {percentile(p, 0.99):>5} max {p[-1]:>6}"
         if t != "cyclictest":
             for q in ("p50", "p99"):
                 rs = [ratio(next(x for x in rows if x["tool"] == t)[q],
@@ -295,6 +315,13 @@ def main():
                "old": lambda tmp: run_hgrun(args, tmp, "old", args.baseline)}
     print(f"timer wake-up latency, FIFO {args.priority}, CPU {args.cpu}, every {args.interval_us} us, "
           f"{args.duration} per run, {args.rounds} rounds; whole us truncated as cyclictest does")
+    # This script (and its tracing thread) off the measured CPU, when there is
+    # another; each tool starts with the CPUs it had (hgrun refuses CPUs it may
+    # not use) and pins its measuring thread itself.
+    global TOOL_CPUS
+    TOOL_CPUS = os.sched_getaffinity(0)
+    if TOOL_CPUS - {args.cpu}:
+        os.sched_setaffinity(0, TOOL_CPUS - {args.cpu})
     rounds = []
     with tempfile.TemporaryDirectory() as d:
         for r in range(args.rounds):
