@@ -145,8 +145,8 @@ class CpuTrace:
                                m.group(3)))
         # the measuring: its 10th to its last but 10 switches in (not set-up, not the end)
         times = [t for t, ev, name, _ in events if ev == "sched_switch" and name == measuring]
-        if len(times) < 30:
-            return {}, 0
+        if len(times) < 30:    # the thread not seen (its tid missed): no window
+            return False, None
         first, last = times[10], times[-10]
         own, ipis, others = {}, 0, {}
         for t, ev, name, comm in events:
@@ -187,7 +187,7 @@ def run_tool(cmd, args, measuring):
         if proc.returncode:
             raise SystemExit(f"{cmd[0]} failed ({proc.returncode}): {err}")
     own, ipis = tr.summary(measuring)
-    return own, ipis, getattr(tr, "others", {})
+    return own, ipis, getattr(tr, "others", None)
 
 
 def row(tool, us_values, exact_ns, own, ipis, others):
@@ -201,11 +201,13 @@ def row(tool, us_values, exact_ns, own, ipis, others):
         exact_ns.sort()
         r["exact_p50"] = percentile(exact_ns, 0.5) / 1e3
         r["exact_p99"] = percentile(exact_ns, 0.99) / 1e3
-    if own is not None:
+    if isinstance(own, dict):
         r["own"] = ", ".join(f"{k} {v:.1f}/s" for k, v in sorted(own.items())) or "-"
-        r["ipis"] = ipis
+        r["ipis"] = f"{ipis:.1f}/s"
         top = sorted(others.items(), key=lambda kv: -kv[1])[:4]
         r["others"] = ", ".join(f"{k} {v:.1f}/s" for k, v in top) or "-"
+    elif own is False:
+        r["own"], r["ipis"], r["others"] = "not seen (no measuring thread found)", "-", "-"
     return r
 
 
@@ -259,7 +261,7 @@ def print_round(r, rows, load):
     for x in rows:
         ex = (f" {x['exact_p50']:>10.2f} {x['exact_p99']:>10.2f}" if "exact_p50" in x
               else f" {'':>10} {'':>10}")
-        extra = (f"  own threads on the CPU: {x['own']}; IPIs {x['ipis']:.1f}/s; "
+        extra = (f"  own threads on the CPU: {x['own']}; IPIs {x['ipis']}; "
                  f"other tasks: {x['others']}" if "own" in x else "")
         print(f"{x['tool']:<11} {x['samples']:>8} {x['min']:>6} {x['p0.1']:>6} {x['p50']:>6} {x['p99']:>6} "
               f"{x['p999']:>7} {x['max']:>7}{ex}{extra}")
