@@ -50,6 +50,19 @@ Load 0.07-1.63: hgrun p50 0.94x (0.62-1.61), p99 1.12x (0.82-1.59); the
 same build again 0.88x (0.64-1.00), 0.86x (0.73-1.03); cyclictest again
 0.88x (0.55-1.22), 0.92x (0.73-1.19).  A tool against itself spreads as
 widely as hgrun against cyclictest.
+Again 21:38 UTC, 7 rounds, --control, --baseline main at 87e5bfc, load 2.21
+falling to 0.12: hgrun p50 1.00x (0.93-1.08), p99 0.88x (0.51-1.65); the
+old build 1.00x (0.93-1.00), 1.00x (0.58-1.50); cyclictest again 1.00x
+(0.93-1.00), 0.95x (0.57-1.15).  With --switches (21:46, load 1.77 to
+0.10): hgrun 1.08x (0.93-2.00), 0.92x (0.76-1.64); old 1.00x (1.00-1.62),
+0.98x (0.89-1.62); cyclictest again 1.00x (0.93-1.08), 1.04x (0.82-1.35);
+no switch into hgrun's other threads on the CPU, cyclictest's main 7-68/s.
+
+The script keeps itself off the measured CPU when there is another (the
+tools start with the CPUs it had).  `p0.1` stands beside the minimum: the
+minimum is the fastest of a few wake-ups a run whose timer interrupt came
+early (bench/wake_path.py --early), and cyclictest's main thread, asleep on
+the measured CPU, hands it some of those (docs/peers.md).
 """
 import argparse
 import contextlib
