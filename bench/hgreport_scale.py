@@ -237,7 +237,7 @@ if what == "perfetto-only":
     t["perfetto"] = time.perf_counter() - t0
 else:
     if what == "without-perfetto":
-        setattr(report.perfetto, export.__name__, lambda run, path: path)
+        setattr(report.perfetto, export.__name__, lambda run, path, **kw: path)
     import resource
     job = report.forked.Job
 

@@ -275,6 +275,20 @@ def test_chunks_and_blocks_join_seamlessly(mix_run, tmp_path, monkeypatch):
            {u: (t.slices, t.counters, t.instants) for u, t in pieces.tracks.items()}
 
 
+@pytest.mark.parametrize("compress", [True, False])
+def test_without_threads_the_same_bytes(mix_run, tmp_path, monkeypatch, compress):
+    """The report's forked child writes the export in its one thread (report/assemble.py):
+    byte for byte the file the worker threads write, across many chunks and blocks."""
+    monkeypatch.setattr(perfetto, "CHUNK_EVENTS", 7)
+    monkeypatch.setattr(perfetto, "INLINE_EVENTS", 3)     # most chunks to the encoders
+    monkeypatch.setattr(perfetto, "BLOCK_BYTES", 3000)
+    run = read_run(mix_run)
+    threaded = perfetto.write(run, tmp_path / "threaded", compress=compress)
+    alone = perfetto.write(run, tmp_path / "alone", compress=compress, threads=False)
+    assert alone.read_bytes() == threaded.read_bytes()
+    assert read(alone).packets > 100
+
+
 @pytest.mark.parametrize("case", ["mix", "miss", "rx", "outliers", "none", "killed", "windows"])
 def test_every_golden_case(case, golden, tmp_path):
     """Each case's export against what hgreport reads of the run: a slice per interval on

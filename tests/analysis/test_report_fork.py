@@ -23,7 +23,7 @@ def test_a_failing_perfetto_child_exits_2_with_its_message(mix_run, hgreport, tm
                                                            monkeypatch):
     parent = os.getpid()
 
-    def broken(run, path):
+    def broken(run, path, **_kw):
         assert os.getpid() != parent            # it runs in the child
         raise InputError(path, "cannot write here: the disk is full (test)")
 
@@ -38,7 +38,7 @@ def test_a_failing_perfetto_child_exits_2_with_its_message(mix_run, hgreport, tm
 
 @needs_fork
 def test_other_errors_of_the_child_keep_their_type(mix_run, hgreport, tmp_path, monkeypatch):
-    def broken(run, path):
+    def broken(run, path, **_kw):
         raise ValueError("a value the export did not expect (test)")
 
     import tempfile
@@ -54,7 +54,8 @@ def test_other_errors_of_the_child_keep_their_type(mix_run, hgreport, tmp_path, 
 
 @needs_fork
 def test_a_child_killed_by_a_signal_is_reported(mix_run, hgreport, tmp_path, monkeypatch):
-    monkeypatch.setattr(perfetto, "write", lambda run, path: os.kill(os.getpid(), signal.SIGKILL))
+    monkeypatch.setattr(perfetto, "write",
+                        lambda run, path, **_kw: os.kill(os.getpid(), signal.SIGKILL))
     rc, _, err = hgreport(mix_run, "-o", tmp_path / "out")
     assert rc == 2
     assert f"{tmp_path / 'out' / perfetto.FILE_NAME}: incomplete: the Perfetto export in a " \
@@ -235,7 +236,7 @@ def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
     """assemble._Queue: a parent and a child forked after it is made read every number once
     between them, and then nothing."""
     from hgreport.report import assemble
-    queue = assemble._Queue(40)
+    queue = assemble._Queue(range(40))
 
     def theirs():
         got = []
@@ -252,4 +253,4 @@ def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
     other = job.wait()
     queue.close()
     assert sorted(mine + other) == list(range(40))
-    assert list(queue.__class__(0)) == []
+    assert list(queue.__class__([])) == []

@@ -9,7 +9,10 @@ the end of its module of figures/, listed in the `figures` of the section that s
   by default always;
 - `draw(given, path)`: draws it into `path`. matplotlib is imported there, not when the
   module is: a command or a report that draws nothing never loads it;
-- `caption`: the text under the image in report.md (a function of `given`, or a string).
+- `caption`: the text under the image in report.md (a function of `given`, or a string);
+- `cost`: about how long it takes to draw, relative to a one-panel figure (a function of
+  `given`, or a number): the report draws the costliest first, so that its two processes end
+  together (report/assemble.py). Only the order depends on it.
 
 `given` is what the figure is drawn from: the run, the numbers of summary.json, the report's
 directory and the options (report/section.py's Context)."""
@@ -46,6 +49,10 @@ class Figure:
     draw: Callable[[Given, Path], Any]
     applies: Callable[[Given], bool] = always
     caption: str | Callable[[Given], str] = ""
+    cost: float | Callable[[Given], float] = 1.0
+
+    def weight(self, given: Given) -> float:
+        return float(self.cost(given) if callable(self.cost) else self.cost)
 
     def text(self, given: Given) -> str:
         """The image's link and its caption, as report.md shows them: lines ending with a

@@ -102,4 +102,9 @@ def draw(given: Given, path: Path) -> None:
     plot_gaps(given.run, path)
 
 
-FIGURE = Figure("gaps.png", draw, applies)
+def cost(given: Given) -> float:
+    """Two panels (gaps and switches) or one."""
+    return 1.0 + bool(len(switches.gaps_of_run(given.run))) * bool(len(switches.of_run(given.run)))
+
+
+FIGURE = Figure("gaps.png", draw, applies, cost=cost)

@@ -29,7 +29,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
     shown = [r for r in rows if r["count"] > 1][:MAX_PANELS]
     if not shown:
         return None
-    from .plotting import plt, save
+    from .plotting import fit_layout, plt, save
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown) + 0.8, 3.6),
                              squeeze=False)
     for ax, r in zip(axes[0], shown):
@@ -59,7 +59,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
                  "the rest in the outer bins)", fontsize=10)
     if not run.complete:
         fig.text(0.01, 0.01, "run incomplete", color="tab:red")
-    fig.tight_layout()
+    fit_layout(fig)
     return save(fig, path)
 
 
@@ -71,4 +71,10 @@ def draw(given: Given, path: Path) -> None:
     plot(given.run, given.summary["inter_activation"], path)
 
 
-FIGURE = Figure("interactivation.png", draw, applies)
+def cost(given: Given) -> float:
+    """One panel a thread, the first the dearest."""
+    panels = sum(r["count"] > 1 for r in given.summary.get("inter_activation") or [])
+    return 1.0 + 0.5 * (min(panels, MAX_PANELS) - 1)
+
+
+FIGURE = Figure("interactivation.png", draw, applies, cost=cost)

@@ -63,7 +63,7 @@ def plot_jitter(run: Run, path: Path) -> Path | None:
     groups = per_cpu(run)
     if not groups:
         return None
-    from .plotting import legend_outside, log_axis, plt, save
+    from .plotting import fit_layout, legend_outside, log_axis, plt, save
     smp = run.samples
     late = smp.late
     lo = max(1.0, float(late[late > 0].min())) if (late > 0).any() else 1.0
@@ -88,7 +88,7 @@ def plot_jitter(run: Run, path: Path) -> Path | None:
         legend_outside(ax, fontsize=7)
     fig.suptitle(f"{run.scenario.get('name')}: jitter per CPU (Dougan's form: the distribution "
                  "and its worst case)", fontsize=10)
-    fig.tight_layout()
+    fit_layout(fig)
     return save(fig, path)
 
 

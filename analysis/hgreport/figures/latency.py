@@ -9,28 +9,7 @@ import numpy as np
 
 from ..read.rundir import Run
 from .figure import Figure, Given
-
-
-def cdf_points(n: int, points: int = 2000) -> np.ndarray:
-    """Indices of a sorted sample of n that draw its CDF at screen resolution: evenly spaced
-    ranks, plus log-spaced ranks from the top so the tail keeps every visible step."""
-    if n <= 2 * points:
-        return np.arange(n)
-    tail = n - np.geomspace(1, n, points).astype(np.int64)
-    return np.unique(np.r_[np.linspace(0, n - 1, points).astype(np.int64), tail, n - 1])
-
-
-def envelope(x: np.ndarray, y: np.ndarray, columns: int = 2000) -> np.ndarray:
-    """Indices of the lowest and the highest y in each of `columns` bins of x: a scatter of
-    millions of points drawn as what a screen shows of it."""
-    if len(x) <= 4 * columns:
-        return np.arange(len(x))
-    lo, hi = float(x.min()), float(x.max())
-    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
-    order = np.lexsort((y, col))
-    c = col[order]
-    edge = np.flatnonzero(c[1:] != c[:-1])
-    return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])
+from .reduce import cdf_points, envelope
 
 
 def latency_threads(run: Run) -> list[int]:
@@ -87,4 +66,4 @@ def draw(given: Given, path: Path) -> None:
     plot_latency(given.run, path)
 
 
-FIGURE = Figure("latency.png", draw, applies)
+FIGURE = Figure("latency.png", draw, applies, cost=2.0)

@@ -249,4 +249,4 @@ def draw(given: Given, path: Path) -> None:
     plot_series(given.run, ot.series, ot.bins, path, ot.covered_ns, ot.windows)
 
 
-FIGURE = Figure("series.png", draw, applies)
+FIGURE = Figure("series.png", draw, applies, cost=2.0)

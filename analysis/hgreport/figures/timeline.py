@@ -194,7 +194,7 @@ def plot_default(run: Run, path: Path) -> Path:
 
 def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
     """One panel per window, stacked; the legend (intervals, gap causes, loads) outside."""
-    from .plotting import legend_outside, plt, save, shade_loads
+    from .plotting import fit_layout, legend_outside, plt, save, shade_loads
     n = len(row_labels(run))
     fig, axes = plt.subplots(len(ws), 1, squeeze=False,
                              figsize=(11, len(ws) * (0.42 * n + 1.0) + 0.6))
@@ -251,7 +251,7 @@ def plot_windows(run: Run, path: Path, ws: list[Window], what: str) -> Path:
         title += (f"\n{len(run.threads) - shown_threads(run)} threads share the last row "
                   f"(at most {MAX_ROWS} rows)")
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    fit_layout(fig)
     return save(fig, path)
 
 
@@ -279,4 +279,4 @@ def caption(given: Given) -> str:
     return f"Note: {note}." if note else ""
 
 
-FIGURE = Figure("timeline.png", draw, applies, caption)
+FIGURE = Figure("timeline.png", draw, applies, caption, cost=3.0)

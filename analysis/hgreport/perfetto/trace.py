@@ -47,11 +47,12 @@ class _Out:
     """Packets to a file, whole packets per deflated block; blocks are deflated by a
     worker thread (zlib lets go of the GIL) while the next ones are encoded."""
 
-    def __init__(self, f: BinaryIO, compress: bool) -> None:
+    def __init__(self, f: BinaryIO, compress: bool, threads: bool = True) -> None:
         self.f, self.compress = f, compress
         self.pending: list[bytes | memoryview] = []
         self.size = 0
-        self.pool = ThreadPoolExecutor(DEFLATERS, "hgreport-deflate") if compress else None
+        self.pool = ThreadPoolExecutor(DEFLATERS, "hgreport-deflate") \
+            if compress and threads else None
         self.blocks: deque[Future[bytes]] = deque()
 
     def add(self, data: bytes | np.ndarray, sizes: np.ndarray | None = None) -> None:
@@ -84,17 +85,20 @@ class _Out:
         """Hand the pending packets to the deflater; write the blocks done, in order, until
         at most `keep` remain in flight."""
         if self.pending:
-            assert self.pool is not None
             one = self.pending[0] if len(self.pending) == 1 else b"".join(self.pending)
-            self.blocks.append(self.pool.submit(_deflate, one, 1))
+            if self.pool is None:            # in this thread: deflated and written at once
+                self.f.write(pb.packet(pb.f_bytes(pb.P_COMPRESSED, _deflate(one, 1))))
+            else:
+                self.blocks.append(self.pool.submit(_deflate, one, 1))
         self.pending, self.size = [], 0
         while len(self.blocks) > keep:
             block = self.blocks.popleft().result()
             self.f.write(pb.packet(pb.f_bytes(pb.P_COMPRESSED, block)))
 
     def close(self) -> None:
-        if self.pool is not None:
+        if self.compress:
             self.flush(keep=0)
+        if self.pool is not None:
             self.pool.shutdown()
 
 
@@ -268,9 +272,13 @@ def _track_parts(seq: int, t: Track, offset: int) -> Iterator[Part]:
         yield chunk() if len(times) - lo <= INLINE_EVENTS else chunk
 
 
-def _encode(parts: Iterator[Part], out: _Out) -> None:
+def _encode(parts: Iterator[Part], out: _Out, threads: bool = True) -> None:
     """The parts to `out` in order, chunks encoded by ENCODERS threads (numpy lets go of the
-    GIL in its loops) a few ahead of the one written."""
+    GIL in its loops) a few ahead of the one written; without `threads`, each in turn here."""
+    if not threads:
+        for part in parts:
+            _emit(part() if callable(part) else part, out)
+        return
     ahead: deque[bytes | tuple | Future] = deque()
     with ThreadPoolExecutor(ENCODERS, "hgreport-encode") as pool:
         for part in parts:
@@ -298,13 +306,16 @@ def _offset(run: Run) -> int:
     return 10_000_000_000 - low      # kernel segments start at most a few seconds earlier
 
 
-def write(run: Run, path: Path, compress: bool = True) -> Path:
+def write(run: Run, path: Path, compress: bool = True, threads: bool = True) -> Path:
     """The trace of `run` into `path` (FILE_NAME), packets deflated unless `compress` is
-    false."""
+    false. With `threads`, chunks are encoded and blocks deflated by worker threads (on a
+    free CPU, a shorter export); without, all in this thread, for an export that runs beside
+    other work on every CPU (report/assemble.py's child): the same bytes, the same CPU time,
+    and no worker threads taking CPU from the processes the report waits for."""
     all_tracks = tracks(run)
     offset = _offset(run)
     with safeout.open_out(path, "wb") as f:
-        out = _Out(f, compress)
+        out = _Out(f, compress, threads)
         try:
             out.add(pb.packet(pb.f_varint(pb.P_SEQ_ID, 1), pb.f_bytes(pb.P_CLOCK_SNAPSHOT, (
                 pb.f_bytes(pb.CLOCKS, pb.f_varint(pb.CLOCK_ID, pb.CLOCK_MONOTONIC)
@@ -314,7 +325,7 @@ def write(run: Run, path: Path, compress: bool = True) -> Path:
                 out.add(_descriptor(t))
             parts = (part for seq, t in enumerate((t for t in all_tracks if t.data is not None), 2)
                      for part in _track_parts(seq, t, offset))
-            _encode(parts, out)
+            _encode(parts, out, threads)
             out.close()
         finally:
             if out.pool is not None:

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What a figure keeps of millions of points: no more than its pixels can show, extremes kept.
+
+A figure is about 1000-2000 pixels wide, so a scatter or a curve of millions of points draws
+most of them on top of each other; matplotlib still pays for each one (transforms, the path,
+Agg's rasteriser). The figures hand matplotlib the points that make a visible difference:
+- `envelope`: per pixel column of x, the point with the lowest and the one with the highest
+  y (min/max decimation, as Perfetto's UI and datashader reduce a series): every column
+  shows the same vertical extent as with every point, so a single outlier stays visible
+  (a stride subsample `x[::k]` drops it with probability 1 - 1/k);
+- `cdf_points`: of a sorted sample, evenly spaced ranks plus log-spaced ranks from the top,
+  so a 1 - CDF on a log axis keeps every step of its tail, the maximum included.
+Samples small enough to draw whole (at most a few points per column) are returned whole, so
+the figures of short runs are drawn from every point, as before."""
+from __future__ import annotations
+
+import numpy as np
+
+COLUMNS = 2000          # pixel columns: more than any figure of the report is wide
+CDF_POINTS = 2000       # ranks of each kind a CDF keeps
+
+
+def cdf_points(n: int, points: int = CDF_POINTS) -> np.ndarray:
+    """Indices of a sorted sample of n that draw its CDF at screen resolution: evenly spaced
+    ranks, plus log-spaced ranks from the top so the tail keeps every visible step; the
+    first and the last rank always. All of them when n <= 2 * points."""
+    if n <= 2 * points:
+        return np.arange(n)
+    tail = n - np.geomspace(1, n, points).astype(np.int64)
+    return np.unique(np.r_[np.linspace(0, n - 1, points).astype(np.int64), tail, n - 1])
+
+
+def envelope(x: np.ndarray, y: np.ndarray, columns: int = COLUMNS) -> np.ndarray:
+    """Indices (ascending) of the lowest and the highest y in each of `columns` equal bins of
+    x's range: a scatter of millions of points drawn as what a screen shows of it. All of
+    them when len(x) <= 4 * columns."""
+    if len(x) <= 4 * columns:
+        return np.arange(len(x))
+    lo, hi = float(x.min()), float(x.max())
+    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    order = np.lexsort((y, col))
+    c = col[order]
+    edge = np.flatnonzero(c[1:] != c[:-1])
+    return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""figures/reduce.py: what a figure keeps of millions of points. The reduced points must show
+what every point shows: each pixel column's lowest and highest value (a single outlier among
+a million stays visible), a CDF's tail to its maximum; small samples are kept whole."""
+import numpy as np
+import pytest
+
+from hgreport.figures.reduce import cdf_points, envelope
+
+
+def _columns(x, columns):
+    lo, hi = float(x.min()), float(x.max())
+    return ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+
+
+@pytest.mark.parametrize("where", [0, 1, 123_457, 999_998, 999_999])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_single_outlier_among_a_million_is_kept(where, sign):
+    rng = np.random.default_rng(7)
+    n = 1_000_000
+    x = np.sort(rng.integers(0, 40_000_000_000, n))       # ns: wake-ups over 40 s
+    y = rng.lognormal(np.log(20_000), 0.3, n).astype(np.int64)
+    y[where] = 10**9 if sign > 0 else 1                   # one wake-up far off the others
+    k = envelope(x, y)
+    assert len(k) <= 2 * 2000 + 2                         # a screen's worth, not a million
+    assert where in k
+    assert (y[k].max() if sign > 0 else y[k].min()) == y[where]
+
+
+def test_a_stride_subsample_of_the_same_size_loses_the_outlier():
+    """What the test above guards against: as many points taken evenly miss the one that
+    matters (so a reduction that only thins the points fails it)."""
+    n = 1_000_000
+    x = np.arange(n, dtype=np.int64)
+    y = np.zeros(n, np.int64)
+    y[123_457] = 10**9
+    keep = len(envelope(x, y))
+    naive = np.arange(0, n, n // keep)
+    assert 123_457 not in naive and 123_457 in envelope(x, y)
+
+
+def test_every_column_keeps_its_extremes():
+    rng = np.random.default_rng(3)
+    n, columns = 300_000, 500
+    x = rng.uniform(0, 1e9, n)                             # unsorted x: order does not matter
+    y = rng.standard_cauchy(n)
+    k = envelope(x, y, columns)
+    assert np.all(np.diff(k) > 0)                          # ascending indices, no duplicate
+    col = _columns(x, columns)
+    for c in (0, 1, columns // 2, columns - 1, columns):   # the last column holds x.max() only
+        m = col == c
+        if m.any():
+            assert y[k][col[k] == c].max() == y[m].max()
+            assert y[k][col[k] == c].min() == y[m].min()
+    assert set(np.unique(col[k])) == set(np.unique(col))   # no column left empty
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 8000])
+def test_small_samples_are_drawn_whole(n):
+    x = np.arange(n)
+    assert np.array_equal(envelope(x, x * 2), np.arange(n))
+
+
+@pytest.mark.parametrize("n", [0, 1, 4000])
+def test_small_cdfs_are_drawn_whole(n):
+    assert np.array_equal(cdf_points(n), np.arange(n))
+
+
+def test_cdf_keeps_both_ends_and_every_step_of_the_tail():
+    n = 5_000_000
+    k = cdf_points(n)
+    assert k[0] == 0 and k[-1] == n - 1                     # the earliest and the worst
+    assert np.all(np.diff(k) > 0)
+    assert len(k) <= 2 * 2000 + 1
+    top = k[k >= n - 100]                                   # the 100 worst: every one of them
+    assert np.array_equal(top, np.arange(n - 100, n))
+    # 1 - CDF at the kept ranks: no step in the drawn curve larger than one of ~2000 evenly
+    # spaced ranks, so the body is drawn at screen resolution
+    assert np.diff(k).max() <= n / (2000 - 1) + 1
