@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """figures/reduce.py: what a figure keeps of millions of points. The reduced points must show
 what every point shows: each pixel column's lowest and highest value (a single outlier among
-a million stays visible), a CDF's tail to its maximum; small samples are kept whole."""
+a million stays visible), a scatter's every marked place, a CDF's tail to its maximum; small
+samples are kept whole."""
 import numpy as np
 import pytest
 
-from hgreport.figures.reduce import cdf_points, envelope
+from hgreport.figures.reduce import cdf_points, envelope, scatter_points
 
 
 def _columns(x, columns):
@@ -13,16 +14,17 @@ def _columns(x, columns):
     return ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
 
 
+@pytest.mark.parametrize("reduce", [envelope, scatter_points])
 @pytest.mark.parametrize("where", [0, 1, 123_457, 999_998, 999_999])
 @pytest.mark.parametrize("sign", [1, -1])
-def test_single_outlier_among_a_million_is_kept(where, sign):
+def test_single_outlier_among_a_million_is_kept(where, sign, reduce):
     rng = np.random.default_rng(7)
     n = 1_000_000
     x = np.sort(rng.integers(0, 40_000_000_000, n))       # ns: wake-ups over 40 s
     y = rng.lognormal(np.log(20_000), 0.3, n).astype(np.int64)
     y[where] = 10**9 if sign > 0 else 1                   # one wake-up far off the others
-    k = envelope(x, y)
-    assert len(k) <= 2 * 2000 + 2                         # a screen's worth, not a million
+    k = reduce(x, y)
+    assert len(k) <= 1000 * 401 + 2 * 1000 + 2            # a screen's worth, not a million
     assert where in k
     assert (y[k].max() if sign > 0 else y[k].min()) == y[where]
 
@@ -77,3 +79,34 @@ def test_cdf_keeps_both_ends_and_every_step_of_the_tail():
     # 1 - CDF at the kept ranks: no step in the drawn curve larger than one of ~2000 evenly
     # spaced ranks, so the body is drawn at screen resolution
     assert np.diff(k).max() <= n / (2000 - 1) + 1
+
+
+def _cells(x, y, columns, rows):
+    lo, hi = float(x.min()), float(x.max())
+    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    v = np.log(y)
+    row = np.clip((v - v.min()) * (rows / (v.max() - v.min())), 0, rows).astype(np.int64)
+    return set((col * (rows + 1) + row).tolist())
+
+
+def test_a_scatter_keeps_every_place_it_marks():
+    """A cloud of wake-ups (lognormal lateness over time, log y): every cell of the grid that
+    a point marks keeps a point, so the body is drawn, not only its lowest and highest points
+    per column (the envelope draws a cloud as two bands: it fails this)."""
+    rng = np.random.default_rng(5)
+    n = 300_000
+    x = np.sort(rng.integers(0, 40_000_000_000, n))
+    y = rng.lognormal(np.log(20_000), 0.5, n)
+    k = scatter_points(x, y, log_y=True)
+    assert len(k) < n // 2 and np.all(np.diff(k) > 0)
+    assert _cells(x[k], y[k], 1000, 400) == _cells(x, y, 1000, 400)
+    col = _columns(x, 1000)
+    for c in (0, 500, 999):                                # and each column's extremes exactly
+        assert y[k][col[k] == c].max() == y[col == c].max()
+        assert y[k][col[k] == c].min() == y[col == c].min()
+
+
+@pytest.mark.parametrize("n", [0, 1, 8000])
+def test_small_scatters_are_drawn_whole(n):
+    x = np.arange(n)
+    assert np.array_equal(scatter_points(x, x + 1.0, log_y=True), np.arange(n))

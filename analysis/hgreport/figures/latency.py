@@ -9,7 +9,7 @@ import numpy as np
 
 from ..read.rundir import Run
 from .figure import Figure, Given
-from .reduce import cdf_points, envelope
+from .reduce import cdf_points, scatter_points
 
 
 def latency_threads(run: Run) -> list[int]:
@@ -35,7 +35,7 @@ def plot_latency(run: Run, path: Path) -> Path | None:
         # fraction of wake-ups at least this late: 1 at the earliest, 1/n at the latest
         cdf.step(np.maximum(late[k], 1e-3), (len(late) - k) / len(late), where="post",
                  label=f"{run.label(i)} (n={len(late)})")
-        k = envelope(s.intended, s.late)
+        k = scatter_points(s.intended, s.late, log_y=True)
         over.plot(s.intended[k] / 1e9, np.maximum(s.late[k] / 1e3, 1e-3), ".", ms=2, alpha=0.6,
                   label=run.label(i))
     cdf.set_xscale("log")

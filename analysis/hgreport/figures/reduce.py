@@ -8,6 +8,10 @@ Agg's rasteriser). The figures hand matplotlib the points that make a visible di
   y (min/max decimation, as Perfetto's UI and datashader reduce a series): every column
   shows the same vertical extent as with every point, so a single outlier stays visible
   (a stride subsample `x[::k]` drops it with probability 1 - 1/k);
+- `scatter_points`: a scatter's points, one per occupied cell of a grid finer than the
+  figure's pixels, plus the envelope's: every place the scatter marks stays marked (its body,
+  not only its edges: the envelope alone draws a cloud as two bands, its lowest and highest
+  points), every column's extremes exactly;
 - `cdf_points`: of a sorted sample, evenly spaced ranks plus log-spaced ranks from the top,
   so a 1 - CDF on a log axis keeps every step of its tail, the maximum included.
 Samples small enough to draw whole (at most a few points per column) are returned whole, so
@@ -17,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 COLUMNS = 2000          # pixel columns: more than any figure of the report is wide
+SCATTER_COLUMNS = 1000  # a scatter's grid: finer than latency.png's lateness panel (about
+SCATTER_ROWS = 400      # 860 x 380 pixels at the report's 120 dpi) and than its markers
 CDF_POINTS = 2000       # ranks of each kind a CDF keeps
 
 
@@ -32,13 +38,38 @@ def cdf_points(n: int, points: int = CDF_POINTS) -> np.ndarray:
 
 def envelope(x: np.ndarray, y: np.ndarray, columns: int = COLUMNS) -> np.ndarray:
     """Indices (ascending) of the lowest and the highest y in each of `columns` equal bins of
-    x's range: a scatter of millions of points drawn as what a screen shows of it. All of
-    them when len(x) <= 4 * columns."""
+    x's range: a curve of millions of points drawn as what a screen shows of its extent. All
+    of them when len(x) <= 4 * columns."""
     if len(x) <= 4 * columns:
         return np.arange(len(x))
+    return _envelope(x, y, columns)
+
+
+def _envelope(x: np.ndarray, y: np.ndarray, columns: int) -> np.ndarray:
     lo, hi = float(x.min()), float(x.max())
     col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
     order = np.lexsort((y, col))
     c = col[order]
     edge = np.flatnonzero(c[1:] != c[:-1])
     return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])
+
+
+
+def scatter_points(x: np.ndarray, y: np.ndarray, columns: int = SCATTER_COLUMNS,
+                   rows: int = SCATTER_ROWS, log_y: bool = False) -> np.ndarray:
+    """Indices (ascending) of the points of a scatter worth drawing: the first point in each
+    occupied cell of a columns x rows grid over the points' range (over y's logarithm with
+    `log_y`, y <= 0 in the lowest row), and `envelope`'s at those columns (each column's
+    lowest and highest exactly). All of them when len(x) <= 4 * COLUMNS, as `envelope`."""
+    if len(x) <= 4 * COLUMNS:
+        return np.arange(len(x))
+    lo, hi = float(x.min()), float(x.max())
+    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    v = np.log(np.maximum(y, 1e-300)) if log_y else y.astype(np.float64)
+    if log_y:
+        v[y <= 0] = -np.inf
+    finite = v[np.isfinite(v)]
+    vlo, vhi = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 0.0)
+    row = np.clip((v - vlo) * (rows / max(vhi - vlo, 1e-12)), 0, rows).astype(np.int64)
+    _, first = np.unique(col * (rows + 1) + row, return_index=True)
+    return np.union1d(first, _envelope(x, y, columns))
