@@ -12,6 +12,7 @@ from matplotlib.image import imread
 
 from hgreport.base import forked
 from hgreport.figures import plotting
+from hgreport.figures import layout
 from hgreport.figures.plotting import plt
 
 
@@ -116,7 +117,7 @@ def test_fit_layout_leaves_the_room_tight_layout_would():
     """fit_layout (estimates, no measuring) lays a grid of panels out within 0.03 of the
     figure of where tight_layout (every artist measured) puts them, its spaces within 25%."""
     fig = _panels()
-    want = plotting._fit_params(fig)
+    want = layout._fit_params(fig)
     fig.tight_layout()
     real = fig.subplotpars
     for k in ("left", "right", "top", "bottom"):
