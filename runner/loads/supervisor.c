@@ -18,6 +18,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "base/cpuset.h"
 #include "base/jsonfmt.h"
 #include "base/timeutil.h"
 #include "loads/supervisor.h"
@@ -232,9 +233,27 @@ static void raise_priority(const struct hg_plan *plan)
 }
 
 
+/* Off the measured CPUs when some CPU is left over: at its FIFO priority,
+ * above every measuring thread's, each of its wake-ups (a load's start or
+ * stop, a child's exit, the series' samples) would otherwise preempt a
+ * measuring thread there.  The loads it forks set their own CPUs
+ * (loads/process.c), from the affinity main had (lr->all_cpus). */
+static void place_off_measured(const struct hg_plan *plan)
+{
+	cpu_set_t free_cpus, measured;
+	hg_cpuset_online(&free_cpus);
+	hg_plan_cpus(plan, &measured);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &measured))
+			CPU_CLR(c, &free_cpus);
+	if (CPU_COUNT(&free_cpus) > 0)
+		pthread_setaffinity_np(pthread_self(), sizeof(free_cpus), &free_cpus);
+}
+
 static void *supervise(void *arg)
 {
 	struct hg_loadrun *lr = arg;
+	place_off_measured(lr->plan);
 	raise_priority(lr->plan);
 	struct pollfd *fds = calloc(2 + total_procs(lr), sizeof(*fds));
 	for (;;) {

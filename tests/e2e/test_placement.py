@@ -79,3 +79,19 @@ def test_nothing_moves_when_every_cpu_is_measured(hgrun_bin, scenario, tmp_path)
                       lambda t: "hgrun-watchdog" in t and "hg-writer" in t)
     for name in ("main", "hgrun-watchdog", "hg-writer"):
         assert seen[name] == online(), (name, seen)
+
+
+@pytest.mark.skipif(len(online()) < 2, reason="needs two online CPUs")
+def test_load_supervisor_leaves_the_measured_cpu(hgrun_bin, scenario, tmp_path):
+    """hg-loads runs at a FIFO priority above the measuring threads': on a
+    measured CPU each of its wake-ups would preempt one."""
+    measured = max(online())
+    rest = online() - {measured}
+    path = scenario(scenario_text("placement", [
+        f"{{name: lat, cpus: [{measured}], workload: {{type: latency, period: 1ms}}}}"],
+        duration="1500ms",
+        extra='loads:\n  - {name: idle, type: exec, command: "sleep 30"}'))
+    seen = during_run(hgrun_bin, path, tmp_path / "out",
+                      lambda t: t.get("hg-loads") == rest and "hg-writer" in t)
+    assert seen["hg-loads"] == rest, seen
+    assert seen["lat"] == {measured}
