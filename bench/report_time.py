@@ -24,10 +24,12 @@ report, 0.1 s of CPU that no installed copy pays. The bench therefore unsets it,
 bytecode in a temporary PYTHONPYCACHEPREFIX, and draws one report per run and tree, untimed,
 before timing (`--as-is`: the environment as it is, no warm-up).
 
-Measured 2026-11-27 on the 2-CPU guest, `--runs` of three 0.1 s runs, n=7, this tree against
-a200d70, load 2.0 then 1.5, wall (CPU) medians: 01_first_trace 0.72 (0.92) s vs 0.77 (1.07),
-02_periodic_deadlines 0.60 (0.72) vs 0.76 (0.95), 03_dispatch_latency 0.83 (1.19) vs 1.11
-(1.42); every file the same byte for byte (analysis/README.md#performance).
+Measured 2026-11-27 on the 2-CPU guest, `--runs` of three 0.1 s runs, n=7, this tree (45c49ba)
+against 87e5bfc, exclusive quiet lock, load 2.2 before and 1.8 after, wall (CPU) medians:
+01_first_trace 0.48 (0.61) s vs 0.56 (0.76), 02_periodic_deadlines 0.48 (0.61) vs 0.62
+(0.75), 03_dispatch_latency 0.58 (0.81) vs 0.78 (1.10); every PNG differs (drawn once and
+cropped to its ink, laid out by fit_layout), every other file the same byte for byte
+(analysis/README.md#performance, "A 0.1 s run's report in 0.5 s").
 """
 from __future__ import annotations
 
