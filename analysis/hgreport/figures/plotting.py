@@ -255,7 +255,11 @@ def _decorations(ax: Any) -> tuple[float, float, float, float]:
             bottom = reach + max((h for _, h in boxes), default=0) + label_reach
             right = max(right, boxes[-1][0] / 2 if boxes else 0)   # the last label's overhang
         else:
-            left = reach + max((w for w, _ in boxes), default=0) + label_reach
+            side = reach + max((w for w, _ in boxes), default=0) + label_reach
+            if axis.get_label_position() == "right":      # a twin's axis
+                right = max(right, side)
+            else:
+                left = side
             top = max(top, max((h for _, h in boxes), default=0) / 2)
     for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
         if t is not None and t.get_text():
@@ -295,6 +299,9 @@ def _legend_box(leg: Any) -> tuple[float, float]:
 def _fit_params(fig: Any, pad: float = 1.08) -> dict[str, float]:
     """subplots_adjust's parameters for fit_layout."""
     axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    if not axes:
+        sp = fig.subplotpars
+        return {k: getattr(sp, k) for k in ("left", "right", "top", "bottom", "hspace", "wspace")}
     gs = axes[0].get_subplotspec().get_gridspec()
     nrows, ncols = gs.get_geometry()
     w_in, h_in = fig.get_size_inches()
