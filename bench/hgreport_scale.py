@@ -23,6 +23,11 @@ sum of PSS is the memory the goal is measured by. The baseline is the same comma
 run (the real 300 ms template run, or golden/mix with --run-dir), so the growth is (tree PSS -
 baseline's), compared with the size of trace.bin (and of both binary files).
 
+Last measured (2026-11-27, `--run-dir` on a synthesised 5M run, `--tree` 87e5bfc --repeat 7
+--stages, interleaved, exclusive quiet lock, load 1.3 before and 3.0 after): 45c49ba 1.74 s
+(1.63-2.00), CPU 3.06 s, tree PSS 370 MiB (1.18x trace.bin above the small run's); 87e5bfc
+2.72 s (2.59-2.97), 3.57 s, 321 MiB (1.02x). analysis/README.md#performance has the rest.
+
     bench/hgreport_scale.py                      # 5M intervals, 3 repeats
     bench/hgreport_scale.py --intervals 1000000 --repeat 1
     bench/hgreport_scale.py --run-dir results/x/20260101T000000Z

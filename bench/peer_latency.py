@@ -57,6 +57,10 @@ old build 1.00x (0.93-1.00), 1.00x (0.58-1.50); cyclictest again 1.00x
 0.10): hgrun 1.08x (0.93-2.00), 0.92x (0.76-1.64); old 1.00x (1.00-1.62),
 0.98x (0.89-1.62); cyclictest again 1.00x (0.93-1.08), 1.04x (0.82-1.35);
 no switch into hgrun's other threads on the CPU, cyclictest's main 7-68/s.
+21:59 UTC, load 2.09 to 0.04: hgrun 1.00x (1.00-1.08), 1.23x (1.00-1.79);
+old 1.00x (1.00-1.08), 1.00x (0.87-1.35); cyclictest again 1.00x (1.00-1.08),
+1.14x (0.84-1.27): hgrun and old ran the same code here (the one runner
+change concerned loads), so 1.23x against 1.00x is one build against itself.
 
 The script keeps itself off the measured CPU when there is another (the
 tools start with the CPUs it had).  `p0.1` stands beside the minimum: the
