@@ -18,12 +18,12 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "base/cpuset.h"
 #include "base/jsonfmt.h"
 #include "base/timeutil.h"
 #include "loads/supervisor.h"
 #include "loads/supervisor_internal.h"
 #include "plan/keys.h"
+#include "plan/placement.h"
 
 #define GIVE_UP_NS 10000000000LL        /* after SIGKILL: a process stuck in D state */
 #define GROUP_TICK_NS 5000000LL         /* polling groups whose leader is gone */
@@ -233,27 +233,15 @@ static void raise_priority(const struct hg_plan *plan)
 }
 
 
-/* Off the measured CPUs when some CPU is left over: at its FIFO priority,
- * above every measuring thread's, each of its wake-ups (a load's start or
- * stop, a child's exit, the series' samples) would otherwise preempt a
- * measuring thread there.  The loads it forks set their own CPUs
- * (loads/process.c), from the affinity main had (lr->all_cpus). */
-static void place_off_measured(const struct hg_plan *plan)
-{
-	cpu_set_t free_cpus, measured;
-	hg_cpuset_online(&free_cpus);
-	hg_plan_cpus(plan, &measured);
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &measured))
-			CPU_CLR(c, &free_cpus);
-	if (CPU_COUNT(&free_cpus) > 0)
-		pthread_setaffinity_np(pthread_self(), sizeof(free_cpus), &free_cpus);
-}
-
 static void *supervise(void *arg)
 {
 	struct hg_loadrun *lr = arg;
-	place_off_measured(lr->plan);
+	/* Off the measured CPUs when some CPU is left over: at its FIFO
+	 * priority, above every measuring thread's, each of its wake-ups (a
+	 * load's start or stop, a child's exit, the series' samples) would
+	 * otherwise preempt a measuring thread there.  The loads it forks set
+	 * their own CPUs (loads/process.c), from main's affinity (lr->all_cpus). */
+	hg_placement_off_measured(lr->plan, NULL);
 	raise_priority(lr->plan);
 	struct pollfd *fds = calloc(2 + total_procs(lr), sizeof(*fds));
 	for (;;) {

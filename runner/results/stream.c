@@ -18,7 +18,7 @@
 #include "base/units.h"
 #include "plan/keys.h"
 #include "plan/workload.h"
-#include "run/placement.h"
+#include "plan/placement.h"
 #include "results/binfile.h"
 #include "results/cpucheck.h"
 #include "results/not_received.h"

@@ -24,7 +24,7 @@
 #include "plan/workload.h"
 #include "run/footprint.h"
 #include "run/host.h"
-#include "run/placement.h"
+#include "plan/placement.h"
 #include "run/pmqos.h"
 #include "run/run.h"
 #include "run/run_env.h"

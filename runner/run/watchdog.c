@@ -7,7 +7,7 @@
 
 #include "base/timeutil.h"
 #include "plan/priority.h"
-#include "run/placement.h"
+#include "plan/placement.h"
 #include "run/scheduling.h"
 #include "run/wake.h"
 #include "run/watchdog.h"

@@ -18,7 +18,7 @@
 #define HG_WATCHDOG_GRACE_NS 2000000000LL
 
 struct hg_watchdog {
-	const struct hg_plan *plan;  /* its CPUs: off the measured ones (run/placement.h) */
+	const struct hg_plan *plan;  /* its CPUs: off the measured ones (plan/placement.h) */
 	struct hg_sync *sync;
 	struct hg_worker *workers;
 	size_t n_workers;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Where the run's own threads go: the streaming writer, the watchdog and
- * the main thread while it waits for the end run on the online CPUs that
- * no thread of the plan may use, when there are such CPUs, so that their
- * wake-ups (the writer's drains, main's signal wait) never interrupt a
- * measured CPU (docs/architecture.md, "The threads of a run"). */
+/* Where the run's own threads go: the streaming writer, the watchdog, the
+ * load supervisor and the main thread while it waits for the end run on
+ * the online CPUs that no thread of the plan may use, when there are such
+ * CPUs, so that their wake-ups (the writer's drains, main's signal wait, a
+ * load's start or stop) never interrupt a measured CPU (docs/architecture.md, "The threads of a run"). */
 #ifndef HG_PLACEMENT_H
 #define HG_PLACEMENT_H
 

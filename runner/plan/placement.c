@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The run's own threads off the measured CPUs (run/placement.h). */
+/* The run's own threads off the measured CPUs (plan/placement.h). */
 #include <pthread.h>
 
 #include "base/cpuset.h"
-#include "run/placement.h"
+#include "plan/placement.h"
 
 int hg_placement_free_cpus(const struct hg_plan *plan, cpu_set_t *set)
 {
