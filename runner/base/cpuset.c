@@ -85,9 +85,8 @@ const char *hg_cpuset_format(const cpu_set_t *set, char *buf, size_t size)
 	return buf;
 }
 
-void hg_cpuset_online(cpu_set_t *set)
+bool hg_cpuset_system_online(cpu_set_t *set)
 {
-	cpu_set_t online;
 	char line[1024] = "", err[HG_ERRLEN];
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	if (f) {
@@ -96,9 +95,15 @@ void hg_cpuset_online(cpu_set_t *set)
 		fclose(f);
 	}
 	line[strcspn(line, "\n")] = '\0';
+	return line[0] && hg_cpuset_parse(line, set, err) == 0;
+}
+
+void hg_cpuset_online(cpu_set_t *set)
+{
+	cpu_set_t online;
 	if (sched_getaffinity(0, sizeof(*set), set) != 0)
 		CPU_ZERO(set);
-	if (line[0] && hg_cpuset_parse(line, &online, err) == 0) {
+	if (hg_cpuset_system_online(&online)) {
 		if (CPU_COUNT(set) == 0)
 			*set = online;
 		else

@@ -4,6 +4,7 @@
 #define HG_CPUSET_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/units.h"
@@ -15,5 +16,8 @@ const char *hg_cpuset_format(const cpu_set_t *set, char *buf, size_t size);
 /* The CPUs online on this machine (sched_getaffinity of the process,
  * intersected with /sys/devices/system/cpu/online). */
 void hg_cpuset_online(cpu_set_t *set);
+/* The machine's online CPUs alone (/sys/devices/system/cpu/online),
+ * whatever the process may use; false when that file cannot be read. */
+bool hg_cpuset_system_online(cpu_set_t *set);
 
 #endif

@@ -89,11 +89,24 @@ struct hg_plan *hg_scenario_load_for_run(const char *path, const struct hg_plugi
 	if (!plan || !hg_plan_missing_cpu(plan, &m))
 		return plan;
 	struct hg_yaml y;
-	char buf[256];
-	if (hg_yaml_open(&y, path, d) == 0)
+	char buf[256], all[256];
+	cpu_set_t machine;
+	/* Online, but left out of the CPUs hgrun was started with (taskset, a
+	 * cgroup cpuset, a batch job's allocation): a different fix. */
+	bool fenced = hg_cpuset_system_online(&machine) && CPU_ISSET(m.cpu, &machine);
+	if (hg_yaml_open(&y, path, d) != 0) {
+		/* unreadable a moment after it was read: hg_yaml_open said why */
+	} else if (fenced) {
+		hg_yaml_error(&y, d, m.path, "CPU %d is online (%s) but hgrun may not use it: it "
+			      "was started allowed only CPUs %s (taskset, a cgroup cpuset or the "
+			      "job scheduler): change cpus, or start hgrun with CPU %d allowed",
+			      m.cpu, hg_cpuset_format(&machine, all, sizeof(all)),
+			      hg_cpuset_format(&m.online, buf, sizeof(buf)), m.cpu);
+	} else {
 		hg_yaml_error(&y, d, m.path, "CPU %d is not online on this machine (online: %s): "
 			      "change cpus, or run where CPU %d exists", m.cpu,
 			      hg_cpuset_format(&m.online, buf, sizeof(buf)), m.cpu);
+	}
 	hg_yaml_close(&y);
 	hg_plan_free(plan);
 	return NULL;

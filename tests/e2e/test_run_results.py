@@ -4,9 +4,12 @@ expectations, signals, CPUs the machine lacks."""
 import re
 import hashlib
 import json
+import os
 import signal
 import subprocess
 import time
+
+import pytest
 
 from runhelp import Run, run_scenario, scenario_text
 
@@ -107,6 +110,24 @@ def test_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):
     assert re.search(r"s\.yaml:5:\d+: error: threads\[0\]\.cpus: CPU 1000 is not online on this "
                      r"machine \(online: ", r.err), r.err
     assert r.result is None
+
+
+def test_an_online_cpu_outside_hgruns_affinity_is_named_as_such(hgrun_bin, scenario):
+    """Started with CPU 1 left out (taskset, a cgroup cpuset, a batch job's allocation), a plan
+    that pins a thread to CPU 1 is refused with what is wrong: the CPU is online but not
+    allowed, not "not online"."""
+    if len(os.sched_getaffinity(0)) < 2 or 1 not in os.sched_getaffinity(0):
+        pytest.skip("needs CPUs 0 and 1 allowed")
+    path = scenario(scenario_text("cpu", ["{name: c, cpus: [1], workload: {type: cpu}}"]))
+    p = subprocess.run([str(hgrun_bin), "run", str(path), "-o", str(path.parent / "out"),
+                        "--duration", "100ms", "--quiet"], capture_output=True, text=True,
+                       timeout=60, preexec_fn=lambda: os.sched_setaffinity(0, {0}))
+    assert p.returncode == 2, p.stderr
+    assert re.search(r"error: threads\[0\]\.cpus: CPU 1 is online \(\S+\) but hgrun may not use "
+                     r"it: it was started allowed only CPUs 0 .*start hgrun with CPU 1 allowed",
+                     p.stderr), p.stderr
+    assert "not online" not in p.stderr
+    assert not (path.parent / "out" / "result.json").exists()
 
 
 def test_load_cpu_not_online_is_exit_2(hgrun, scenario, tmp_path):
