@@ -144,3 +144,36 @@ def test_the_latency_figure_parses_no_mathtext(mix_run, tmp_path, monkeypatch):
     monkeypatch.setattr(matplotlib.mathtext.MathTextParser, "parse", refuse)
     latency.plot_latency(read_run(mix_run), tmp_path / "latency.png")
     assert (tmp_path / "latency.png").stat().st_size > 0
+
+
+def test_fit_layout_keeps_wide_capital_labels_and_legends_off_the_next_panel():
+    """Names in capitals and symbols (a thread's 15 characters, "W" a full font size wide) on
+    a panel's y ticks, and in the legend outside the panel to its left: drawn, neither reaches
+    into the next panel's box or its tick labels."""
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3))
+    names = ["WWWWWWWWWWWWWWW", "MMMM%%%\u00d7DDDOOO", "QGGW=+WWMMWW"]
+    for ax in axes:
+        ax.plot([1, 2, 3], [0, 1, 2], label=names[0])
+        ax.plot([1, 2, 3], [2, 1, 0], label=names[1])
+        ax.set_yticks([0, 1, 2])
+        ax.set_yticklabels(names, fontsize=8)
+        plotting.legend_outside(ax)
+    layout.fit_layout(fig)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    for left, right in zip(axes[:-1], axes[1:]):
+        reach = max(b.x1 for b in (left.get_legend().get_window_extent(renderer),
+                                   left.get_window_extent(renderer)))
+        labels = [t.get_window_extent(renderer) for t in right.get_yticklabels()]
+        assert reach <= min(b.x0 for b in labels), (reach, [b.x0 for b in labels])
+
+
+def test_fit_layout_leaves_no_room_for_hidden_tick_labels():
+    """Panels sharing a y axis show its tick labels on the first only: the others get no
+    room for them (a narrower gap than with the labels shown)."""
+    def gap(sharey):
+        fig, axes = plt.subplots(1, 2, figsize=(8, 3), sharey=sharey)
+        for ax in axes:
+            ax.plot([1, 2], [1e5, 2e5])
+        return layout._fit_params(fig)["wspace"]
+    assert gap(True) < 0.8 * gap(False)

@@ -3,6 +3,7 @@
 aligned y labels, the box savefig's tight crop would take, and which tick labels are drawn."""
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -37,11 +38,12 @@ def tight_bbox(fig: Any) -> Any:
 def fit_layout(fig: Any, pad: float = 1.08) -> None:
     """What fig.tight_layout(pad) does for a grid of axes (plt.subplots), from estimates:
     margins and spaces that hold each axes' tick labels, axis labels and title, and the
-    suptitle, with `pad` font sizes around them. Tick labels' widths are estimated from their
-    characters (_LogTicks.EM), heights from their lines, as the font sizes give them: no
-    artist is measured, nor a tick made (tight_layout measured every one of them, and the
-    draw then did so again: a quarter of timeline.png's time, analysis/README.md#performance).
-    The saved image is cropped to what it draws (save), so a margin only has to be enough."""
+    suptitle, with `pad` font sizes around them. Text widths come from a table of the
+    characters of numbers and units, or from the font (_width), heights from their lines, as
+    the font sizes give them: no artist is measured, at most one tick made (tight_layout measured
+    every one of them, and the draw then did so again: a quarter of timeline.png's time,
+    analysis/README.md#performance). The saved image is cropped to what it draws (save), so a
+    margin only has to be enough."""
     fig.subplots_adjust(**_fit_params(fig, pad))
 
 
@@ -50,7 +52,8 @@ def _points(size: Any) -> float:
     return float(FontProperties(size=size).get_size_in_points())
 
 
-# Advance widths of DejaVu Sans (matplotlib's font) in font sizes, by character; others 0.62.
+# Advance widths of DejaVu Sans (matplotlib's font) in font sizes: digits, lower case and the
+# punctuation of numbers and units, what tick labels are made of.
 _EM = {**dict.fromkeys("0123456789", 0.636), **dict.fromkeys(" ,.", 0.318),
        **dict.fromkeys("ijl'|", 0.278), **dict.fromkeys("ft", 0.37), **dict.fromkeys(":;", 0.337),
        **dict.fromkeys("()[]", 0.39), **dict.fromkeys("-/", 0.35), "r": 0.411, "s": 0.521,
@@ -58,14 +61,39 @@ _EM = {**dict.fromkeys("0123456789", 0.636), **dict.fromkeys(" ,.", 0.318),
        "_": 0.5, **dict.fromkeys("abdeghnopqu", 0.62)}
 
 
+def _width(line: str, size: float) -> float:
+    """Width in points of one line of text of `size` points: from _EM when it has every
+    character; otherwise measured by the font (capitals, symbols, other scripts: a thread's
+    name, a legend's label), where one average width ran short by up to 40% (W, M, %, x)
+    and let a panel's labels run into the next one's."""
+    if all(ch in _EM for ch in line):
+        return sum(_EM[ch] for ch in line) * size
+    return _measured(line, float(size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _measured(line: str, size: float) -> float:
+    """The advance width of `line` in the default font, as matplotlib draws it (its Agg renderer
+    at 72 dpi: points), without an artist."""
+    from matplotlib.font_manager import FontProperties
+    w, _, _ = _renderer().get_text_width_height_descent(line, FontProperties(size=size),
+                                                        ismath=False)
+    return float(w)
+
+
+@functools.lru_cache(maxsize=1)
+def _renderer() -> Any:
+    from matplotlib.backends.backend_agg import RendererAgg
+    return RendererAgg(1, 1, 72)
+
+
 def _text_box(text: str, size: float) -> tuple[float, float]:
-    """(width, height) in points of a text of `size` points: its characters' widths (_EM;
-    mathtext's markup not counted, capitals 0.72), a line one font size high, 1.2 apart."""
+    """(width, height) in points of a text of `size` points: its widest line (_width;
+    mathtext's markup not counted), a line one font size high, 1.2 apart."""
     import re
     plain = re.sub(r"\\mathdefault|[${}^]", "", text) if "$" in text else text
     lines = plain.split("\n") if plain else []
-    return (max((sum(_EM.get(ch, 0.72 if ch.isupper() else 0.62) for ch in x) for x in lines),
-                default=0) * size,
+    return (max((_width(x, size) for x in lines), default=0.0),
             (1.2 * len(lines) - 0.2) * size if lines else 0.0)
 
 
@@ -91,9 +119,10 @@ def _decorations(ax: Any) -> tuple[float, float, float, float]:
         return left, bottom, right, top
     for axis, k in ((ax.xaxis, "xtick"), (ax.yaxis, "ytick")):
         kw = axis.get_tick_params()
-        size = float(axis.get_major_ticks(1)[0].label1.get_fontsize())
-        boxes = [_text_box(t, size) for t in _tick_texts(axis)] \
-            if kw.get("label1On", True) else []
+        size = float(axis.get_major_ticks(1)[0].label1.get_fontsize())   # set_*ticklabels too
+        shown = kw.get("labelbottom", True) or kw.get("labeltop", False) if k == "xtick" \
+            else kw.get("labelleft", True) or kw.get("labelright", False)
+        boxes = [_text_box(t, size) for t in _tick_texts(axis)] if shown else []
         reach = kw.get("size", rc[f"{k}.major.size"]) + kw.get("pad", rc[f"{k}.major.pad"])
         label = axis.label
         label_reach = 0.0
