@@ -254,3 +254,17 @@ def test_the_figure_queue_gives_each_number_to_one_reader(tmp_path):
     queue.close()
     assert sorted(mine + other) == list(range(40))
     assert list(queue.__class__([])) == []
+
+
+def test_a_report_in_one_process_keeps_the_collector(mix_run, tmp_path, monkeypatch):
+    """HGREPORT_SERIAL=1 (the least memory): the figures are drawn with the cyclic collector
+    on, or every figure's leftovers would add up (35-48 MiB at the peak); and it is on after."""
+    import gc
+    from hgreport.figures import figure
+    from hgreport.report import assemble
+    seen = []
+    monkeypatch.setenv(forked.SERIAL_ENV, "1")
+    monkeypatch.setattr(figure, "SAVE_HOOKS", [lambda fig, path: seen.append(gc.isenabled())])
+    assemble.write_report(read_run(mix_run), tmp_path / "out")
+    assert len(seen) >= 3 and all(seen), seen
+    assert gc.isenabled()

@@ -38,19 +38,23 @@ def planned(ctx: Context, sections: Sequence[Section] = SECTIONS) -> list[Figure
     return [f for sec in sections for f in sec.planned(ctx)]
 
 
-# Records up to which the report runs without Python's cyclic garbage collector: matplotlib
-# makes hundreds of thousands of objects (its import, every figure), and the collections they
-# trigger (each one walks the younger objects) were 0.03 s of a small report's CPU in each of
-# its processes (analysis/README.md#performance). What a small run's figures leave for the
-# collector is a few MiB; a larger run keeps it, for its figures' larger arrays.
+# Records up to which a report drawn by two processes runs without Python's cyclic garbage
+# collector: matplotlib makes hundreds of thousands of objects (its import, every figure), and
+# the collections they trigger (each one walks the younger objects) were 0.03 s of a small
+# report's CPU in each of its processes (analysis/README.md#performance). What its figures leave
+# for the collector is 11-14 MiB in the figure child (the golden runs). A larger run keeps the
+# collector, for its figures' larger arrays, and so does a report in one process
+# (HGREPORT_SERIAL=1, the least memory, or one CPU): there every figure's leftovers would add
+# up, 35-48 MiB more at the peak.
 NO_COLLECTOR_UP_TO = 100_000
 
 
 @contextmanager
 def _collector_paused(records: int) -> Iterator[None]:
     """The collector off for the block (and in the children forked within it) when the run
-    has at most NO_COLLECTOR_UP_TO records and it was on; on again after."""
-    if records > NO_COLLECTOR_UP_TO or not gc.isenabled():
+    has at most NO_COLLECTOR_UP_TO records, the report forks and the collector was on; on again
+    after."""
+    if records > NO_COLLECTOR_UP_TO or not gc.isenabled() or not forked.can_fork():
         yield
         return
     gc.disable()
