@@ -28,6 +28,9 @@ def hgreport(tree: pathlib.Path, args: list[str], timeout: float, poll: float = 
     """`python -m hgreport ARGS` of `tree`'s analysis/ (stdout thrown away), killed when it
     runs past `timeout` seconds; `env` adds to (a value of None: takes out of) the
     environment."""
+    if not (tree / "analysis" / "hgreport" / "__init__.py").is_file():
+        # else python3 -m hgreport would time whatever copy of it is installed
+        raise SystemExit(f"{tree}: no analysis/hgreport here: give a checkout of hgrun")
     full = dict(os.environ, PYTHONPATH=str(tree / "analysis"))
     for k, v in (env or {}).items():
         if v is None:

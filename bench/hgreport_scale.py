@@ -391,6 +391,8 @@ def main() -> int:
     ap.add_argument("--stages", action="store_true",
                     help="with --tree: also each stage's CPU time in both trees, interleaved")
     a = ap.parse_args()
+    if a.tree and not (a.tree / "analysis" / "hgreport" / "__init__.py").is_file():
+        ap.error(f"{a.tree}: no analysis/hgreport here: give a checkout of hgrun")
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="hgreport_scale."))
     if a.run_dir:
         big = a.run_dir

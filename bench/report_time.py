@@ -81,6 +81,9 @@ def main() -> None:
                     help="keep PYTHONDONTWRITEBYTECODE as set, no untimed first report")
     a = ap.parse_args()
     trees = [ROOT] + ([a.tree.resolve()] if a.tree else [])
+    for tree in trees:          # else python3 -m hgreport finds whatever copy is installed
+        if not (tree / "analysis" / "hgreport" / "__init__.py").is_file():
+            ap.error(f"{tree}: no analysis/hgreport here: give a checkout of hgrun")
     env = dict(os.environ)
     if a.serial:
         env["HGREPORT_SERIAL"] = "1"
