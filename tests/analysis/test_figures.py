@@ -13,6 +13,7 @@ from hgreport.figures import plotting
 from figcheck import legend_over_data, overlapping_labels, text_collisions
 from hgreport.figures.plotting import load_style, log_axis, plt, shade_loads
 from hgreport.read.rundir import read_run
+from hgreport.analyses import timeline_windows
 from hgreport.analyses.timeline_windows import choose_windows, phase_changes
 from hgreport.read.records import gaps, interval_records
 
@@ -171,6 +172,18 @@ def test_default_timeline_shows_phase_change_longest_gap_and_worst_miss(golden):
     k = int(np.argmax(g.length))
     assert ws[2].mark == (int(g.start[k]), int(g.stop[k]))
     assert ws[2].start_ns <= g.start[k] and g.stop[k] <= ws[2].start_ns + ws[2].length_ns
+
+
+def test_no_window_reaches_past_the_end_of_the_run(golden):
+    """A gap of more than a sixth of the run (a short run's longest gap): its window, six times
+    the gap long, is cut to the run, not drawn empty past its end."""
+    for case in ("mix", "miss", "rx", "outliers", "windows"):
+        run = read_run(golden(case))
+        for w in choose_windows(run):
+            assert 0 <= w.start_ns and w.start_ns + w.length_ns <= run.duration_ns, (case, w)
+    MS = timeline_windows.MS    # 01_first_trace at 100 ms: a last gap from 45 ms to the end
+    assert timeline_windows._around(45 * MS, 100 * MS, 100 * MS) == (0, 100 * MS)
+    assert timeline_windows._around(45 * MS, 47 * MS, 100 * MS) == (40 * MS, 12 * MS)
 
 
 def test_each_phase_change_gets_a_panel(golden):

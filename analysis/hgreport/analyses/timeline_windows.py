@@ -40,8 +40,11 @@ class Window:
 
 def _around(lo: int, hi: int, run_end: int, factor: float = 6.0, least: int = 5 * MS,
             most: int = 500 * MS) -> tuple[int, int]:
-    """A window of `factor` times the event's length (within [least, most]) centred on it."""
+    """A window of `factor` times the event's length (within [least, most], and no longer than
+    the run) centred on it."""
     length = int(min(max((hi - lo) * factor, least), most))
+    if run_end:
+        length = min(length, run_end)       # a 55 ms gap of a 100 ms run: 0-100, not 0-330 ms
     start = max(0, (lo + hi) // 2 - length // 2)
     if run_end and start + length > run_end:
         start = max(0, run_end - length)
