@@ -177,3 +177,29 @@ def test_fit_layout_leaves_no_room_for_hidden_tick_labels():
             ax.plot([1, 2], [1e5, 2e5])
         return layout._fit_params(fig)["wspace"]
     assert gap(True) < 0.8 * gap(False)
+
+
+def test_a_title_wider_than_its_panel_goes_on_two_lines():
+    """A grid of small panels titled with a long thread's name (outliers.png): each such title
+    is broken after its ": " and no two titles overlap once drawn; a title that fits is left
+    as it is."""
+    fig, axes = plt.subplots(1, 3, figsize=(12.6, 2.3))
+    long = "#1 at 16.878 ms: WWWWWWWWWWWWW2WW wake-up 15.878 ms late"
+    for ax in axes:
+        ax.set_yticks([0, 1])
+        ax.set_yticklabels(["WWWWWWWWWWWWW0WW", "WWWWWWWWWWWWW1WW"], fontsize=7)
+    for ax in axes[:2]:
+        ax.set_title(long, fontsize=8)
+    axes[2].set_title("#3 at 1 ms: rt gap 2 ms", fontsize=8)
+    axes[2].plot([0, 1], [0, 1], label="the outlier (gap or late wake-up)")
+    plotting.legend_outside(axes[2], fontsize=7)
+    layout.fit_layout(fig)
+    assert layout.wrap_titles(fig)
+    layout.fit_layout(fig)
+    assert [ax.title.get_text() for ax in axes] == [
+        "#1 at 16.878 ms:\nWWWWWWWWWWWWW2WW wake-up 15.878 ms late"] * 2 + ["#3 at 1 ms: rt gap 2 ms"]
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    boxes = [ax.title.get_window_extent(renderer) for ax in axes]
+    assert boxes[0].x1 <= boxes[1].x0 and boxes[1].x1 <= boxes[2].x0, boxes
+    assert not layout.wrap_titles(fig)          # nothing more to break

@@ -47,6 +47,29 @@ def fit_layout(fig: Any, pad: float = 1.08) -> None:
     fig.subplots_adjust(**_fit_params(fig, pad))
 
 
+def wrap_titles(fig: Any) -> bool:
+    """Puts each axes' title that is wider than its axes (estimates, _text_box: a long thread
+    name in a grid of small panels) on two lines, broken after its first ": " or else at the
+    space nearest its middle, so that it does not run into its neighbours' titles; True when
+    one was, and the figure wants laying out again (fit_layout)."""
+    fig_w = fig.get_size_inches()[0] * 72
+    changed = False
+    for ax in fig.axes:
+        text = ax.title.get_text()
+        if not text or "\n" in text or \
+                _text_box(text, ax.title.get_fontsize())[0] <= ax.get_position().width * fig_w:
+            continue
+        at = text.find(": ")
+        if at < 0:
+            spaces = [k for k, ch in enumerate(text) if ch == " "]
+            if not spaces:
+                continue
+            at = min(spaces, key=lambda k: abs(k - len(text) / 2)) - 1
+        ax.title.set_text(text[:at + 1] + "\n" + text[at + 2:])
+        changed = True
+    return changed
+
+
 def _points(size: Any) -> float:
     from matplotlib.font_manager import FontProperties
     return float(FontProperties(size=size).get_size_in_points())

@@ -51,7 +51,7 @@ def _focus(w: dict[str, Any], g: Gaps, wk: np.ndarray, before: int,
 def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     """Small multiples: per window, one row per thread with records in it, in the order the
     windows happened; the outlier each is centred on shaded and outlined in red."""
-    from .plotting import fit_layout, legend_outside, plt, save
+    from .plotting import fit_layout, legend_outside, plt, save, wrap_titles
     if not ws:
         return None
     ws = sorted(ws, key=lambda w: int(w["trigger_ns"]))
@@ -81,6 +81,8 @@ def plot_windows(run: Run, path: Path, ws: list[dict[str, Any]]) -> Path | None:
     fig.suptitle(f"{run.scenario.get('name')}: outlier windows in time order, around each one's "
                  "largest outlier (x: time from each panel's left edge)", fontsize=10)
     fit_layout(fig)
+    if wrap_titles(fig):        # a long thread name: its panel's title on two lines
+        fit_layout(fig)
     return save(fig, path)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .mpl import Figure, FigureCanvasAgg, Patch, matplotlib
-from .layout import align_ylabels, fit_layout, ticklabels_in_view, tight_bbox  # noqa: F401
+from .layout import (align_ylabels, fit_layout, ticklabels_in_view, tight_bbox,  # noqa: F401
+                     wrap_titles)
 from .logaxis import log_axis, sci_label  # noqa: F401
 from .pngsave import ROOM_IN, png_bytes, save  # noqa: F401
 from .style import (DPI, LOAD_COLORS, LOAD_HATCHES, clock_unit, fmt_duration,  # noqa: F401
