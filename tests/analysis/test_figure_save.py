@@ -203,3 +203,19 @@ def test_a_title_wider_than_its_panel_goes_on_two_lines():
     boxes = [ax.title.get_window_extent(renderer) for ax in axes]
     assert boxes[0].x1 <= boxes[1].x0 and boxes[1].x1 <= boxes[2].x0, boxes
     assert not layout.wrap_titles(fig)          # nothing more to break
+
+
+def test_the_inter_activation_figure_parses_no_mathtext(mix_run, tmp_path, monkeypatch):
+    """Its log density axis (mix's periodic threads span decades) says 10⁻³ as plain text,
+    as latency.png's does: mathtext's parser is never asked."""
+    import matplotlib.mathtext
+    from hgreport.analyses.summary import summarize
+    from hgreport.figures import interactivation
+    from hgreport.read.rundir import read_run
+
+    def refuse(*args, **kw):
+        raise AssertionError("mathtext parsed")
+    monkeypatch.setattr(matplotlib.mathtext.MathTextParser, "parse", refuse)
+    run = read_run(mix_run)
+    interactivation.plot(run, summarize(run)["inter_activation"], tmp_path / "ia.png")
+    assert (tmp_path / "ia.png").stat().st_size > 0

@@ -29,7 +29,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
     shown = [r for r in rows if r["count"] > 1][:MAX_PANELS]
     if not shown:
         return None
-    from .plotting import fit_layout, plt, save
+    from .plotting import fit_layout, log_axis, plt, save
     fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown) + 0.8, 3.6),
                              squeeze=False)
     for ax, r in zip(axes[0], shown):
@@ -49,6 +49,7 @@ def plot(run: Run, rows: list[dict], path: Path) -> Path | None:
         if log:
             ax.set_yscale("log")
             ax.set_ylim(floor, shown.max() * 2)
+            log_axis(ax.yaxis, sci=True)      # 10⁻³ as text: no mathtext parser to build
         ax.axvline(0, color="tab:red", lw=1)          # exactly one period
         ax.set_xlabel("inter-activation time - period (us)")
         ax.set_ylabel("probability density (1/us)")
