@@ -45,14 +45,19 @@ def envelope(x: np.ndarray, y: np.ndarray, columns: int = COLUMNS) -> np.ndarray
     return _envelope(x, y, columns)
 
 
-def _envelope(x: np.ndarray, y: np.ndarray, columns: int) -> np.ndarray:
+def _column(x: np.ndarray, columns: int) -> np.ndarray:
+    """Each x's column of `columns` equal bins over x's range."""
     lo, hi = float(x.min()), float(x.max())
-    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    return ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+
+
+def _envelope(x: np.ndarray, y: np.ndarray, columns: int,
+              col: np.ndarray | None = None) -> np.ndarray:
+    col = _column(x, columns) if col is None else col
     order = np.lexsort((y, col))
     c = col[order]
     edge = np.flatnonzero(c[1:] != c[:-1])
     return np.unique(np.r_[order[np.r_[0, edge + 1]], order[np.r_[edge, len(c) - 1]]])
-
 
 
 def scatter_points(x: np.ndarray, y: np.ndarray, columns: int = SCATTER_COLUMNS,
@@ -63,8 +68,7 @@ def scatter_points(x: np.ndarray, y: np.ndarray, columns: int = SCATTER_COLUMNS,
     lowest and highest exactly). All of them when len(x) <= 4 * COLUMNS, as `envelope`."""
     if len(x) <= 4 * COLUMNS:
         return np.arange(len(x))
-    lo, hi = float(x.min()), float(x.max())
-    col = ((x - lo) * (columns / max(hi - lo, 1.0))).astype(np.int64)
+    col = _column(x, columns)
     v = np.log(np.maximum(y, 1e-300)) if log_y else y.astype(np.float64)
     if log_y:
         v[y <= 0] = -np.inf
@@ -72,4 +76,4 @@ def scatter_points(x: np.ndarray, y: np.ndarray, columns: int = SCATTER_COLUMNS,
     vlo, vhi = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 0.0)
     row = np.clip((v - vlo) * (rows / max(vhi - vlo, 1e-12)), 0, rows).astype(np.int64)
     _, first = np.unique(col * (rows + 1) + row, return_index=True)
-    return np.union1d(first, _envelope(x, y, columns))
+    return np.union1d(first, _envelope(x, y, columns, col))
