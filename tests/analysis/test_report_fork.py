@@ -268,3 +268,22 @@ def test_a_report_in_one_process_keeps_the_collector(mix_run, tmp_path, monkeypa
     assemble.write_report(read_run(mix_run), tmp_path / "out")
     assert len(seen) >= 3 and all(seen), seen
     assert gc.isenabled()
+
+
+@needs_fork
+def test_the_heap_is_given_back_before_each_fork(tmp_path, monkeypatch):
+    """Job gives the heap's free pages back (malloc_trim) before it forks, once per fork: free
+    memory the parent keeps would be shared with the child, then copied by whichever reuses
+    it (analysis/README.md#performance); and the child runs the function all the same."""
+    calls = []
+    real = os.fork
+
+    def fork():
+        calls.append("fork")
+        return real()
+    monkeypatch.setattr(forked, "_trim", lambda pad: calls.append(("trim", pad)) or 1,
+                        raising=False)
+    monkeypatch.setattr(forked.os, "fork", fork)
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    assert forked.Job(tmp_path / "x", "a test", lambda: 41 + 1).wait() == 42
+    assert calls == [("trim", 0), "fork"]
