@@ -47,6 +47,30 @@ def status(out: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def console_tail(path: Path, lines: int = 3, width: int = 160) -> str:
+    """The last LINES distinct lines of a guest's console, a run of one repeated line
+    counted ("'kernel-matrix console load' x54"): what a boot that never came back was doing."""
+    if not path.exists():
+        return "no console log"
+    runs: list[list] = []
+    for line in path.read_text(errors="replace").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if runs and runs[-1][0] == line:
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    shown = [f"'{t[:width]}'" + (f" x{n}" if n > 1 else "") for t, n in runs[-lines:]]
+    return "; ".join(shown) if shown else "an empty console log"
+
+
+def why_no_results(boot: dict[str, str]) -> str:
+    if boot.get("timed_out") == "yes":
+        return f"was killed at the boot's bound after {boot.get('seconds')} s"
+    return f"ended (qemu exit {boot.get('qemu_exit')}) after {boot.get('seconds')} s"
+
+
 def expected_model(facts: dict[str, str], declared: str) -> str:
     """What the kernel says its model is: PREEMPT_RT in its build string; else the preempt=
     of its command line on a PREEMPT_DYNAMIC kernel; else the build's default (declared)."""
@@ -71,7 +95,14 @@ class Entry:
         self.facts = read_env(self.dir / "out" / "facts")
         self.steps = status(self.dir / "out")
         self.failures: list[str] = []
+        self.notes: list[str] = []
         self.models: dict[str, str] = {}
+        # the boots before the last that brought nothing back (kernel-matrix.sh --retries)
+        self.earlier: list[dict[str, str]] = []
+        k = 1
+        while (self.dir / f"boot.{k}.env").exists():
+            self.earlier.append(read_env(self.dir / f"boot.{k}.env"))
+            k += 1
 
     def fail(self, what: str) -> None:
         self.failures.append(what)
@@ -81,15 +112,23 @@ class Entry:
         return json.loads(p.read_text()) if p.exists() else None
 
     def check(self) -> None:
+        for k, b in enumerate(self.earlier, 1):
+            log = self.dir / f"console.{k}.log"
+            self.notes.append(f"boot {k} of {len(self.earlier) + 1} brought no results back: it "
+                              f"{why_no_results(b)}; its console ended with "
+                              f"{console_tail(log)} ({log})")
         if self.boot.get("results") != "yes":
-            why = "timed out and was killed" if self.boot.get("timed_out") == "yes" else \
-                f"qemu exit {self.boot.get('qemu_exit')}"
-            self.fail(f"no results came back ({why}; see {self.dir}/console.log)")
+            log = self.dir / "console.log"
+            self.fail(f"no results came back: the last boot {why_no_results(self.boot)}; its "
+                      f"console ended with {console_tail(log)} ({log})")
             return
         for s in self.steps:
             if s["rc"] != s["want"]:
+                hang = self.dir / "out" / f"{s['step']}.hang"
                 self.fail(f"{s['step']} exited {s['rc']}, not {s['want']} "
-                          f"({self.dir}/out/{s['step']}.log)")
+                          f"({self.dir}/out/{s['step']}.log"
+                          + (f"; it hung, and what each task was doing is in {hang}"
+                             if hang.exists() else "") + ")")
         lockdown = "[confidentiality]" in self.facts.get("lockdown", "")
         want = expected_model(self.facts, self.e["preempt"])
         if want != self.e["preempt"]:
@@ -180,7 +219,12 @@ class Entry:
                 "realtime_hidden": self.models.get("realtime_hidden"),
                 "lockdown": h.get("lockdown"), "boot_seconds": float(self.boot.get("seconds", 0)),
                 "steps": self.steps, "irq_threads": self.irq_threads(),
-                "lat_causes": sorted(causes), "failures": self.failures}
+                "lat_causes": sorted(causes), "boots": len(self.earlier) + 1,
+                "notes": self.notes, "failures": self.failures}
+
+
+def booted_again(row: dict[str, Any]) -> str:
+    return f" (boot {row['boots']})" if row["boots"] > 1 else ""
 
 
 def side_by_side(out: Path, entries: list[Entry]) -> list[str]:
@@ -224,7 +268,8 @@ def main(argv: list[str]) -> int:
         rows.append(ent.row())
         entries.append(ent)
     together = side_by_side(out, entries)
-    total = sum(r["boot_seconds"] for r in rows)
+    total = sum(r["boot_seconds"] for r in rows) + sum(
+        float(b.get("seconds", 0)) for e in entries for b in e.earlier)
     lines = ["# Kernel matrix (QEMU TCG, 2 vCPUs: emulated, no latency numbers)", "",
              f"Times: {os.environ.get('HG_MATRIX_TIMES', '')}; boots {total:.0f} s summed.", "",
              "| entry | release | command line | uname -v | hgrun preempt (source) | dynamic | "
@@ -234,12 +279,14 @@ def main(argv: list[str]) -> int:
         lines.append(f"| {r['id']} | {r['release']} | {r['cmdline'] or '–'} | {word} | "
                      f"{r['preempt']} ({r['preempt_source']}) | {r['preempt_dynamic'] or '–'} | "
                      f"{r['realtime_hidden'] or '–'} | {r['boot_seconds']:.1f} | "
-                     f"{'ok' if not r['failures'] else 'FAILED'} |")
+                     f"{'FAILED' if r['failures'] else 'ok'}{booted_again(r)} |")
     lines.append("")
     for r in rows:
         if r["irq_threads"]:
             lines.append(f"- {r['id']}: interrupt threads in the loaded run: "
                          f"{', '.join(r['irq_threads'])}")
+        for n in r["notes"]:
+            lines.append(f"- {r['id']}: {n}")
         for f in r["failures"]:
             lines.append(f"- **{r['id']}**: {f}")
     lines += [f"- **side by side**: {p}" for p in together]
@@ -251,7 +298,9 @@ def main(argv: list[str]) -> int:
     (out / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
     print(text, end="")
     bad = [r["id"] for r in rows if r["failures"]] + (["side by side"] if together else [])
+    again = [f"{r['id']} (boot {r['boots']})" for r in rows if r["boots"] > 1]
     print(f"kernel-matrix: {len(rows) - len(bad)} of {len(rows)} entries passed"
+          + (f"; booted again: {', '.join(again)}" if again else "")
           + (f"; failed: {', '.join(bad)}" if bad else ""))
     return 1 if bad else 0
 

@@ -20,19 +20,10 @@ cd /tmp
 
 log() { echo "kernel-matrix[$ENTRY]: $*"; }
 
-# One step: its name, the exit status it should have, the command.  The
-# command runs under `timeout` (a hung step is killed, never waited for);
-# its output goes to /out/NAME.log.
-step() {
-	name=$1 want=$2
-	shift 2
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	timeout "$STEP_TIMEOUT" "$@" > "$OUT/$name.log" 2>&1
-	rc=$?
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	echo "$name $rc $want $t0 $t1" >> "$OUT/status"
-	log "$name: exit $rc (want $want) $(tail -n 1 "$OUT/$name.log")"
-}
+# step NAME WANT COMMAND...: a command under `timeout` with a watchdog that records what a
+# hung step is doing (scripts/kernel-matrix/step.sh)
+# shellcheck source=scripts/kernel-matrix/step.sh
+. /lib/hg_step.sh
 
 facts() {
 	echo "uname_a=$(uname -a)"

@@ -75,3 +75,58 @@ def test_the_report_draws_without_pyplot(mix_run, tmp_path):
     """figures/plotting.py's `plt` is made of matplotlib.figure and the Agg canvas."""
     got = probe(mix_run, "-o", tmp_path / "out", env={"PROBE_MODULE": "matplotlib.pyplot"})
     assert got["rc"] == 0 and got["matplotlib"] and not got["module"], got
+
+
+@pytest.mark.parametrize("module", ["pyparsing", "matplotlib._mathtext", "fontTools.agl"])
+def test_the_report_imports_no_parser_it_never_uses(module, mix_run, tmp_path):
+    """pyparsing, mathtext's parser and fontTools' glyph names: 0.07 s of CPU that no figure
+    uses (figures/mpl.py); fontTools.agl is in sys.modules as a stand-in, not imported."""
+    got = probe(mix_run, "-o", tmp_path / "out", env={"PROBE_MODULE": module})
+    assert got["rc"] == 0 and got["matplotlib"], got
+    if module == "fontTools.agl":
+        p = subprocess.run([sys.executable, "-c", STAND_IN], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "analysis")}, timeout=120)
+        assert p.returncode == 0 and p.stdout.split() == ["stand-in", "A"], p.stdout + p.stderr
+    else:
+        assert not got["module"], got
+
+
+STAND_IN = """
+import sys
+import importlib
+import hgreport.figures.mpl
+agl = importlib.import_module("fontTools.agl")
+print("stand-in" if "AGL2UV" not in vars(agl) else "imported")
+print(agl.toUnicode("A"))
+"""
+
+
+def test_what_matplotlib_stands_in_for_still_works_when_used():
+    """After figures/mpl.py: mathtext draws, font patterns parse and a bad one is refused, as
+    in a matplotlib imported the usual way."""
+    code = """
+import sys
+from hgreport.figures.plotting import plt
+import matplotlib
+from matplotlib.font_manager import FontProperties
+fig = plt.figure(figsize=(2, 1), dpi=50)
+t = fig.text(0.1, 0.5, r"$10^{3}$ s")
+w = t.get_window_extent(fig.canvas.get_renderer()).width
+fig.canvas.draw()
+try:
+    matplotlib.rcParams["mathtext.bf"] = "sans:nonsense"
+    bad = "accepted"
+except ValueError:
+    bad = "refused"
+matplotlib.rcParams["mathtext.bf"] = "serif:bold"
+for name in ("pyparsing", "matplotlib.mathtext", "matplotlib._fontconfig_pattern"):
+    __import__(name)
+print(w > 10, FontProperties("DejaVu Sans:bold").get_weight(), bad,
+      type(sys.modules["pyparsing"]).__name__, matplotlib.mathtext.MathTextParser.__module__,
+      matplotlib.rcsetup.validate_font_properties("sans:italic"))
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT / "analysis")}, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "bold", "refused", "module", "matplotlib.mathtext",
+                                "sans:italic"], p.stdout
