@@ -32,7 +32,7 @@ def tight_bbox(fig: Any) -> Any:
     finally:
         fig.dpi = dpi
     pad = matplotlib.rcParams["savefig.pad_inches"]
-    return box.padded(pad, pad)
+    return box.padded(pad)   # one argument: matplotlib 3.7 takes no h_pad
 
 
 def fit_layout(fig: Any, pad: float = 1.08) -> None:
