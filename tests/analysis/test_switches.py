@@ -249,6 +249,8 @@ def test_distinct_cpus_by_their_16_bits():
     assert sorted(switches._distinct(cpu)) == [-32768, -1, 0, 3, 32767]
     assert sorted(switches._distinct(cpu.astype(np.int64))) == [-32768, -1, 0, 3, 32767]
     assert switches._distinct(np.zeros(0, np.int16)) == []
+    small = np.array([-128, -1, 0, 3, 127, 3, -1], np.int8)        # the column of most runs
+    assert sorted(switches._distinct(small)) == [-128, -1, 0, 3, 127]
 
 
 @pytest.mark.parametrize("seed", range(16))

@@ -355,12 +355,14 @@ def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
 
 
 def _distinct(cpu: np.ndarray) -> list[int]:
-    """The CPU numbers in `cpu`, in no particular order: flags by their 16 bits for the int16
-    column (np.unique sorts the block)."""
-    if cpu.dtype != np.int16:
+    """The CPU numbers in `cpu`, in no particular order: flags by their bits for the int8 or
+    int16 column (np.unique sorts the block)."""
+    if cpu.dtype not in (np.int8, np.int16):
         return np.unique(cpu).tolist()
-    seen = np.flatnonzero(np.bincount(cpu.view(np.uint16), minlength=1 << 16))
-    return seen.astype(np.uint16).view(np.int16).tolist()
+    bits = cpu.dtype.itemsize * 8
+    unsigned = np.dtype(f"u{cpu.dtype.itemsize}")
+    seen = np.flatnonzero(np.bincount(cpu.view(unsigned), minlength=1 << bits))
+    return seen.astype(unsigned).view(cpu.dtype).tolist()
 
 
 def _pairs(iv: Intervals) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
