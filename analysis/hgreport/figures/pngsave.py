@@ -134,7 +134,9 @@ def png_bytes(image: np.ndarray, dpi: float, level: int = PNG_LEVEL) -> bytes:
     raw[0, 0] = 0                                  # the first row has nothing above it
     pixels = raw[:, 1:].reshape(h, w, c)           # a view of raw, row by row
     pixels[0] = image[0]
-    np.subtract(image[1:], image[:-1], out=pixels[1:])  # uint8: modulo 256, as PNG defines
+    for k in range(c):      # a channel at a time: numpy runs the (h, w, 3) strided subtraction
+        # 3 bytes per inner loop (3.6x slower); uint8: modulo 256, as PNG defines
+        np.subtract(image[1:, :, k], image[:-1, :, k], out=pixels[1:, :, k])
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
