@@ -77,10 +77,12 @@ def test_the_report_draws_without_pyplot(mix_run, tmp_path):
     assert got["rc"] == 0 and got["matplotlib"] and not got["module"], got
 
 
-@pytest.mark.parametrize("module", ["pyparsing", "matplotlib._mathtext", "fontTools.agl"])
+@pytest.mark.parametrize("module", ["pyparsing", "matplotlib._mathtext", "fontTools.agl",
+                                    "PIL.Image"])
 def test_the_report_imports_no_parser_it_never_uses(module, mix_run, tmp_path):
-    """pyparsing, mathtext's parser and fontTools' glyph names: 0.07 s of CPU that no figure
-    uses (figures/mpl.py); fontTools.agl is in sys.modules as a stand-in, not imported."""
+    """pyparsing, mathtext's parser, fontTools' glyph names and Pillow: 0.06 s of CPU that no
+    figure uses (figures/mpl.py); fontTools.agl is in sys.modules as a stand-in, not
+    imported."""
     got = probe(mix_run, "-o", tmp_path / "out", env={"PROBE_MODULE": module})
     assert got["rc"] == 0 and got["matplotlib"], got
     if module == "fontTools.agl":
@@ -101,9 +103,9 @@ print(agl.toUnicode("A"))
 """
 
 
-def test_what_matplotlib_stands_in_for_still_works_when_used():
-    """After figures/mpl.py: mathtext draws, font patterns parse and a bad one is refused, as
-    in a matplotlib imported the usual way."""
+def test_what_matplotlib_stands_in_for_still_works_when_used(tmp_path):
+    """After figures/mpl.py: mathtext draws, font patterns parse and a bad one is refused,
+    images are written and read (Pillow), as in a matplotlib imported the usual way."""
     code = """
 import sys
 from hgreport.figures.plotting import plt
@@ -113,6 +115,11 @@ fig = plt.figure(figsize=(2, 1), dpi=50)
 t = fig.text(0.1, 0.5, r"$10^{3}$ s")
 w = t.get_window_extent(fig.canvas.get_renderer()).width
 fig.canvas.draw()
+import numpy as np
+import matplotlib.image
+matplotlib.image.imsave(sys.argv[1], np.zeros((3, 5, 3)))
+assert matplotlib.image.imread(sys.argv[1]).shape == (3, 5, 4)
+assert matplotlib.colormaps["viridis"]._repr_png_().startswith(b"\\x89PNG")
 try:
     matplotlib.rcParams["mathtext.bf"] = "sans:="  # refused by 3.7 too (not so a bad name)
     bad = "accepted"
@@ -125,7 +132,8 @@ print(w > 10, FontProperties("DejaVu Sans:bold").get_weight(), bad,
       type(sys.modules["pyparsing"]).__name__, matplotlib.mathtext.MathTextParser.__module__,
       matplotlib.rcsetup.validate_font_properties("sans:italic"))
 """
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.png")],
+                       capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT / "analysis")}, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["True", "bold", "refused", "module", "matplotlib.mathtext",

@@ -268,3 +268,77 @@ def test_a_report_in_one_process_keeps_the_collector(mix_run, tmp_path, monkeypa
     assemble.write_report(read_run(mix_run), tmp_path / "out")
     assert len(seen) >= 3 and all(seen), seen
     assert gc.isenabled()
+
+
+@needs_fork
+def test_the_heap_is_given_back_before_each_fork(tmp_path, monkeypatch):
+    """Job gives the heap's free pages back (malloc_trim) before it forks, once per fork: free
+    memory the parent keeps would be shared with the child, then copied by whichever reuses
+    it (analysis/README.md#performance); and the child runs the function all the same."""
+    calls = []
+    real = os.fork
+
+    def fork():
+        calls.append("fork")
+        return real()
+    monkeypatch.setattr(forked, "_trim", lambda pad: calls.append(("trim", pad)) or 1,
+                        raising=False)
+    monkeypatch.setattr(forked.os, "fork", fork)
+    monkeypatch.setattr(forked, "can_fork", lambda: True)
+    assert forked.Job(tmp_path / "x", "a test", lambda: 41 + 1).wait() == 42
+    assert calls == [("trim", 0), "fork"]
+
+
+@needs_fork
+def test_the_parent_keeps_its_objects_frozen_while_a_child_lives(tmp_path):
+    """A full collection in the parent would write to the header of every object the child
+    still shares, copying those pages: they stay frozen until the last child is reaped."""
+    import gc
+    assert gc.get_freeze_count() == 0
+    r, w = os.pipe()
+    jobs = []
+    try:
+        jobs.append(forked.Job(tmp_path / "x", "a test", lambda: os.read(r, 1) and 1))
+        jobs.append(forked.Job(tmp_path / "y", "a test", lambda: os.read(r, 1) and 2))
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        os.write(w, b"ab")
+        assert jobs[1].wait() == 2
+        assert gc.get_freeze_count() == frozen       # the first child still shares them
+        assert jobs[0].wait() == 1
+        assert gc.get_freeze_count() == 0
+    finally:
+        for job in jobs:
+            job.cancel()                              # none left waiting if something failed
+        os.close(r)
+        os.close(w)
+        gc.unfreeze()
+
+
+def test_tidy_collects_the_last_figures_garbage_and_gives_the_heap_back(monkeypatch):
+    """forked.tidy (between a forked report's figures): cyclic garbage is gone after it, and
+    the heap was trimmed; with the collector paused (a small run's report) it stays paused and
+    nothing is collected."""
+    import gc
+    import weakref
+    trims = []
+    monkeypatch.setattr(forked, "_trim", lambda pad: trims.append(pad) or 1, raising=False)
+
+    class Node:
+        pass
+
+    def cycle():
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        return weakref.ref(a)
+    gone = cycle()
+    forked.tidy()
+    assert gone() is None and trims == [0]
+    gc.disable()
+    try:
+        kept = cycle()
+        forked.tidy()
+        assert kept() is not None and trims == [0, 0]
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

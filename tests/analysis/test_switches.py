@@ -249,3 +249,62 @@ def test_distinct_cpus_by_their_16_bits():
     assert sorted(switches._distinct(cpu)) == [-32768, -1, 0, 3, 32767]
     assert sorted(switches._distinct(cpu.astype(np.int64))) == [-32768, -1, 0, 3, 32767]
     assert switches._distinct(np.zeros(0, np.int16)) == []
+    small = np.array([-128, -1, 0, 3, 127, 3, -1], np.int8)        # the column of most runs
+    assert sorted(switches._distinct(small)) == [-128, -1, 0, 3, 127]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_switches_counted_without_their_index_arrays_give_the_same(seed, monkeypatch):
+    """Switches(iv) (of_run's: no index arrays held) gives the length, the involuntary count,
+    the counts by value, the statistics and the histograms of switches(iv), any block size
+    and DENSE (costs past it too), without making `a` and `b`; asked for, they are
+    switches(iv)'s."""
+    rng = np.random.default_rng(seed)
+    monkeypatch.setattr(switches, "BLOCK", int(rng.integers(1, 300)))
+    monkeypatch.setattr(switches, "DENSE", int(rng.choice([1, 7, 64, 1000, 1 << 20])))
+    iv = (random_trace(rng, int(rng.integers(0, 400)), windows=seed % 2 == 1) if seed % 3 == 0
+          else _costs_trace(rng, int(rng.integers(0, 2000)), int(rng.integers(1, 500))))
+    eager, lazy = switches.switches(iv), switches.Switches(iv)
+    assert not lazy.held
+    assert len(lazy) == len(eager)
+    assert lazy.involuntary_count == eager.involuntary_count
+    assert lazy.describe_costs() == eager.describe_costs()
+    edges = np.logspace(0, 4, 13)
+    assert [h.tolist() for h in lazy.cost_histograms(edges)] == \
+        [h.tolist() for h in eager.cost_histograms(edges)]
+    assert (lazy.counts is None) == (eager.counts is None)
+    if lazy.counts is not None:
+        assert lazy.counts.dense.tolist() == eager.counts.dense.tolist()
+        assert [t.tolist() for t in lazy.counts.tail] == [t.tolist() for t in eager.counts.tail]
+    assert not lazy.held
+    assert lazy.a.tolist() == eager.a.tolist() and lazy.b.tolist() == eager.b.tolist()
+    assert lazy.held and lazy.cost.tolist() == eager.cost.tolist()
+
+
+def test_lazy_switches_past_exact_arithmetic_take_the_costs_themselves(monkeypatch):
+    """Costs whose float sum could round: Switches(iv) has no counts either and describes the
+    costs from the index arrays it then makes."""
+    rng = np.random.default_rng(3)
+    iv = _costs_trace(rng, 500, 100)
+    want = switches.switches(iv).describe_costs()
+    monkeypatch.setattr(switches, "EXACT", 50)
+    lazy = switches.Switches(iv)
+    assert lazy.counts is None
+    assert lazy.describe_costs() == want
+    assert lazy.held
+
+
+@pytest.mark.parametrize("case", ["mix", "outliers"])
+def test_a_report_holds_no_switch_index_arrays(case, golden_session, tmp_path, monkeypatch):
+    """The report (summary, figures, sections) reads the switches' length and costs counted
+    by value: the run's memo never holds the two index arrays (8 bytes a switch: 36 MiB of a
+    5M-interval run's, analysis/README.md#performance)."""
+    from hgreport.base import forked
+    from hgreport.read.rundir import read_run
+    from hgreport.report import assemble
+    monkeypatch.setenv(forked.SERIAL_ENV, "1")
+    run = read_run(golden_session(case))
+    assemble.write_report(run, tmp_path / "out")
+    sw = switches.of_run(run)
+    assert len(sw) > 0
+    assert "a" not in vars(sw) and "b" not in vars(sw)

@@ -77,16 +77,101 @@ class CostCounts:
         return out + counts_between(tail, edges)
 
 
+class _Counting:
+    """CostCounts made a block of switches at a time: `add(costs, voluntary)` for each block
+    (False once a cost is negative or reaches EXACT: no counts then), `result(n)` at the end."""
+
+    def __init__(self) -> None:
+        self.dense = np.zeros(0, np.int64)
+        self.tails: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+
+    def add(self, c: np.ndarray, v: np.ndarray) -> bool:
+        top = int(c.max()) if len(c) else 0
+        if top >= EXACT or (len(c) and int(c.min()) < 0):     # (switches() keeps none < 0)
+            return False
+        if top >= DENSE:
+            far = c >= DENSE
+            self.tails[0].append(c[far & ~v])
+            self.tails[1].append(c[far & v])
+            c, v = c[~far], v[~far]
+        key = c * 2
+        key += v
+        got = np.bincount(key)
+        if len(got) > len(self.dense):
+            got[:len(self.dense)] += self.dense
+            self.dense = got
+        else:
+            self.dense[:len(got)] += got
+        return True
+
+    def result(self, n: int) -> CostCounts | None:
+        """The counts of the `n` switches added; None when their sum could reach EXACT."""
+        dense = self.dense
+        if len(dense) % 2:
+            dense = np.r_[dense, 0]
+        tail = tuple(np.sort(np.concatenate(t)) if t else np.zeros(0, np.int64)
+                     for t in self.tails)
+        if sum(int(t.sum()) for t in tail) + n * DENSE >= EXACT:
+            return None
+        return CostCounts(dense.reshape(-1, 2), tail)       # type: ignore[arg-type]
+
+
 class Switches:
     """Inferred context switches: thread A's interval `a` ends, thread B's next interval `b`
     starts on the same CPU. `cost` is B.start - A.end (ns); `voluntary` is True after A
-    yielded or blocked, False after A was preempted; `at` is A's end."""
+    yielded or blocked, False after A was preempted; `at` is A's end.
 
-    def __init__(self, iv: Intervals, a: np.ndarray, b: np.ndarray) -> None:
-        self.iv, self.a, self.b = iv, a, b
+    Made without `a` and `b` (of_run: `Switches(iv)`), it holds none of the run's switches:
+    its length and its costs counted by value (`counts`, which the report's summary and
+    figures read) come from one pass over the trace a block at a time, and `a` and `b` (8
+    bytes a switch: 36 MiB for 4.75M) are made only when something asks for them
+    (analysis/README.md#performance)."""
+
+    def __init__(self, iv: Intervals, a: np.ndarray | None = None,
+                 b: np.ndarray | None = None) -> None:
+        if a is None:                                # made when asked for (cached_property)
+            self.iv = by_start(iv)
+        else:
+            assert b is not None
+            self.iv = iv
+            self.__dict__.update(a=a, b=b)
+
+    @cached_property
+    def a(self) -> np.ndarray:
+        self._made()
+        return self.__dict__["a"]
+
+    @cached_property
+    def b(self) -> np.ndarray:
+        self._made()
+        return self.__dict__["b"]
+
+    def _made(self) -> None:
+        sw = switches(self.iv)
+        self.__dict__.update(a=sw.a, b=sw.b)
+
+    @property
+    def held(self) -> bool:
+        """Whether the index arrays `a` and `b` are made."""
+        return "a" in self.__dict__
 
     def __len__(self) -> int:
-        return len(self.a)
+        return len(self.a) if self.held else self._scan[0]
+
+    @cached_property
+    def _scan(self) -> tuple[int, int, CostCounts | None]:
+        """(switches, involuntary switches, their costs counted by value or None), in one
+        pass over the trace without holding the switches."""
+        n = involuntary = 0
+        acc = _Counting()
+        for _, a, b in _pairs(self.iv):
+            v = self.iv.end[a]
+            v = (v == YIELDED) | (v == BLOCKED)
+            n += len(a)
+            involuntary += len(a) - int(np.count_nonzero(v))
+            if acc is not None and not acc.add(self.iv.start[b] - self.iv.stop[a], v):
+                acc = None
+        return n, involuntary, None if acc is None else acc.result(n)
 
     def cost_of(self, rows: slice | np.ndarray) -> np.ndarray:
         """B.start - A.end (ns) of the switches `rows` (a slice or a boolean mask), made for
@@ -109,34 +194,15 @@ class Switches:
     def counts(self) -> CostCounts | None:
         """The costs counted by value (CostCounts), one pass over the switches; None when a
         cost reaches EXACT ns or their sum could (then the costs themselves are used)."""
+        if not self.held:
+            return self._scan[2]
         if len(self.a) * DENSE >= EXACT:
             return None
-        dense = np.zeros(0, np.int64)
-        tails: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        acc = _Counting()
         for sl in self._blocks():
-            c, v = self.cost_of(sl), self.voluntary[sl]
-            top = int(c.max()) if len(c) else 0
-            if top >= EXACT or (len(c) and int(c.min()) < 0):     # (switches() keeps none < 0)
+            if not acc.add(self.cost_of(sl), self.voluntary[sl]):
                 return None
-            if top >= DENSE:
-                far = c >= DENSE
-                tails[0].append(c[far & ~v])
-                tails[1].append(c[far & v])
-                c, v = c[~far], v[~far]
-            key = c * 2
-            key += v
-            got = np.bincount(key)
-            if len(got) > len(dense):
-                got[:len(dense)] += dense
-                dense = got
-            else:
-                dense[:len(got)] += got
-        if len(dense) % 2:
-            dense = np.r_[dense, 0]
-        tail = tuple(np.sort(np.concatenate(t)) if t else np.zeros(0, np.int64) for t in tails)
-        if sum(int(t.sum()) for t in tail) + len(self.a) * DENSE >= EXACT:
-            return None
-        return CostCounts(dense.reshape(-1, 2), tail)       # type: ignore[arg-type]
+        return acc.result(len(self.a))
 
     def describe_costs(self) -> dict[str, dict[str, float | int | None]]:
         """describe() of the costs of all, the voluntary and the involuntary switches."""
@@ -187,6 +253,8 @@ class Switches:
 
     @property
     def involuntary_count(self) -> int:
+        if not self.held:
+            return self._scan[1]
         return int(len(self.a) - np.count_nonzero(self.voluntary))
 
 
@@ -287,23 +355,21 @@ def thread_gaps(iv: Intervals, thread: int) -> np.ndarray:
 
 
 def _distinct(cpu: np.ndarray) -> list[int]:
-    """The CPU numbers in `cpu`, in no particular order: flags by their 16 bits for the int16
-    column (np.unique sorts the block)."""
-    if cpu.dtype != np.int16:
+    """The CPU numbers in `cpu`, in no particular order: flags by their bits for the int8 or
+    int16 column (np.unique sorts the block)."""
+    if cpu.dtype not in (np.int8, np.int16):
         return np.unique(cpu).tolist()
-    seen = np.flatnonzero(np.bincount(cpu.view(np.uint16), minlength=1 << 16))
-    return seen.astype(np.uint16).view(np.int16).tolist()
+    bits = cpu.dtype.itemsize * 8
+    unsigned = np.dtype(f"u{cpu.dtype.itemsize}")
+    seen = np.flatnonzero(np.bincount(cpu.view(unsigned), minlength=1 << bits))
+    return seen.astype(unsigned).view(cpu.dtype).tolist()
 
 
-def switches(iv: Intervals) -> Switches:
-    """Every place where, on one CPU, an interval of one traced thread is followed by an
-    interval of another (in the same outlier window). Intervals that ended `finished` (the
-    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
-    artefact) are dropped."""
-    iv = by_start(iv)
+def _pairs(iv: Intervals) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """(cpu, a, b) of the switches of `iv` (sorted by start), a block of records and a CPU at
+    a time, in the order of the blocks: see switches()."""
     n = len(iv)
     itype = np.int32 if n < 2**31 else np.int64
-    parts: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
     last: dict[int, int] = {}                              # CPU -> its latest interval so far
     for lo in range(0, n, BLOCK):
         hi = min(n, lo + BLOCK)
@@ -318,7 +384,19 @@ def switches(iv: Intervals) -> Switches:
                  & (iv.start[b] >= iv.stop[a]))
             if iv.windowed:                                # not across two outlier windows
                 m &= iv.window[a] == iv.window[b]
-            parts.setdefault(c, []).append((a[m].astype(itype), b[m].astype(itype)))
+            yield c, a[m].astype(itype), b[m].astype(itype)
+
+
+def switches(iv: Intervals) -> Switches:
+    """Every place where, on one CPU, an interval of one traced thread is followed by an
+    interval of another (in the same outlier window). Intervals that ended `finished` (the
+    thread stopped) are not switches; overlapping pairs (impossible on one CPU, a clock
+    artefact) are dropped."""
+    iv = by_start(iv)
+    itype = np.int32 if len(iv) < 2**31 else np.int64
+    parts: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for c, a, b in _pairs(iv):
+        parts.setdefault(c, []).append((a, b))
     # CPU by CPU, each in time order: the order of the pairs they come from
     pairs = [p for c in sorted(parts) for p in parts[c]]
     if not pairs:
@@ -341,5 +419,6 @@ def gaps_of_run(run: "Run", same_cpu: bool = True) -> Gaps:
 
 @per_run
 def of_run(run: "Run") -> Switches:
-    """switches(run.intervals), computed once per run (the summary and the figures share it)."""
-    return switches(run.intervals)
+    """switches(run.intervals), once per run (the summary and the figures share it), its
+    index arrays made only if asked for: the report reads its length and its counts."""
+    return Switches(run.intervals)

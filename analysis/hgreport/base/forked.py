@@ -36,6 +36,39 @@ def can_fork() -> bool:
             and threading.active_count() == 1)
 
 
+def give_back() -> None:
+    """Hand the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere).
+    Before a fork: the free memory of the parent's heap (its temporaries' pages, kept by malloc
+    for reuse: 60-70 MiB after a 5M-interval report's summary) would otherwise be shared with
+    the child, counted once in both, and copied page by page whichever of them reuses it
+    (analysis/README.md#performance)."""
+    global _trim
+    if _trim is None:
+        try:
+            import ctypes
+            _trim = getattr(ctypes.CDLL(None), "malloc_trim", False)
+        except (ImportError, OSError):
+            _trim = False
+    if _trim:
+        _trim(0)
+
+
+_trim: Any = None
+
+
+def tidy() -> None:
+    """Between two pieces of work of a forked process (the figures of report/assemble.py):
+    the last one's garbage collected, if the collector is on (a matplotlib figure is a web of
+    reference cycles: dropped, it held 6-21 MiB until a collection found it, its renderer's
+    buffers included), and the heap's free pages given back. Cheap in a Job's parent or
+    child: what lived at the fork is frozen there (Job), so only what was made since is
+    looked at (analysis/README.md#performance)."""
+    if gc.isenabled():
+        gc.collect()
+    give_back()
+_children: set[int] = set()           # the living children of Jobs
+
+
 def _outcome(e: BaseException | None, value: Any = None) -> bytes:
     if e is None:
         return json.dumps({"ok": True, "value": value}, default=str).encode()
@@ -61,8 +94,10 @@ class Job:
         # The parent's objects out of the collector's reach while the child lives from them:
         # a full collection in the child writes to each object's header, copying the pages
         # of the parent's heap (measured after a report's summary: 21 MiB made private to the
-        # child by one gc.collect(), none when frozen).
+        # child by one gc.collect(), none when frozen); in the parent likewise, so they stay
+        # frozen there until no child is left (_reaped).
         gc.freeze()
+        give_back()
         try:
             pid = os.fork()
         except OSError:                      # no process to be had (EAGAIN, ENOMEM): here instead
@@ -71,8 +106,6 @@ class Job:
             os.close(w)
             self._here(fn)
             return
-        if pid != 0:
-            gc.unfreeze()
         if pid == 0:                         # the child: never returns
             status = 1
             try:
@@ -88,6 +121,7 @@ class Job:
                 os._exit(status)
         os.close(w)
         self.pid, self.fd = pid, r
+        _children.add(pid)
 
     def _here(self, fn: Callable[[], Any]) -> None:
         try:
@@ -105,7 +139,7 @@ class Job:
         with os.fdopen(self.fd, "rb") as f:
             data = f.read()
         _, status = os.waitpid(self.pid, 0)
-        self.pid = None
+        self._reaped()
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             raise InputError(self.path, f"incomplete: {self.what} in a child process was "
@@ -153,4 +187,13 @@ class Job:
             pass
         os.waitpid(self.pid, 0)
         os.close(self.fd)
+        self._reaped()
+
+    def _reaped(self) -> None:
+        """The child is gone: once no child lives, the parent's objects are the collector's
+        again (frozen until then: a full collection here would write to every object's
+        header, copying the pages the children still share)."""
+        _children.discard(self.pid)
         self.pid = None
+        if not _children:
+            gc.unfreeze()

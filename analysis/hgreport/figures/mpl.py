@@ -31,6 +31,7 @@ _PYPARSING = "pyparsing"
 _MATHTEXT = "matplotlib.mathtext"
 _FCP = "matplotlib._fontconfig_pattern"
 _AGL = "fontTools.agl"
+_PIL = "PIL"
 _DEFAULT_PATTERNS = frozenset(("sans", "sans:bold", "sans:italic", "sans:italic:bold",
                                "cursive", "monospace"))
 
@@ -45,9 +46,11 @@ class _StandIn(types.ModuleType):
 
 
 def _real(name: str) -> types.ModuleType:
-    """The module itself, imported now if only its stand-in was."""
-    if isinstance(sys.modules.get(name), _StandIn):
-        del sys.modules[name]
+    """The module itself, imported now if only its stand-in was (and its packages' too)."""
+    parts = name.split(".")
+    for k in range(1, len(parts) + 1):
+        if isinstance(sys.modules.get(".".join(parts[:k])), _StandIn):
+            del sys.modules[".".join(parts[:k])]
     return importlib.import_module(name)
 
 
@@ -112,6 +115,17 @@ def _stand_in() -> list[str]:
         module.generate_fontconfig_pattern = _deferred(  # type: ignore[attr-defined]
             _FCP, "generate_fontconfig_pattern")
         names.append(_FCP)
+    if _PIL not in sys.modules:
+        # matplotlib.image, colors and backend_agg import Pillow for what reads or writes
+        # image files (imread, imsave, a colormap's PNG in a notebook): never a figure's PNG
+        # (pngsave.py). Its parts are imported at their first use.
+        pil = sys.modules[_PIL] = _StandIn(_PIL)
+        for part in ("Image", "PngImagePlugin", "features"):
+            setattr(pil, part, _StandIn(f"{_PIL}.{part}"))
+            sys.modules[f"{_PIL}.{part}"] = getattr(pil, part)
+            names.append(f"{_PIL}.{part}")
+        pil.PngImagePlugin.PngInfo = _deferred(f"{_PIL}.PngImagePlugin", "PngInfo")
+        names.append(_PIL)
     if _AGL not in sys.modules:
         try:                 # matplotlib's dependency, not hgreport's: no import statement
             font_tools = importlib.import_module("fontTools")

@@ -43,7 +43,7 @@ class Slices:
     names: list[str]
 
 
-WINDOW = 1 << 18        # records of the run's intervals a Picked track looks at a time
+WINDOW = 1 << 16        # records of the run's intervals a Picked track looks at a time
 MANY_THREADS = 64       # past this many threads, their rows are grouped once (Names._by_thread)
 
 
@@ -190,18 +190,20 @@ class _IntervalNames:
         self.per_cpu = [run.label(i) for i in range(self.threads)]
         self._used: tuple[np.ndarray, np.ndarray] | None = None
         self._rows: tuple[np.ndarray, np.ndarray] | None = None
-        # each CPU number's index in cpu_list, looked up by its 16 bits (the column is int16)
-        # rather than searched for among them: a gather where a binary search was
+        # each CPU number's index in cpu_list, looked up by its bits (the column is int8 or
+        # int16) rather than searched for among them: a gather where a binary search was
         self._cpu_index = None
-        if self.iv.cpu.dtype == np.int16:
-            self._cpu_index = np.zeros(1 << 16, np.int64)
-            self._cpu_index[self.cpus.astype(np.int16).view(np.uint16)] = np.arange(len(self.cpus))
+        dt = self.iv.cpu.dtype
+        if dt in (np.int8, np.int16):
+            self._unsigned = np.dtype(f"u{dt.itemsize}")
+            self._cpu_index = np.zeros(1 << (8 * dt.itemsize), np.int64)
+            self._cpu_index[self.cpus.astype(dt).view(self._unsigned)] = np.arange(len(self.cpus))
 
     def cpu_index(self, cpu: np.ndarray) -> np.ndarray:
         """The index in cpu_list of each of `cpu` (CPU numbers of the intervals)."""
         if self._cpu_index is None:
             return np.searchsorted(self.cpus, cpu)
-        return self._cpu_index[cpu.view(np.uint16)]
+        return self._cpu_index[cpu.view(self._unsigned)]
 
     def thread_code(self, rows: slice | np.ndarray) -> np.ndarray:
         """The per-thread name code of the records `rows` (a slice or indices)."""

@@ -34,7 +34,9 @@ _DEFAULT_NAMES = {"trace": "trace.jsonl", "latency": "latency.jsonl"}   # runs b
 class Intervals:
     """The gap trace as columns; `thread` indexes Run.threads, `end` indexes END_KINDS.
     Run.intervals gives them sorted by start, read-only and contiguous (start, stop: int64;
-    thread: uint16 (uint32 past 65535 threads); cpu: int16; end: uint8); `cause` is the kernel
+    thread: uint8 up to 256 threads, else uint16 (uint32 past 65536); cpu: int8 when every
+    CPU number fits, else int16; end: uint8: 19 bytes an interval of most runs, against the
+    file's 32); `cause` is the kernel
     attribution code of the gap that ended the interval (0: none; docs/kernel-trace.md),
     `window` the outlier window id (0: none; docs/results.md); each a zero-stride view of
     zeros when no record has one."""
@@ -209,8 +211,9 @@ class Run:
         path = self._trace_source("trace")
         if path is not None and not self._binary("trace"):
             return self._intervals_jsonl(path)
-        narrow = len(self.threads) < 2**16
-        want = {"start_ns": "<i8", "end_ns": "<i8", "thread": "<u2" if narrow else "<u4",
+        n = len(self.threads)
+        want = {"start_ns": "<i8", "end_ns": "<i8",
+                "thread": "u1" if n <= 2**8 else "<u2" if n <= 2**16 else "<u4",
                 "cpu": "<i2", "end": "u1", "cause": "<u4", "window": "<u4"}
         if path is None:
             c = {k: np.zeros(0, dt) for k, dt in want.items()}
@@ -221,6 +224,10 @@ class Run:
                                 warn=self.warn)
             binfile.check_records(path, c, len(self.threads), "intervals")
             self._unwritten(path, "trace", c["end_ns"])
+            cpu = c["cpu"]
+            if len(cpu) and -2**7 <= int(cpu.min()) and int(cpu.max()) < 2**7:
+                c["cpu"] = cpu.astype(np.int8)  # CPU numbers (and -1) of up to 128 CPUs
+            del cpu
         start = c["start_ns"]
         if len(start) and not bool(np.all(start[1:] >= start[:-1])):
             order = np.argsort(start, kind="stable")

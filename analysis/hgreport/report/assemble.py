@@ -92,6 +92,7 @@ def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) 
         drawn = []
         for k in queue:
             figures[k].draw(ctx, ctx.out / figures[k].file)
+            forked.tidy()
             drawn.append(k)
         return drawn
     job = forked.Job(ctx.out, "drawing figures", draw_theirs)
@@ -99,6 +100,7 @@ def draw(ctx: Context, figures: Sequence[Figure], after: Callable[[str], None]) 
         for k in queue:
             f = figures[k]
             f.draw(ctx, ctx.out / f.file)
+            forked.tidy()
             after(f.file)
             job.check()
         theirs = job.wait()
