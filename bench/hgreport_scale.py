@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """hgreport on a big trace: wall time and peak memory of `hgreport RUN` (the full report:
 summary, figures, Perfetto export) on a run of 5M intervals (the goal,
-analysis/README.md#performance: <= 2 s, and memory above the small run's <= 1.5x trace.bin's
-size, memory being the tree PSS below).
+analysis/README.md#performance: <= 2 s, and memory <= 1.5x trace.bin's size, memory being the
+tree PSS below; the growth above a small run's is printed too).
 
 The big run is SYNTHESISED, not recorded: a real short run of the same scenario (4 yielding
 threads, two per CPU, a latency thread and a cpu load, 300 ms) gives result.json; its
@@ -23,10 +23,11 @@ sum of PSS is the memory the goal is measured by. The baseline is the same comma
 run (the real 300 ms template run, or golden/mix with --run-dir), so the growth is (tree PSS -
 baseline's), compared with the size of trace.bin (and of both binary files).
 
-Last measured (2026-11-27, `--run-dir` on a synthesised 5M run, `--tree` 87e5bfc --repeat 7
---stages, interleaved, exclusive quiet lock, load 1.3 before and 3.0 after): 45c49ba 1.74 s
-(1.63-2.00), CPU 3.06 s, tree PSS 370 MiB (1.18x trace.bin above the small run's); 87e5bfc
-2.72 s (2.59-2.97), 3.57 s, 321 MiB (1.02x). analysis/README.md#performance has the rest.
+Last measured (2026-11-28, `--run-dir` on a synthesised 5M run, `--tree` 8cdb756 --repeat 7,
+interleaved, exclusive quiet lock, load 2.3 before and 3.4 after): 4df3c1c 2.79 s (1.78-3.04;
+the load's), CPU 2.99 s, tree PSS 234 MiB, 1.53x trace.bin (0.44x above the small run's);
+8cdb756 2.91 s (1.58-3.02), 2.98 s, 348 MiB (2.28x). The goal counts the tree PSS itself
+against trace.bin's size; analysis/README.md#performance says how it is counted, and why.
 
     bench/hgreport_scale.py                      # 5M intervals, 3 repeats
     bench/hgreport_scale.py --intervals 1000000 --repeat 1
@@ -459,12 +460,12 @@ def main() -> int:
         print(f"Perfetto export: {f.name}, {f.stat().st_size / 2**20:.0f} MiB")
     trace_size = (big / "trace.bin").stat().st_size
     above = (full[5] - tiny[5]) * 2**20 / trace_size
+    whole = full[5] * 2**20 / trace_size
     print(f"goal: <= 2 s {'met' if full[0] <= 2 else 'NOT met'} by the wall time measured "
           f"({full[0]:.2f} s at load {load:.1f}), {'met' if quiet <= 2 else 'NOT met'} by the "
-          f"estimate with both CPUs busy ({quiet:.2f} s); memory <= 1.5x trace.bin above the "
-          f"small run's tree PSS: {'met' if above <= 1.5 else 'NOT met'} ({full[5]:.0f} - "
-          f"{tiny[5]:.0f} MiB = {above:.2f}x trace.bin; all of it "
-          f"{full[5] * 2**20 / trace_size:.2f}x)")
+          f"estimate with both CPUs busy ({quiet:.2f} s); memory <= 1.5x trace.bin, the tree "
+          f"PSS: {'met' if whole <= 1.5 else 'NOT met'} ({full[5]:.0f} MiB = {whole:.2f}x "
+          f"trace.bin; above the small run's {tiny[5]:.0f} MiB: {above:.2f}x)")
     if a.keep or a.run_dir:
         print(f"kept: {tmp}")
     else:
