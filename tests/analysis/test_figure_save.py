@@ -219,3 +219,13 @@ def test_the_inter_activation_figure_parses_no_mathtext(mix_run, tmp_path, monke
     run = read_run(mix_run)
     interactivation.plot(run, summarize(run)["inter_activation"], tmp_path / "ia.png")
     assert (tmp_path / "ia.png").stat().st_size > 0
+
+
+def test_the_png_of_a_view_is_that_of_its_copy():
+    """save() encodes the canvas' cropped pixels where they lie (a strided view, RGB of RGBA):
+    the same bytes as from a contiguous copy."""
+    rng = np.random.default_rng(2)
+    canvas = rng.integers(0, 256, (40, 60, 4), dtype=np.uint8)
+    view = canvas[3:31, 5:47, :3]
+    assert not view.flags.c_contiguous
+    assert plotting.png_bytes(view, 120) == plotting.png_bytes(view.copy(), 120)

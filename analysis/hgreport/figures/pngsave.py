@@ -78,13 +78,8 @@ def _draw_cropped(fig: Any) -> np.ndarray | None:
     pad = int(round(matplotlib.rcParams["savefig.pad_inches"] * DPI))
     y0, x0 = max(0, y0 - pad), max(0, x0 - pad)
     y1, x1 = min(px.shape[0], y1 + pad), min(px.shape[1], x1 + pad)
-    out = rgba[y0:y1, x0:x1]
-    if not (out[..., 3] == 255).all():
-        return out.copy()
-    rgb = np.empty((*out.shape[:2], 3), np.uint8)
-    for k in range(3):        # a channel at a time: 5x faster than out[..., :3].copy() (numpy
-        rgb[..., k] = out[..., k]   # copies 3 of every 4 bytes one by one), the same bytes
-    return rgb
+    out = rgba[y0:y1, x0:x1]           # a view of the canvas: png_bytes reads it in place
+    return out[..., :3] if (out[..., 3] == 255).all() else out
 
 
 def _outside(fig: Any, event: Any) -> bool:
@@ -134,12 +129,14 @@ def png_bytes(image: np.ndarray, dpi: float, level: int = PNG_LEVEL) -> bytes:
     import struct
     import zlib
     h, w, c = image.shape
-    rows = image.reshape(h, w * c)
-    raw = np.empty((h, w * c + 1), np.uint8)
+    raw = np.empty((h, w * c + 1), np.uint8)      # `image` may be a view (no copy of it made)
     raw[:, 0] = 2                                  # filter type 2: up
     raw[0, 0] = 0                                  # the first row has nothing above it
-    raw[0, 1:] = rows[0]
-    np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])   # uint8: modulo 256, as PNG defines
+    pixels = raw[:, 1:].reshape(h, w, c)           # a view of raw, row by row
+    pixels[0] = image[0]
+    for k in range(c):      # a channel at a time: numpy runs the (h, w, 3) strided subtraction
+        # 3 bytes per inner loop (3.6x slower); uint8: modulo 256, as PNG defines
+        np.subtract(image[1:, :, k], image[:-1, :, k], out=pixels[1:, :, k])
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
@@ -148,5 +145,5 @@ def png_bytes(image: np.ndarray, dpi: float, level: int = PNG_LEVEL) -> bytes:
     return b"".join((b"\x89PNG\r\n\x1a\n",
                      chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if c == 3 else 6, 0, 0, 0)),
                      chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-                     chunk(b"IDAT", zlib.compress(raw.tobytes(), level)),
+                     chunk(b"IDAT", zlib.compress(raw, level)),
                      chunk(b"IEND", b"")))
