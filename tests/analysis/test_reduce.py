@@ -6,6 +6,7 @@ samples are kept whole."""
 import numpy as np
 import pytest
 
+from hgreport.figures import reduce
 from hgreport.figures.reduce import cdf_points, envelope, scatter_points
 
 
@@ -110,3 +111,25 @@ def test_a_scatter_keeps_every_place_it_marks():
 def test_small_scatters_are_drawn_whole(n):
     x = np.arange(n)
     assert np.array_equal(scatter_points(x, x + 1.0, log_y=True), np.arange(n))
+
+
+@pytest.mark.parametrize("lo,hi", [(751.0, 7510.0), (1.0, 10.0), (3.3, 1e9), (999.0, 1000.5)])
+def test_log_bins_count_both_extremes(lo, hi):
+    """A log histogram over log_bins(lo, hi) counts lo and hi themselves: edges computed as
+    10**log10(751) start at 751.0000000000002 and left a run's only gap uncounted."""
+    edges = reduce.log_bins(lo, hi)
+    assert edges[0] == lo and edges[-1] == hi and np.all(np.diff(edges) > 0)
+    assert np.histogram([lo, hi], edges)[0].sum() == 2
+
+
+def test_a_runs_only_gap_is_drawn_above_the_axis():
+    """The gap panel of a run with one gap of 751 ns: its bin holds 1 (it held 0, the panel was
+    empty), drawn as a step up from the floor of the log count axis, which starts below 1."""
+    from hgreport.figures import gaps
+    from hgreport.figures.plotting import plt
+    fig, ax = plt.subplots()
+    gaps._gap_panel(ax, None, [("lat", np.array([751]))], None)
+    (step,) = ax.patches
+    assert step.get_data().values.max() == 1
+    assert ax.get_ylim()[0] < 1 < ax.get_ylim()[1]
+    plt.close(fig)

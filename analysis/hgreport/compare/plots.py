@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..figures.plotting import plt, save
+from ..figures.reduce import log_bins
 from .differences import Table
 
 MAX_PANELS = 4
@@ -101,8 +102,7 @@ def _hist_panel(ax: Any, per: dict[str, np.ndarray], labels: list[str]) -> None:
     present = [per[lab] / 1e3 for lab in labels if lab in per and len(per[lab])]
     allv = np.concatenate(present)
     lo, hi = max(float(allv.min()), 1e-3), max(float(allv.max()), float(allv.min()) * 10, 1e-2)
-    bins = np.logspace(np.log10(lo), np.log10(hi) + 1e-9,
-                       int(20 * np.log10(hi / lo)) + 2)
+    bins = log_bins(lo, hi)
     for k, lab in enumerate(labels):
         if lab not in per or not len(per[lab]):
             continue

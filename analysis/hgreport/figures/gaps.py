@@ -12,6 +12,7 @@ from ..analyses import switches
 from ..analyses.summary import switch_stats
 from ..read.rundir import Run
 from .figure import Figure, Given
+from .reduce import log_bins
 
 
 def _log_bins(values: list[np.ndarray], per_decade: int = 20) -> np.ndarray:
@@ -24,8 +25,7 @@ def _log_bins(values: list[np.ndarray], per_decade: int = 20) -> np.ndarray:
 
 def _log_edges(lo: float, hi: float, per_decade: int = 20) -> np.ndarray:
     lo = max(lo, 1.0)
-    hi = max(hi, lo * 10)
-    return np.logspace(np.log10(lo), np.log10(hi) + 1e-9, int(per_decade * np.log10(hi / lo)) + 2)
+    return log_bins(lo, max(hi, lo * 10), per_decade)
 
 
 def plot_gaps(run: Run, path: Path) -> Path:
@@ -56,12 +56,13 @@ def plot_gaps(run: Run, path: Path) -> Path:
 
 
 def _gap_panel(ax: Any, run: Run, per: list, sw: Any) -> None:
-    from .plotting import legend_below, log_axis
+    from .plotting import count_limits, count_stairs, legend_below, log_axis
     bins = _log_bins([g for _, g in per])
-    for lab, g in per[:12]:
-        ax.stairs(np.histogram(g, bins)[0], bins / 1e3, lw=1.2, label=f"{lab} ({len(g)})")
+    top = max(count_stairs(ax, np.histogram(g, bins)[0], bins / 1e3, lw=1.2,
+                           label=f"{lab} ({len(g)})") for lab, g in per[:12])
     ax.set_xscale("log")
     ax.set_yscale("log")
+    count_limits(ax, top)
     log_axis(ax.xaxis, ns_per_unit=1e3)
     log_axis(ax.yaxis)
     ax.set_xlabel("gap length")

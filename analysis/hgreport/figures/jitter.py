@@ -14,6 +14,7 @@ from ..base.units import fmt_ns
 from ..read.memo import per_run
 from ..read.rundir import Run
 from .figure import Figure, Given
+from .reduce import log_bins
 
 
 def thread_cpu(run: Run, i: int) -> str:
@@ -63,23 +64,26 @@ def plot_jitter(run: Run, path: Path) -> Path | None:
     groups = per_cpu(run)
     if not groups:
         return None
-    from .plotting import fit_layout, legend_outside, log_axis, plt, save
+    from .plotting import (count_limits, count_stairs, fit_layout, legend_outside, log_axis,
+                           plt, save)
     smp = run.samples
     late = smp.late
     lo = max(1.0, float(late[late > 0].min())) if (late > 0).any() else 1.0
     hi = max(lo * 10, float(late.max()) if len(late) else lo * 10)
-    bins = np.logspace(np.log10(lo), np.log10(hi) + 1e-9, int(20 * np.log10(hi / lo)) + 2)
+    bins = log_bins(lo, hi)
     fig, axes = plt.subplots(1, len(groups), squeeze=False, figsize=(5.5 * len(groups) + 1.5, 3.6))
     for ax, (cpu, idx) in zip(axes[0], groups.items()):
+        top = 0
         for i in idx:
             v = smp.late[smp.thread == i]
-            ax.stairs(np.histogram(np.maximum(v, lo), bins)[0], bins / 1e3, lw=1.1,
-                      label=f"{run.label(i)} ({len(v)} wake-ups)")
+            top = max(top, count_stairs(ax, np.histogram(np.maximum(v, lo), bins)[0], bins / 1e3,
+                                        lw=1.1, label=f"{run.label(i)} ({len(v)} wake-ups)"))
         m = np.isin(smp.thread, idx)
         worst = int(late[m].max()) if m.any() else 0
         ax.axvline(worst / 1e3, color="tab:red", lw=1, ls="--", label=f"worst {fmt_ns(worst)}")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        count_limits(ax, top)
         log_axis(ax.xaxis, ns_per_unit=1e3)
         log_axis(ax.yaxis)
         ax.set_xlabel("scheduling jitter (wake-up lateness)")

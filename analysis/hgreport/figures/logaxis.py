@@ -156,3 +156,20 @@ class _MinorMarks(matplotlib.lines.Line2D):
         else:
             self.set_data(zeros, locs)
         super().draw(renderer)
+
+
+COUNT_FLOOR = 0.5       # where a log count axis starts: below a bin of one
+
+
+def count_stairs(ax: Any, counts: np.ndarray, edges: np.ndarray, **kw: Any) -> int:
+    """A histogram's counts as stairs over a log count axis (count_limits): an empty bin lies
+    on the floor, under 1, where the axis starts, and a bin of one is a step up from it. (A
+    stair down to 0 is not drawn on a log axis, and with the axis' default limits a count of
+    one lay on the bottom edge.) Returns the largest count."""
+    ax.stairs(np.maximum(counts, COUNT_FLOOR), edges, baseline=COUNT_FLOOR, **kw)
+    return int(counts.max()) if len(counts) else 0
+
+
+def count_limits(ax: Any, top: int) -> None:
+    """The log count axis of count_stairs: from the floor to above the largest count."""
+    ax.set_ylim(COUNT_FLOOR, max(2.0, top * 1.6))

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from .mpl import Figure, FigureCanvasAgg, Patch, matplotlib
 from .layout import (align_ylabels, fit_layout, ticklabels_in_view, tight_bbox,  # noqa: F401
                      wrap_titles)
-from .logaxis import log_axis, sci_label  # noqa: F401
+from .logaxis import count_limits, count_stairs, log_axis, sci_label  # noqa: F401
 from .pngsave import ROOM_IN, png_bytes, save  # noqa: F401
 from .style import (DPI, LOAD_COLORS, LOAD_HATCHES, clock_unit, fmt_duration,  # noqa: F401
                     load_style, load_windows)

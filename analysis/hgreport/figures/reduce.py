@@ -13,7 +13,9 @@ Agg's rasteriser). The figures hand matplotlib the points that make a visible di
   not only its edges: the envelope alone draws a cloud as two bands, its lowest and highest
   points), every column's extremes exactly;
 - `cdf_points`: of a sorted sample, evenly spaced ranks plus log-spaced ranks from the top,
-  so a 1 - CDF on a log axis keeps every step of its tail, the maximum included.
+  so a 1 - CDF on a log axis keeps every step of its tail, the maximum included;
+- `log_bins`: a log histogram's bin edges, from exactly the smallest value to exactly the
+  largest, so that both are counted.
 Samples small enough to draw whole (at most a few points per column) are returned whole, so
 the figures of short runs are drawn from every point, as before."""
 from __future__ import annotations
@@ -77,3 +79,13 @@ def scatter_points(x: np.ndarray, y: np.ndarray, columns: int = SCATTER_COLUMNS,
     row = np.clip((v - vlo) * (rows / max(vhi - vlo, 1e-12)), 0, rows).astype(np.int64)
     _, first = np.unique(col * (rows + 1) + row, return_index=True)
     return np.union1d(first, _envelope(x, y, columns, col))
+
+
+def log_bins(lo: float, hi: float, per_decade: int = 20) -> np.ndarray:
+    """Log-spaced histogram edges, per_decade to a decade, whose first is exactly lo and last
+    exactly hi (numpy's last bin includes its right edge): 10**log10(751) is
+    751.0000000000002, and edges from there would leave the smallest value out of the
+    histogram (a run's only gap: an empty panel). lo > 0, hi > lo."""
+    edges = np.logspace(np.log10(lo), np.log10(hi), max(2, int(per_decade * np.log10(hi / lo)) + 2))
+    edges[0], edges[-1] = lo, hi
+    return edges
