@@ -34,15 +34,19 @@ hg_step_snapshot() {
 	done
 }
 
+# The step running now, by a token of its own (one file per shell: the tests
+# run several suites at once on one host).
+hg_step_current() { echo "${TMPDIR:-/tmp}/hg_step.$$"; }
+
 # The watchdog: after SECONDS, if the step that started it (TOKEN in
-# /tmp/hg_step.current) is still running, the snapshot.
+# hg_step_current) is still running, the snapshot.
 hg_step_watch() {
 	sleep "$1" &
 	sleeper=$!
 	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
 	wait "$sleeper"
 	trap - TERM
-	[ "$(cat /tmp/hg_step.current 2>/dev/null)" = "$2" ] || return 0
+	[ "$(cat "$(hg_step_current)" 2>/dev/null)" = "$2" ] || return 0
 	{
 		echo "step $3 still running after $1 s (uptime $(cut -d' ' -f1 /proc/uptime) s):"
 		hg_step_snapshot
@@ -56,13 +60,13 @@ step() {
 	shift 2
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	token="$name $t0 $$"
-	echo "$token" > /tmp/hg_step.current
+	echo "$token" > "$(hg_step_current)"
 	watch_at=$((STEP_TIMEOUT > 20 ? STEP_TIMEOUT - 10 : STEP_TIMEOUT / 2))
 	hg_step_watch "$watch_at" "$token" "$name" &
 	watcher=$!
 	timeout -k "${STEP_KILL_AFTER:-10}" "$STEP_TIMEOUT" "$@" > "$OUT/$name.log" 2>&1
 	rc=$?
-	: > /tmp/hg_step.current
+	rm -f "$(hg_step_current)"
 	kill "$watcher" 2>/dev/null
 	wait "$watcher" 2>/dev/null
 	t1=$(cut -d' ' -f1 /proc/uptime)
