@@ -30,10 +30,10 @@ against 87e5bfc, exclusive quiet lock, load 2.2 before and 1.8 after, wall (CPU)
 (0.75), 03_dispatch_latency 0.58 (0.81) vs 0.78 (1.10); every PNG differs (drawn once and
 cropped to its ink, laid out by fit_layout), every other file the same byte for byte
 (analysis/README.md#performance, "A 0.1 s run's report in 0.5 s").
-Again 2026-11-28, this tree (78769a2: matplotlib imported without pyparsing, mathtext,
-fontTools.agl and Pillow) against 8cdb756, same runs, n=7, exclusive quiet lock, load 1.9:
-wall (CPU) medians 0.54 (0.55) s vs 0.53 (0.59), 0.43 (0.53) vs 0.50 (0.58), 0.54 (0.70)
-vs 0.56 (0.75); ten minutes earlier, load 2.2-1.9: 0.41, 0.41, 0.48 vs 0.46, 0.45, 0.52;
+Again 2026-11-28, this tree (6b62c67: matplotlib imported without pyparsing, mathtext,
+fontTools.agl and Pillow) against 8cdb756, same runs, n=7, exclusive quiet lock, load
+2.1-1.8: wall (CPU) medians 0.42 (0.55) s vs 0.46 (0.59), 0.39 (0.51) vs 0.45 (0.57), 0.49
+(0.69) vs 0.54 (0.75); two runs before it, load 1.9-2.2: 03_dispatch_latency 0.48 and 0.54;
 all 22 files the same byte for byte (analysis/README.md#performance, "Second round").
 """
 from __future__ import annotations
