@@ -24,9 +24,9 @@ run (the real 300 ms template run, or golden/mix with --run-dir), so the growth 
 baseline's), compared with the size of trace.bin (and of both binary files).
 
 Last measured (2026-11-28, `--run-dir` on a synthesised 5M run, `--tree` 8cdb756 --repeat 7,
-interleaved, exclusive quiet lock, load 2.3 before and 3.4 after): 4df3c1c 2.79 s (1.78-3.04;
-the load's), CPU 2.99 s, tree PSS 234 MiB, 1.53x trace.bin (0.44x above the small run's);
-8cdb756 2.91 s (1.58-3.02), 2.98 s, 348 MiB (2.28x). The goal counts the tree PSS itself
+interleaved, exclusive quiet lock, load 1.2 before and 1.7 after): f557036 1.68 s (1.51-1.96),
+CPU 2.77 s, tree PSS 232 MiB, 1.52x trace.bin (0.43x above the small run's); 8cdb756 1.68 s
+(1.56-1.78), 2.87 s, 367 MiB (2.40x). The goal counts the tree PSS itself
 against trace.bin's size; analysis/README.md#performance says how it is counted, and why.
 
     bench/hgreport_scale.py                      # 5M intervals, 3 repeats

@@ -43,7 +43,7 @@ class Slices:
     names: list[str]
 
 
-WINDOW = 1 << 16        # records of the run's intervals a Picked track looks at a time
+WINDOW = 1 << 15        # records of the run's intervals a Picked track looks at a time
 MANY_THREADS = 64       # past this many threads, their rows are grouped once (Names._by_thread)
 
 
