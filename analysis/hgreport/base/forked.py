@@ -23,6 +23,8 @@ from typing import Any, Callable
 from .errors import InputError
 
 SERIAL_ENV = "HGREPORT_SERIAL"
+_trim: Any = None                     # glibc's malloc_trim once looked up; False: none here
+_children: set[int] = set()           # the living children of Jobs
 
 
 def _cpus() -> int:
@@ -53,9 +55,6 @@ def give_back() -> None:
         _trim(0)
 
 
-_trim: Any = None
-
-
 def tidy() -> None:
     """Between two pieces of work of a forked process (the figures of report/assemble.py):
     the last one's garbage collected, if the collector is on (a matplotlib figure is a web of
@@ -66,7 +65,6 @@ def tidy() -> None:
     if gc.isenabled():
         gc.collect()
     give_back()
-_children: set[int] = set()           # the living children of Jobs
 
 
 def _outcome(e: BaseException | None, value: Any = None) -> bytes:
